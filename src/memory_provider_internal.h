@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What the providers of this library may know about a provider handle
+// beyond the public API.
+
+#ifndef UMF_GPU_MEMORY_PROVIDER_INTERNAL_H
+#define UMF_GPU_MEMORY_PROVIDER_INTERNAL_H 1
+
+#include <umf/memory_provider.h>
+
+// The handle's ops table (with the core's defaults filled in), or NULL for a
+// NULL handle.
+const umf_memory_provider_ops_t *
+umf_memory_provider_get_ops(umf_memory_provider_handle_t hProvider);
+
+// The private state its initialize returned, or NULL for a NULL handle.
+void *umf_memory_provider_get_priv(umf_memory_provider_handle_t hProvider);
+
+// Records hProvider as the calling thread's last failed provider.
+void umf_memory_provider_set_last_failed(
+    umf_memory_provider_handle_t hProvider);
+
+#endif // UMF_GPU_MEMORY_PROVIDER_INTERNAL_H

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Duplicating another process's file descriptor into this one, with
+// pidfd_open(2) and pidfd_getfd(2). This is how an IPC consumer gets the fd
+// behind a GPU driver's IPC handle, which is only valid in the producer.
+
+#ifndef UMF_GPU_UTILS_FD_H
+#define UMF_GPU_UTILS_FD_H 1
+
+#include <sys/types.h>
+
+#include <umf/base.h>
+
+// Duplicates `remote_fd` of process `pid` into this process, close-on-exec,
+// and stores it in *local_fd. In the calling process itself it is a dup.
+// *os_error (if not NULL) gets the errno of the failing call, or 0.
+//
+// Results:
+//   UMF_RESULT_SUCCESS
+//   UMF_RESULT_ERROR_INVALID_ARGUMENT  bad arguments; no such process (ESRCH);
+//                                      no such fd in it (EBADF)
+//   UMF_RESULT_ERROR_NOT_SUPPORTED     the kernel lacks pidfd (ENOSYS), or the
+//                                      caller may not ptrace the producer
+//                                      (EPERM); a log line says how to allow
+//   UMF_RESULT_ERROR_OUT_OF_RESOURCES  this process is out of fds
+//   UMF_RESULT_ERROR_UNKNOWN           any other errno
+umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd, int *local_fd,
+                                   int *os_error);
+
+#endif // UMF_GPU_UTILS_FD_H

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "test_child.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ROLE_FLAG "--umf-test-child="
+#define CHILD_SOCK_FD 3
+#define MAX_ROLES 128
+#define MAX_ARGS 64
+
+static struct {
+    const char *name;
+    umf_test_child_fn fn;
+} roles[MAX_ROLES];
+static int role_count;
+
+void umf_test_child_register(const char *name, umf_test_child_fn fn) {
+    if (role_count == MAX_ROLES) {
+        fprintf(stderr, "too many UMF_TEST_CHILD roles (max %d)\n", MAX_ROLES);
+        abort();
+    }
+    roles[role_count].name = name;
+    roles[role_count].fn = fn;
+    role_count++;
+}
+
+bool umf_test_child_dispatch(int argc, char **argv, int *status) {
+    if (argc < 2 || strncmp(argv[1], ROLE_FLAG, strlen(ROLE_FLAG)) != 0) {
+        return false;
+    }
+    const char *name = argv[1] + strlen(ROLE_FLAG);
+    for (int i = 0; i < role_count; i++) {
+        if (strcmp(roles[i].name, name) == 0) {
+            *status = roles[i].fn(CHILD_SOCK_FD, argc - 2, argv + 2);
+            close(CHILD_SOCK_FD);
+            return true;
+        }
+    }
+    fprintf(stderr, "unknown child role '%s'\n", name);
+    *status = 127;
+    return true;
+}
+
+int umf_test_child_start(umf_test_child_t *child, const char *name,
+                         const char *const *args) {
+    char role[256];
+    if (child == NULL || name == NULL ||
+        snprintf(role, sizeof(role), ROLE_FLAG "%s", name) >=
+            (int)sizeof(role)) {
+        errno = EINVAL;
+        return -1;
+    }
+    char *argv[MAX_ARGS + 3];
+    int argc = 0;
+    argv[argc++] = (char *)"umf-test-child";
+    argv[argc++] = role;
+    for (int i = 0; args != NULL && args[i] != NULL; i++) {
+        if (argc == MAX_ARGS + 2) {
+            errno = E2BIG;
+            return -1;
+        }
+        argv[argc++] = (char *)args[i];
+    }
+    argv[argc] = NULL;
+
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(sv[0]);
+        close(sv[1]);
+        errno = err;
+        return -1;
+    }
+    if (pid == 0) {
+        // Only async-signal-safe calls until exec.
+        if (sv[1] == CHILD_SOCK_FD) {
+            fcntl(CHILD_SOCK_FD, F_SETFD, 0);
+        } else if (dup2(sv[1], CHILD_SOCK_FD) < 0) {
+            _exit(126);
+        }
+        execv("/proc/self/exe", argv);
+        _exit(126);
+    }
+    close(sv[1]);
+    child->pid = pid;
+    child->sock = sv[0];
+    return 0;
+}
+
+int umf_test_child_wait(umf_test_child_t *child) {
+    if (child == NULL || child->pid <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (child->sock >= 0) {
+        close(child->sock);
+        child->sock = -1;
+    }
+    int status;
+    pid_t r;
+    do {
+        r = waitpid(child->pid, &status, 0);
+    } while (r < 0 && errno == EINTR);
+    child->pid = -1;
+    if (r < 0) {
+        return -1;
+    }
+    if (WIFEXITED(status)) {
+        return WEXITSTATUS(status);
+    }
+    if (WIFSIGNALED(status)) {
+        return 128 + WTERMSIG(status);
+    }
+    return -1;
+}
+
+int umf_test_child_kill(umf_test_child_t *child, int sig) {
+    if (child == NULL || child->pid <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    kill(child->pid, sig);
+    return umf_test_child_wait(child);
+}
+
+int umf_test_send(int sock, const void *buf, size_t len) {
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = send(sock, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int umf_test_recv(int sock, void *buf, size_t len) {
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = recv(sock, p, len, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int umf_test_count_open_fds(void) {
+    DIR *dir = opendir("/proc/self/fd");
+    if (dir == NULL) {
+        return -1;
+    }
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] != '.') {
+            count++;
+        }
+    }
+    closedir(dir);
+    return count - 1; // the directory's own fd
+}
+
+int umf_test_count_mappings(void) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    int count = 0, c;
+    while ((c = fgetc(f)) != EOF) {
+        count += c == '\n';
+    }
+    fclose(f);
+    return count;
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Child processes for multi-process tests. A test binary names child roles
+// with UMF_TEST_CHILD; umf_test_child_start() runs the same binary again
+// (fork + exec of /proc/self/exe, so the child is a fresh process, not a
+// copy of the parent) in that role, connected to the parent by a socket.
+//
+//   UMF_TEST_CHILD(consumer) {          // int consumer(int sock, int argc,
+//       char buf[64];                   //              char **argv)
+//       if (umf_test_recv(sock, buf, sizeof(buf))) return 1;
+//       ...
+//       return 0;                       // the child's exit status
+//   }
+//
+//   umf_test_child_t c;
+//   ASSERT_EQ(umf_test_child_start(&c, "consumer", NULL), 0);
+//   umf_test_send(c.sock, data, sizeof(data));
+//   EXPECT_EQ(umf_test_child_wait(&c), 0);
+
+#ifndef UMF_GPU_TEST_CHILD_H
+#define UMF_GPU_TEST_CHILD_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int (*umf_test_child_fn)(int sock, int argc, char **argv);
+
+void umf_test_child_register(const char *name, umf_test_child_fn fn);
+
+#define UMF_TEST_CHILD(name)                                                   \
+    static int umf_test_child_##name(int sock, int argc, char **argv);         \
+    __attribute__((constructor)) static void umf_test_child_register_##name(   \
+        void) {                                                                \
+        umf_test_child_register(#name, umf_test_child_##name);                 \
+    }                                                                          \
+    static int umf_test_child_##name(int sock, int argc, char **argv)
+
+typedef struct umf_test_child_t {
+    pid_t pid;
+    int sock; // the parent's end of the socket pair
+} umf_test_child_t;
+
+// Starts this executable as child role `name`, passing the NULL-terminated
+// `args` (may be NULL) as its argv after the role. 0, or -1 with errno set.
+int umf_test_child_start(umf_test_child_t *child, const char *name,
+                         const char *const *args);
+
+// Waits for the child and closes the socket. Returns the exit status, 128 +
+// the signal number if a signal killed it, or -1 on error.
+int umf_test_child_wait(umf_test_child_t *child);
+
+// Sends `sig` to the child, then waits as umf_test_child_wait().
+int umf_test_child_kill(umf_test_child_t *child, int sig);
+
+// Sends or receives exactly `len` bytes. 0, or -1 on error or end of stream.
+int umf_test_send(int sock, const void *buf, size_t len);
+int umf_test_recv(int sock, void *buf, size_t len);
+
+// Called by main: if argv names a child role, runs it and stores its exit
+// status in *status, returning true.
+bool umf_test_child_dispatch(int argc, char **argv, int *status);
+
+// Number of open file descriptors of this process (from /proc/self/fd), or
+// -1 on error.
+int umf_test_count_open_fds(void);
+
+// Number of mappings of this process (lines of /proc/self/maps), or -1.
+int umf_test_count_mappings(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // UMF_GPU_TEST_CHILD_H
