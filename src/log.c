@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-_Atomic int umf_log_threshold = UMF_LOG_THRESHOLD_UNREAD;
+int umf_log_threshold = UMF_LOG_THRESHOLD_UNREAD;
 
 static umf_once_t read_env_once = UMF_ONCE_INIT;
 
@@ -42,7 +42,7 @@ static void read_env(void) {
             known = true;
         }
     }
-    atomic_store_explicit(&umf_log_threshold, threshold, memory_order_relaxed);
+    __atomic_store_n(&umf_log_threshold, threshold, __ATOMIC_RELAXED);
     if (!known) {
         // Not through UMF_LOG: that would wait for this very once-init.
         emit(UMF_LOG_LEVEL_WARN, __FILE_NAME__, __LINE__,
@@ -54,7 +54,7 @@ static void read_env(void) {
 
 int umf_log_threshold_get(void) {
     umf_once(&read_env_once, read_env);
-    return atomic_load_explicit(&umf_log_threshold, memory_order_relaxed);
+    return __atomic_load_n(&umf_log_threshold, __ATOMIC_RELAXED);
 }
 
 void umf_log_write(umf_log_level_t level, const char *file, int line,

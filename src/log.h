@@ -7,8 +7,6 @@
 #ifndef UMF_GPU_LOG_H
 #define UMF_GPU_LOG_H 1
 
-#include <stdatomic.h>
-
 #include "utils_common.h"
 
 typedef enum umf_log_level_t {
@@ -19,10 +17,11 @@ typedef enum umf_log_level_t {
 } umf_log_level_t;
 
 // The highest level that is written, UMF_LOG_THRESHOLD_OFF for none, or
-// UMF_LOG_THRESHOLD_UNREAD until UMF_GPU_LOG has been read.
+// UMF_LOG_THRESHOLD_UNREAD until UMF_GPU_LOG has been read. Accessed with
+// __atomic builtins, so that the header also serves C++ tests.
 #define UMF_LOG_THRESHOLD_UNREAD (-2)
 #define UMF_LOG_THRESHOLD_OFF (-1)
-extern _Atomic int umf_log_threshold;
+extern int umf_log_threshold;
 
 void umf_log_write(umf_log_level_t level, const char *file, int line,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -30,7 +29,7 @@ void umf_log_write(umf_log_level_t level, const char *file, int line,
 #define UMF_LOG(level, ...)                                                    \
     do {                                                                       \
         int umf_log_t_ =                                                       \
-            atomic_load_explicit(&umf_log_threshold, memory_order_relaxed);    \
+            __atomic_load_n(&umf_log_threshold, __ATOMIC_RELAXED);             \
         if (UMF_UNLIKELY(umf_log_t_ == UMF_LOG_THRESHOLD_UNREAD ||             \
                          (int)(level) <= umf_log_t_)) {                        \
             umf_log_write((level), __FILE_NAME__, __LINE__, __VA_ARGS__);      \

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# Installs the Debian 12 packages that umf-gpu needs to build and to run its
+# tests. Run it as root, or as a user who may sudo.
+#
+# The CUDA driver API headers (cuda.h) are not a Debian package: they come
+# from the CUDA toolkit, looked for at /usr/local/cuda (or CUDAToolkit_ROOT).
+# Without them the build leaves the CUDA provider out and says so.
+set -euo pipefail
+
+packages=(
+    build-essential # gcc, g++, make: the normal build
+    cmake           # 3.25 in Debian 12
+    ninja-build
+    pkg-config      # finds Level Zero through level-zero.pc
+    clang           # the sanitizer builds and the fuzz targets
+    libclang-rt-14-dev # clang's sanitizer and libFuzzer runtimes
+    llvm            # llvm-symbolizer, for readable sanitizer reports
+    libgtest-dev    # GoogleTest
+    libze-dev       # the Level Zero loader's headers and library
+    libze1          # the Level Zero loader
+    git
+)
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update
+"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
