@@ -8,6 +8,7 @@
 #define UMF_MEMORY_PROVIDER_GPU_H 1
 
 #include <umf/base.h>
+#include <umf/memory_provider.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +26,75 @@ typedef enum umf_usm_memory_type_t {
     /// Memory that migrates between host and device (managed).
     UMF_MEMORY_TYPE_SHARED,
 } umf_usm_memory_type_t;
+
+/// @brief Counters of a GPU provider (umfGpuMemoryProviderGetStats). Threads
+/// count into their own shards, which are summed when read, so counting puts
+/// no shared cache line or lock on the allocation path; a read that races
+/// with allocations in other threads sees each counter at some recent value.
+typedef struct umf_gpu_provider_stats_t {
+    /// Bytes allocated and not yet freed (sizes as passed to alloc and free).
+    uint64_t allocated_bytes;
+    /// The highest allocated_bytes reached; exact for allocations made by
+    /// one thread, and within a few MiB per thread otherwise.
+    uint64_t peak_bytes;
+    /// Successful allocations.
+    uint64_t alloc_count;
+    /// Successful frees (of allocations or split pieces).
+    uint64_t free_count;
+    /// IPC handles taken with get_ipc_handle and not yet put.
+    uint64_t ipc_handles_exported;
+    /// IPC handles opened and not yet closed (each open counts once).
+    uint64_t ipc_handles_open;
+    /// Opens served by the cache of opened handles.
+    uint64_t ipc_cache_hits;
+    /// Opens that had to map the memory through the driver.
+    uint64_t ipc_cache_misses;
+} umf_gpu_provider_stats_t;
+
+/// @brief What a GPU provider knows about one of its allocations
+/// (umfGpuMemoryProviderGetAllocationProperties).
+typedef struct umf_gpu_allocation_properties_t {
+    /// HOST, DEVICE or SHARED.
+    umf_usm_memory_type_t memory_type;
+    /// Start of the allocation as the provider handed it out (after any
+    /// split or merge, the piece that holds the pointer).
+    void *base;
+    /// Its size in bytes.
+    size_t size;
+    /// The device: a ze_device_handle_t for Level Zero (NULL for HOST
+    /// memory), the CUdevice ordinal cast to a pointer for CUDA.
+    void *device;
+    /// The ze_context_handle_t or CUcontext the memory belongs to.
+    void *context;
+    /// The driver's unique id of the underlying allocation.
+    uint64_t driver_id;
+} umf_gpu_allocation_properties_t;
+
+///
+/// @brief Reads the counters of a GPU provider.
+/// @param hProvider a Level Zero or CUDA provider
+/// @param stats [out] the counters
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         argument or a provider that is not a GPU provider of this library.
+///
+umf_result_t
+umfGpuMemoryProviderGetStats(umf_memory_provider_handle_t hProvider,
+                             umf_gpu_provider_stats_t *stats);
+
+///
+/// @brief Describes the allocation of a GPU provider that holds \p ptr.
+/// @param hProvider a Level Zero or CUDA provider
+/// @param ptr any address inside an allocation of that provider
+/// @param props [out] the allocation's properties
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         argument, a provider that is not a GPU provider of this library, or
+///         a pointer it did not allocate; or
+///         UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC if the driver's query
+///         failed.
+///
+umf_result_t umfGpuMemoryProviderGetAllocationProperties(
+    umf_memory_provider_handle_t hProvider, const void *ptr,
+    umf_gpu_allocation_properties_t *props);
 
 #ifdef __cplusplus
 }
