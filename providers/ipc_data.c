@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "ipc_data.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "utils_common.h"
+#include "utils_hash_map.h"
+
+// 0 until drawn; reset in the child of a fork so that it draws its own.
+static _Atomic uint64_t instance_id;
+static umf_once_t atfork_once = UMF_ONCE_INIT;
+
+static void forget_instance_id(void) {
+    atomic_store_explicit(&instance_id, 0, memory_order_relaxed);
+}
+
+static void register_atfork(void) {
+    if (pthread_atfork(NULL, NULL, forget_instance_id) != 0) {
+        UMF_LOG_WARN("pthread_atfork failed: a forked child would reuse the "
+                     "parent's IPC instance id until it calls exec");
+    }
+}
+
+static uint64_t draw_instance_id(void) {
+    uint64_t id = 0;
+    if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id)) {
+        // No entropy source: mix what differs between processes and times.
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        id = umf_hash_u64((uint64_t)getpid() ^ ((uint64_t)now.tv_nsec << 20) ^
+                          ((uint64_t)now.tv_sec << 40) ^ (uintptr_t)&now);
+        UMF_LOG_DEBUG("getrandom failed; IPC instance id from pid and clock");
+    }
+    return id != 0 ? id : 1;
+}
+
+uint64_t umf_ipc_instance_id(void) {
+    uint64_t id = atomic_load_explicit(&instance_id, memory_order_acquire);
+    if (UMF_LIKELY(id != 0)) {
+        return id;
+    }
+    umf_once(&atfork_once, register_atfork);
+    uint64_t expected = 0, drawn = draw_instance_id();
+    // The first thread to draw wins; the others return its id.
+    if (atomic_compare_exchange_strong_explicit(&instance_id, &expected, drawn,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        return drawn;
+    }
+    return expected;
+}
+
+uint64_t umf_ipc_data_checksum(const umf_ipc_data_t *data) {
+    const unsigned char *bytes = (const unsigned char *)data;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ UMF_IPC_DATA_MAGIC;
+    for (size_t i = 0; i < offsetof(umf_ipc_data_t, checksum); i += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + i, sizeof(word));
+        h = umf_hash_u64(h ^ word) + i;
+    }
+    return h;
+}
+
+static bool memory_type_valid(uint16_t type) {
+    return type == UMF_MEMORY_TYPE_HOST || type == UMF_MEMORY_TYPE_DEVICE ||
+           type == UMF_MEMORY_TYPE_SHARED;
+}
+
+// Checks everything but the checksum; NULL if fine, else what is wrong.
+static const char *check_fields(const umf_ipc_data_t *d,
+                                umf_gpu_provider_kind_t kind) {
+    if (d->magic != UMF_IPC_DATA_MAGIC) {
+        return "wrong magic number (not umf-gpu IPC data)";
+    }
+    if (d->version != UMF_IPC_DATA_VERSION) {
+        return "unsupported layout version";
+    }
+    if (d->kind != (uint16_t)kind) {
+        return umf_gpu_provider_kind_valid(d->kind)
+                   ? "made by a provider of another kind"
+                   : "unknown provider kind";
+    }
+    if (!memory_type_valid(d->memory_type)) {
+        return "invalid memory type";
+    }
+    if (d->handle_size == 0 || d->handle_size > UMF_IPC_NATIVE_HANDLE_MAX) {
+        return "invalid native handle size";
+    }
+    for (size_t i = d->handle_size; i < UMF_IPC_NATIVE_HANDLE_MAX; i++) {
+        if (d->handle[i] != 0) {
+            return "bytes after the native handle are not zero";
+        }
+    }
+    if (d->reserved != 0) {
+        return "reserved field is not zero";
+    }
+    if (d->producer_pid <= 0) {
+        return "invalid producer pid";
+    }
+    if (d->instance_id == 0) {
+        return "invalid producer instance id";
+    }
+    if (d->size == 0) {
+        return "allocation size is 0";
+    }
+    if (d->offset >= d->size) {
+        return "offset lies outside the allocation";
+    }
+    if (d->base == 0 || d->base > UINT64_MAX - d->size ||
+        d->base + d->size > (uint64_t)UINTPTR_MAX) {
+        return "allocation base and size do not fit the address space";
+    }
+    return NULL;
+}
+
+umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
+                               umf_gpu_provider_kind_t kind,
+                               umf_usm_memory_type_t memory_type,
+                               uint64_t alloc_id, uint64_t base, uint64_t size,
+                               uint64_t offset, const void *handle,
+                               size_t handle_size) {
+    if (out == NULL || handle == NULL || handle_size == 0 ||
+        handle_size > UMF_IPC_NATIVE_HANDLE_MAX) {
+        UMF_LOG_ERROR("IPC data: invalid native handle (size %zu)",
+                      handle_size);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_ipc_data_t d;
+    memset(&d, 0, sizeof(d));
+    d.magic = UMF_IPC_DATA_MAGIC;
+    d.version = UMF_IPC_DATA_VERSION;
+    d.kind = (uint16_t)kind;
+    d.memory_type = (uint16_t)memory_type;
+    d.handle_size = (uint16_t)handle_size;
+    d.producer_pid = (int32_t)getpid();
+    d.instance_id = umf_ipc_instance_id();
+    d.alloc_id = alloc_id;
+    d.base = base;
+    d.size = size;
+    d.offset = offset;
+    memcpy(d.handle, handle, handle_size);
+    const char *why = check_fields(&d, kind);
+    if (why != NULL) {
+        UMF_LOG_ERROR("IPC data: cannot describe allocation (base 0x%llx, "
+                      "size %llu, offset %llu): %s",
+                      (unsigned long long)base, (unsigned long long)size,
+                      (unsigned long long)offset, why);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    d.checksum = umf_ipc_data_checksum(&d);
+    *out = d;
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_ipc_data_validate(const void *bytes, size_t len,
+                                   umf_gpu_provider_kind_t kind,
+                                   umf_ipc_data_t *out) {
+    if (bytes == NULL || out == NULL) {
+        UMF_LOG_ERROR("IPC data: NULL argument");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (len < sizeof(umf_ipc_data_t)) {
+        UMF_LOG_ERROR("IPC data: %zu bytes, truncated (%zu expected)", len,
+                      sizeof(umf_ipc_data_t));
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_ipc_data_t d;
+    memcpy(&d, bytes, sizeof(d));
+    const char *why = check_fields(&d, kind);
+    if (why == NULL && d.checksum != umf_ipc_data_checksum(&d)) {
+        why = "checksum mismatch (corrupted or truncated data)";
+    }
+    if (why != NULL) {
+        UMF_LOG_ERROR("IPC data rejected: %s", why);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *out = d;
+    return UMF_RESULT_SUCCESS;
+}
+
+bool umf_ipc_data_is_local(const umf_ipc_data_t *data) {
+    return data->producer_pid == (int32_t)getpid() &&
+           data->instance_id == umf_ipc_instance_id();
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The native error behind UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC: the
+// driver's result code and a message saying what failed, kept per thread and
+// per provider kind. This is the one thread-local store of it; providers set
+// it right before returning the error, and their get_last_native_error reads
+// it without a lock (a thread-local read, nothing else).
+//
+// A failure in one thread is never visible in another. Before any failure in
+// a thread, the code is 0 and the message empty ("").
+
+#ifndef UMF_GPU_NATIVE_ERROR_H
+#define UMF_GPU_NATIVE_ERROR_H 1
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "provider_kind.h"
+
+// Longest message kept, including the terminating NUL; longer ones are cut.
+#define UMF_NATIVE_ERROR_MESSAGE_MAX 512
+
+// Stores `code` and the printf-formatted message for the calling thread.
+void umf_native_error_set(umf_gpu_provider_kind_t kind, int32_t code,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+void umf_native_error_set_v(umf_gpu_provider_kind_t kind, int32_t code,
+                            const char *fmt, va_list args)
+    __attribute__((format(printf, 3, 0)));
+
+// The calling thread's last stored code and message. The message is owned by
+// this module and stays valid (and unchanged) until the thread stores the
+// next error of that kind or exits. Either out-pointer may be NULL.
+void umf_native_error_get(umf_gpu_provider_kind_t kind, const char **message,
+                          int32_t *code);
+
+#endif // UMF_GPU_NATIVE_ERROR_H
