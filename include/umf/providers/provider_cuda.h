@@ -2,6 +2,50 @@
 //
 // The CUDA memory provider. This header needs no CUDA header: contexts are
 // passed as void * (a CUcontext) and devices as int (a CUdevice ordinal).
+//
+// The provider opens the CUDA driver at first use: the library named by the
+// environment variable UMF_GPU_CUDA_LIB, else libcuda.so.1, and calls
+// cuInit(0) itself. A driver that cannot be loaded, lacks an entry point or
+// fails cuInit gives UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE and a log line
+// that names what is missing.
+//
+// Every driver call runs with the provider's context current, and the
+// calling thread's current context is restored before any function returns,
+// on success and on failure.
+//
+// What the provider does:
+// - alloc: cuMemAlloc_v2 (DEVICE), cuMemHostAlloc with the flags set by
+//   umfCUDAMemoryProviderParamsSetAllocFlags or else cuMemAllocHost_v2
+//   (HOST), cuMemAllocManaged (SHARED). Size 0 is
+//   UMF_RESULT_ERROR_INVALID_ARGUMENT. Any power-of-two alignment up to
+//   2 MiB is honoured (above the driver's 256 bytes, by over-allocating);
+//   a larger one is UMF_RESULT_ERROR_INVALID_ALIGNMENT.
+// - get_min_page_size: for NULL, the device's minimum allocation
+//   granularity; for a pointer, the largest power of two not above it that
+//   the pointer's driver allocation starts on and that does not exceed its
+//   size. get_recommended_page_size: the recommended granularity, or the
+//   minimum for sizes below it.
+// - allocation_split / allocation_merge: the pieces are freed
+//   independently; the driver allocation is released with its last piece.
+//   purge_lazy / purge_force: UMF_RESULT_ERROR_NOT_SUPPORTED (the driver API
+//   cannot drop the pages of a cuMemAlloc allocation).
+// - Native errors: every failed driver call stores its CUresult and a
+//   message (the call, its key arguments, the result's name and
+//   description, and a hint such as "device memory ran out") for the
+//   calling thread; umfMemoryProviderGetLastNativeError returns them.
+//   Device memory running out is UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC
+//   with CUDA_ERROR_OUT_OF_MEMORY.
+// - IPC (DEVICE memory only; HOST and SHARED providers answer
+//   UMF_RESULT_ERROR_NOT_SUPPORTED): the IPC data is self-describing and
+//   carries the CUipcMemHandle; a handle of any pointer inside an
+//   allocation opens to the matching address. Opening in the process that
+//   made the handle returns the original pointer; repeated opens on one
+//   context share one mapping (and count references) until the last close.
+//   put_ipc_handle calls nothing in the driver. Opens use
+//   CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.
+// - umfGpuMemoryProviderGetStats and
+// umfGpuMemoryProviderGetAllocationProperties
+//   (<umf/memory_provider_gpu.h>) work on CUDA providers.
 
 #ifndef UMF_PROVIDER_CUDA_H
 #define UMF_PROVIDER_CUDA_H 1
@@ -18,29 +62,99 @@ extern "C" {
 typedef struct umf_cuda_memory_provider_params_t
     *umf_cuda_memory_provider_params_handle_t;
 
+///
+/// @brief Makes parameters for a CUDA provider. The defaults: the calling
+///        thread's current context and its device (none if no context is
+///        current), DEVICE memory, no allocation flags (SHARED memory then
+///        uses CU_MEM_ATTACH_GLOBAL), the name "CUDA". Loads the driver.
+/// @param hParams [out] the new parameters
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         \p hParams; UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE without a
+///         usable driver; UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY; or the mapped
+///         error of cuCtxGetCurrent / cuCtxGetDevice.
+///
 umf_result_t umfCUDAMemoryProviderParamsCreate(
     umf_cuda_memory_provider_params_handle_t *hParams);
 
+///
+/// @brief Frees parameters made by umfCUDAMemoryProviderParamsCreate().
+/// @param hParams the parameters
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for NULL.
+///
 umf_result_t umfCUDAMemoryProviderParamsDestroy(
     umf_cuda_memory_provider_params_handle_t hParams);
 
+///
+/// @brief Sets the context the provider allocates in.
+/// @param hParams the parameters
+/// @param hContext a CUcontext, not NULL; it must outlive the provider
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         argument.
+///
 umf_result_t umfCUDAMemoryProviderParamsSetContext(
     umf_cuda_memory_provider_params_handle_t hParams, void *hContext);
 
+///
+/// @brief Sets the device: the ordinal of the context's device. Initialize
+///        checks that it is below the driver's device count and that the
+///        context belongs to it.
+/// @param hParams the parameters
+/// @param hDevice a CUdevice ordinal, 0 or more
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle or a negative ordinal.
+///
 umf_result_t umfCUDAMemoryProviderParamsSetDevice(
     umf_cuda_memory_provider_params_handle_t hParams, int hDevice);
 
+///
+/// @brief Sets the kind of memory: HOST, DEVICE (the default) or SHARED.
+///        UMF_MEMORY_TYPE_UNKNOWN is accepted here and rejected by
+///        umfMemoryProviderCreate().
+/// @param hParams the parameters
+/// @param memoryType the memory type
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle or a value that is no umf_usm_memory_type_t.
+///
 umf_result_t umfCUDAMemoryProviderParamsSetMemoryType(
     umf_cuda_memory_provider_params_handle_t hParams,
     umf_usm_memory_type_t memoryType);
 
+///
+/// @brief Sets the flags of the allocation call: for HOST memory a
+///        combination of CU_MEMHOSTALLOC_PORTABLE, _DEVICEMAP and
+///        _WRITECOMBINED for cuMemHostAlloc (once set, even to 0,
+///        cuMemHostAlloc is used instead of cuMemAllocHost_v2); for SHARED
+///        memory CU_MEM_ATTACH_GLOBAL (the default) or CU_MEM_ATTACH_HOST
+///        for cuMemAllocManaged; for DEVICE memory only 0.
+///        umfMemoryProviderCreate() checks them against the memory type
+///        (UMF_RESULT_ERROR_INVALID_ARGUMENT).
+/// @param hParams the parameters
+/// @param flags the flags
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle.
+///
 umf_result_t umfCUDAMemoryProviderParamsSetAllocFlags(
     umf_cuda_memory_provider_params_handle_t hParams, unsigned int flags);
 
+///
+/// @brief Sets the provider's name (umfMemoryProviderGetName); up to 63
+///        characters are kept.
+/// @param hParams the parameters
+/// @param name the name, not NULL; copied
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         argument.
+///
 umf_result_t umfCUDAMemoryProviderParamsSetName(
     umf_cuda_memory_provider_params_handle_t hParams, const char *name);
 
-/// @brief The CUDA provider's ops table, or NULL in a build without CUDA.
+///
+/// @brief The CUDA provider's ops table, for umfMemoryProviderCreate() with
+///        parameters from umfCUDAMemoryProviderParamsCreate(), which
+///        initialize requires (UMF_RESULT_ERROR_INVALID_ARGUMENT for NULL
+///        parameters, no context, no device, a device out of range or not
+///        the context's, memory type UNKNOWN, or flags the memory type does
+///        not take). NULL in a build without CUDA.
+///
 const umf_memory_provider_ops_t *umfCUDAMemoryProviderOps(void);
 
 #ifdef __cplusplus

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Loading libcuda and resolving its entry points, once per process.
+
+#include "cuda_driver.h"
+
+#include <stdlib.h>
+
+#include "log.h"
+#include "utils_common.h"
+#include "utils_dl.h"
+
+static umf_cuda_driver_t driver;
+static umf_once_t driver_once = UMF_ONCE_INIT;
+// The outcome of the first load; written once under driver_once, so every
+// caller of umf_cuda_driver_get() reads it after umf_once() returned.
+static umf_result_t driver_result = UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE;
+// Set (with release order) once the table is usable; read by
+// umf_cuda_driver_loaded(), which must not wait on the once flag.
+static int driver_ready;
+
+#define REQUIRED(sym, field)                                                   \
+    { sym, (void **)&driver.field, true }
+static const umf_dl_symbol_t symbols[] = {
+    REQUIRED("cuInit", Init),
+    REQUIRED("cuGetErrorName", GetErrorName),
+    REQUIRED("cuGetErrorString", GetErrorString),
+    REQUIRED("cuDeviceGetCount", DeviceGetCount),
+    REQUIRED("cuCtxGetCurrent", CtxGetCurrent),
+    REQUIRED("cuCtxSetCurrent", CtxSetCurrent),
+    REQUIRED("cuCtxGetDevice", CtxGetDevice),
+    REQUIRED("cuMemAlloc_v2", MemAlloc),
+    REQUIRED("cuMemFree_v2", MemFree),
+    REQUIRED("cuMemAllocHost_v2", MemAllocHost),
+    REQUIRED("cuMemHostAlloc", MemHostAlloc),
+    REQUIRED("cuMemFreeHost", MemFreeHost),
+    REQUIRED("cuMemAllocManaged", MemAllocManaged),
+    REQUIRED("cuMemGetAllocationGranularity", MemGetAllocationGranularity),
+    REQUIRED("cuPointerGetAttribute", PointerGetAttribute),
+    REQUIRED("cuIpcGetMemHandle", IpcGetMemHandle),
+    REQUIRED("cuIpcOpenMemHandle_v2", IpcOpenMemHandle),
+    REQUIRED("cuIpcCloseMemHandle", IpcCloseMemHandle),
+};
+
+static void driver_load(void) {
+    const char *path = getenv(UMF_CUDA_LIB_ENV);
+    if (path == NULL || path[0] == '\0') {
+        path = UMF_CUDA_LIB_DEFAULT;
+    }
+    // The library stays loaded for the life of the process: memory and
+    // contexts it handed out may outlive every provider.
+    void *lib = umf_dl_open(path);
+    if (lib == NULL) {
+        UMF_LOG_ERROR("the CUDA provider needs the CUDA driver: %s could not "
+                      "be loaded (set %s to its path)",
+                      path, UMF_CUDA_LIB_ENV);
+        return;
+    }
+    if (umf_dl_resolve(lib, path, symbols, UMF_ARRAY_SIZE(symbols)) !=
+        UMF_RESULT_SUCCESS) {
+        return;
+    }
+    CUresult res = driver.Init(0);
+    if (res != CUDA_SUCCESS) {
+        const char *name = NULL;
+        if (driver.GetErrorName(res, &name) != CUDA_SUCCESS || name == NULL) {
+            name = "an unknown CUresult";
+        }
+        UMF_LOG_ERROR("cuInit(0) in %s failed: %s (%d)", path, name, (int)res);
+        return;
+    }
+    UMF_LOG_DEBUG("using the CUDA driver %s", path);
+    driver_result = UMF_RESULT_SUCCESS;
+    __atomic_store_n(&driver_ready, 1, __ATOMIC_RELEASE);
+}
+
+umf_result_t umf_cuda_driver_get(const umf_cuda_driver_t **out) {
+    umf_once(&driver_once, driver_load);
+    *out = driver_result == UMF_RESULT_SUCCESS ? &driver : NULL;
+    return driver_result;
+}
+
+const umf_cuda_driver_t *umf_cuda_driver_loaded(void) {
+    return __atomic_load_n(&driver_ready, __ATOMIC_ACQUIRE) ? &driver : NULL;
+}

@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The CUDA memory provider: parameters, initialisation, allocation and free
+// (with over-alignment), page sizes, split/merge, allocation properties and
+// native errors. IPC is in provider_cuda_ipc.c.
+//
+// Allocation: cuMemAlloc_v2 (DEVICE), cuMemHostAlloc or cuMemAllocHost_v2
+// (HOST), cuMemAllocManaged (SHARED). The driver aligns allocations to at
+// least CUDA_NATURAL_ALIGNMENT; a larger power-of-two alignment, up to
+// UMF_CUDA_MAX_ALIGNMENT, is honoured by over-allocating and handing out
+// the first aligned address. When that address is not the driver's base it
+// is recorded in the allocation tracker (shared with the Level Zero
+// provider), which is also what makes split pieces free independently; free
+// looks nothing up until the tracker was first used.
+
+#include "provider_cuda_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_result.h"
+#include "gpu_provider.h"
+#include "log.h"
+#include "native_error.h"
+#include "provider_kind.h"
+
+// cuMemAlloc's documented minimum alignment; also what the provider expects
+// of the other allocation calls (checked on every allocation).
+#define CUDA_NATURAL_ALIGNMENT ((size_t)256)
+// The largest alignment honoured (by over-allocating up to this much).
+#define UMF_CUDA_MAX_ALIGNMENT ((size_t)2 << 20)
+
+#define DEFAULT_NAME "CUDA"
+
+struct umf_cuda_memory_provider_params_t {
+    CUcontext context; // NULL: none
+    int device;        // -1: none
+    umf_usm_memory_type_t memory_type;
+    unsigned int alloc_flags;
+    bool alloc_flags_set;
+    char name[UMF_CUDA_NAME_MAX];
+};
+
+// ---------------------------------------------------------------------------
+// Failures and the context guard
+
+umf_result_t umf_cuda_call_failed(CUresult res, const char *hint,
+                                  const char *fmt, ...) {
+    char call[256], result[192];
+    va_list args;
+    va_start(args, fmt);
+    if (vsnprintf(call, sizeof(call), fmt, args) < 0) {
+        call[0] = '\0';
+    }
+    va_end(args);
+    umf_cuda_result_describe(res, result, sizeof(result));
+    umf_native_error_set(UMF_GPU_PROVIDER_KIND_CUDA, (int32_t)res,
+                         "%s failed: %s%s%s", call, result, hint ? ": " : "",
+                         hint ? hint : "");
+    const char *message = NULL;
+    umf_native_error_get(UMF_GPU_PROVIDER_KIND_CUDA, &message, NULL);
+    if (res == CUDA_ERROR_OUT_OF_MEMORY) {
+        // Pools meet this in normal operation and may trim and retry.
+        UMF_LOG_WARN("CUDA provider: %s", message);
+    } else {
+        UMF_LOG_ERROR("CUDA provider: %s", message);
+    }
+    return umf_cuda_result_to_umf(res);
+}
+
+void umf_cuda_ctx_leave_retry(const umf_cuda_driver_t *cu, CUcontext saved) {
+    CUresult res = cu->CtxSetCurrent(saved);
+    if (res != CUDA_SUCCESS) {
+        UMF_LOG_ERROR("CUDA provider: the caller's context %p is still not "
+                      "current (cuCtxSetCurrent: %d)",
+                      (void *)saved, (int)res);
+    }
+}
+
+umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
+                                        CUpointer_attribute attr,
+                                        const void *ptr,
+                                        const char *attr_name) {
+    CUresult res = cu->PointerGetAttribute(data, attr, (CUdeviceptr)ptr);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(
+            res, NULL, "cuPointerGetAttribute(%s, ptr=%p)", attr_name, ptr);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// RANGE_START_ADDR and RANGE_SIZE of ptr; the context must be current.
+static umf_result_t query_range_in_ctx(const cu_provider_t *p, const void *ptr,
+                                       uintptr_t *base, size_t *size) {
+    CUdeviceptr start = 0;
+    size_t range = 0;
+    umf_result_t ret = umf_cuda_pointer_attribute(
+        p->cu, &start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr,
+        "RANGE_START_ADDR");
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = umf_cuda_pointer_attribute(
+            p->cu, &range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr, "RANGE_SIZE");
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        *base = (uintptr_t)start;
+        *size = range;
+    }
+    return ret;
+}
+
+umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
+                                  uintptr_t *base, size_t *size) {
+    const cu_provider_t *p = provider;
+    CUcontext saved;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ret = query_range_in_ctx(p, ptr, base, size);
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        umf_cuda_ctx_leave_retry(p->cu, saved);
+        return left;
+    }
+    return ret;
+}
+
+// ---------------------------------------------------------------------------
+// Parameters
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsCreate(
+    umf_cuda_memory_provider_params_handle_t *hParams) {
+    if (hParams == NULL) {
+        UMF_LOG_ERROR("%s: NULL hParams", __func__);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    const umf_cuda_driver_t *cu = NULL;
+    umf_result_t ret = umf_cuda_driver_get(&cu);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    // The defaults: the calling thread's context and its device, if any.
+    CUcontext ctx = NULL;
+    CUdevice device = -1;
+    CUresult res = cu->CtxGetCurrent(&ctx);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL, "cuCtxGetCurrent()");
+    }
+    if (ctx != NULL) {
+        res = cu->CtxGetDevice(&device);
+        if (res != CUDA_SUCCESS) {
+            return umf_cuda_call_failed(res, NULL, "cuCtxGetDevice()");
+        }
+    }
+    umf_cuda_memory_provider_params_handle_t params =
+        calloc(1, sizeof(*params));
+    if (params == NULL) {
+        UMF_LOG_ERROR("%s: out of host memory", __func__);
+        return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    params->context = ctx;
+    params->device = ctx != NULL ? (int)device : -1;
+    params->memory_type = UMF_MEMORY_TYPE_DEVICE;
+    snprintf(params->name, sizeof(params->name), "%s", DEFAULT_NAME);
+    *hParams = params;
+    return UMF_RESULT_SUCCESS;
+}
+
+#define CHECK_PARAMS(h)                                                        \
+    do {                                                                       \
+        if ((h) == NULL) {                                                     \
+            UMF_LOG_ERROR("%s: NULL params handle", __func__);                 \
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;                          \
+        }                                                                      \
+    } while (0)
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsDestroy(
+    umf_cuda_memory_provider_params_handle_t hParams) {
+    CHECK_PARAMS(hParams);
+    free(hParams);
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetContext(
+    umf_cuda_memory_provider_params_handle_t hParams, void *hContext) {
+    CHECK_PARAMS(hParams);
+    if (hContext == NULL) {
+        UMF_LOG_ERROR("%s: NULL context", __func__);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    hParams->context = (CUcontext)hContext;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetDevice(
+    umf_cuda_memory_provider_params_handle_t hParams, int hDevice) {
+    CHECK_PARAMS(hParams);
+    if (hDevice < 0) {
+        UMF_LOG_ERROR("%s: negative device ordinal %d", __func__, hDevice);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    hParams->device = hDevice;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetMemoryType(
+    umf_cuda_memory_provider_params_handle_t hParams,
+    umf_usm_memory_type_t memoryType) {
+    CHECK_PARAMS(hParams);
+    // UNKNOWN is accepted here (it means "not set") and rejected by
+    // initialize, as for every provider.
+    if ((int)memoryType < (int)UMF_MEMORY_TYPE_UNKNOWN ||
+        (int)memoryType > (int)UMF_MEMORY_TYPE_SHARED) {
+        UMF_LOG_ERROR("%s: %d is not a memory type", __func__, (int)memoryType);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    hParams->memory_type = memoryType;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetAllocFlags(
+    umf_cuda_memory_provider_params_handle_t hParams, unsigned int flags) {
+    CHECK_PARAMS(hParams);
+    // Checked against the memory type by initialize, which knows both.
+    hParams->alloc_flags = flags;
+    hParams->alloc_flags_set = true;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetName(
+    umf_cuda_memory_provider_params_handle_t hParams, const char *name) {
+    CHECK_PARAMS(hParams);
+    if (name == NULL) {
+        UMF_LOG_ERROR("%s: NULL name", __func__);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    snprintf(hParams->name, sizeof(hParams->name), "%s", name);
+    return UMF_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Initialize and finalize
+
+static const char *memory_type_name(umf_usm_memory_type_t type) {
+    switch (type) {
+    case UMF_MEMORY_TYPE_HOST:
+        return "HOST";
+    case UMF_MEMORY_TYPE_DEVICE:
+        return "DEVICE";
+    case UMF_MEMORY_TYPE_SHARED:
+        return "SHARED";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+// Checks the allocation flags against the memory type and stores what the
+// allocation calls take.
+static umf_result_t
+check_alloc_flags(const struct umf_cuda_memory_provider_params_t *in,
+                  cu_provider_t *p) {
+    const unsigned int host_flags = CU_MEMHOSTALLOC_PORTABLE |
+                                    CU_MEMHOSTALLOC_DEVICEMAP |
+                                    CU_MEMHOSTALLOC_WRITECOMBINED;
+    switch (in->memory_type) {
+    case UMF_MEMORY_TYPE_DEVICE:
+        if (in->alloc_flags_set && in->alloc_flags != 0) {
+            UMF_LOG_ERROR("CUDA provider: DEVICE memory (cuMemAlloc) takes no "
+                          "allocation flags, got 0x%x",
+                          in->alloc_flags);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        p->alloc_flags = 0;
+        return UMF_RESULT_SUCCESS;
+    case UMF_MEMORY_TYPE_HOST:
+        if (in->alloc_flags & ~host_flags) {
+            UMF_LOG_ERROR("CUDA provider: HOST allocation flags 0x%x are not "
+                          "a combination of CU_MEMHOSTALLOC_PORTABLE, "
+                          "_DEVICEMAP and _WRITECOMBINED",
+                          in->alloc_flags);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        p->alloc_flags = in->alloc_flags;
+        p->host_alloc_with_flags = in->alloc_flags_set;
+        return UMF_RESULT_SUCCESS;
+    case UMF_MEMORY_TYPE_SHARED:
+        p->alloc_flags =
+            in->alloc_flags_set ? in->alloc_flags : CU_MEM_ATTACH_GLOBAL;
+        if (p->alloc_flags != CU_MEM_ATTACH_GLOBAL &&
+            p->alloc_flags != CU_MEM_ATTACH_HOST) {
+            UMF_LOG_ERROR("CUDA provider: SHARED allocation flags 0x%x are "
+                          "neither CU_MEM_ATTACH_GLOBAL nor "
+                          "CU_MEM_ATTACH_HOST",
+                          in->alloc_flags);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        return UMF_RESULT_SUCCESS;
+    default:
+        UMF_LOG_ERROR("CUDA provider: memory type %d is not HOST, DEVICE or "
+                      "SHARED",
+                      (int)in->memory_type);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+static umf_result_t granularity(const umf_cuda_driver_t *cu, CUdevice device,
+                                CUmemAllocationGranularity_flags option,
+                                size_t *out) {
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    CUresult res = cu->MemGetAllocationGranularity(out, &prop, option);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(
+            res, NULL, "cuMemGetAllocationGranularity(device=%d, %s)",
+            (int)device,
+            option == CU_MEM_ALLOC_GRANULARITY_MINIMUM ? "MINIMUM"
+                                                       : "RECOMMENDED");
+    }
+    if (!umf_is_pow2(*out)) {
+        UMF_LOG_ERROR("CUDA provider: the driver's allocation granularity of "
+                      "device %d is %zu bytes, not a power of two",
+                      (int)device, *out);
+        return UMF_RESULT_ERROR_UNKNOWN;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// What initialize asks the driver, with the provider's context current.
+static umf_result_t
+query_device(const struct umf_cuda_memory_provider_params_t *in,
+             cu_provider_t *p) {
+    const umf_cuda_driver_t *cu = p->cu;
+    int count = 0;
+    CUresult res = cu->DeviceGetCount(&count);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL, "cuDeviceGetCount()");
+    }
+    if (in->device >= count) {
+        UMF_LOG_ERROR("CUDA provider: device %d is out of range: the driver "
+                      "has %d device(s)",
+                      in->device, count);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    CUdevice ctx_device = -1;
+    res = cu->CtxGetDevice(&ctx_device);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL, "cuCtxGetDevice(ctx=%p)",
+                                    (void *)p->context);
+    }
+    if ((int)ctx_device != in->device) {
+        UMF_LOG_ERROR("CUDA provider: context %p belongs to device %d, not to "
+                      "device %d",
+                      (void *)p->context, (int)ctx_device, in->device);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = granularity(
+        cu, ctx_device, CU_MEM_ALLOC_GRANULARITY_MINIMUM, &p->min_page_size);
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = granularity(cu, ctx_device, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+                          &p->recommended_page_size);
+    }
+    if (ret == UMF_RESULT_SUCCESS &&
+        p->recommended_page_size < p->min_page_size) {
+        p->recommended_page_size = p->min_page_size;
+    }
+    return ret;
+}
+
+static umf_result_t cu_initialize(void *params, void **provider) {
+    if (params == NULL || provider == NULL) {
+        UMF_LOG_ERROR("CUDA provider: NULL %s; make params with "
+                      "umfCUDAMemoryProviderParamsCreate",
+                      params == NULL ? "params" : "provider");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    const struct umf_cuda_memory_provider_params_t *in = params;
+    const umf_cuda_driver_t *cu = NULL;
+    umf_result_t ret = umf_cuda_driver_get(&cu);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (in->context == NULL) {
+        UMF_LOG_ERROR("CUDA provider: no context: set one with "
+                      "umfCUDAMemoryProviderParamsSetContext, or make one "
+                      "current before umfCUDAMemoryProviderParamsCreate");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (in->device < 0) {
+        UMF_LOG_ERROR("CUDA provider: no device: set one with "
+                      "umfCUDAMemoryProviderParamsSetDevice");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+
+    cu_provider_t *p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        UMF_LOG_ERROR("CUDA provider: out of host memory");
+        return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    p->cu = cu;
+    p->context = in->context;
+    p->device = (CUdevice)in->device;
+    p->memory_type = in->memory_type;
+    snprintf(p->name, sizeof(p->name), "%s", in->name);
+    ret = check_alloc_flags(in, p);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_free;
+    }
+
+    CUcontext saved;
+    ret = cuda_ctx_enter(cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_free;
+    }
+    ret = query_device(in, p);
+    umf_result_t left = cuda_ctx_leave(cu, p->context, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        umf_cuda_ctx_leave_retry(cu, saved);
+        ret = left;
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_free;
+    }
+
+    ret = umf_alloc_tracker_init(&p->tracker);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_free;
+    }
+    ret = umf_gpu_stats_init(&p->stats);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_tracker;
+    }
+    UMF_LOG_INFO("CUDA provider '%s': %s memory, context %p, device %d, "
+                 "pages %zu (recommended %zu) bytes",
+                 p->name, memory_type_name(p->memory_type), (void *)p->context,
+                 (int)p->device, p->min_page_size, p->recommended_page_size);
+    *provider = p;
+    return UMF_RESULT_SUCCESS;
+
+err_tracker:
+    umf_alloc_tracker_fini(&p->tracker);
+err_free:
+    free(p);
+    return ret;
+}
+
+static void cu_finalize(void *provider) {
+    cu_provider_t *p = provider;
+    if (p == NULL) {
+        return;
+    }
+    umf_gpu_stats_fini(&p->stats);
+    umf_alloc_tracker_fini(&p->tracker);
+    free(p);
+}
+
+// ---------------------------------------------------------------------------
+// Allocation and free
+
+static const char *oom_hint(CUresult res, umf_usm_memory_type_t type) {
+    if (res != CUDA_ERROR_OUT_OF_MEMORY) {
+        return NULL;
+    }
+    return type == UMF_MEMORY_TYPE_HOST ? "pinned host memory ran out"
+                                        : "device memory ran out";
+}
+
+// The allocation call of the provider's memory type; the context must be
+// current.
+static umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
+                                 void **base) {
+    const umf_cuda_driver_t *cu = p->cu;
+    CUdeviceptr dptr = 0;
+    CUresult res;
+    switch (p->memory_type) {
+    case UMF_MEMORY_TYPE_DEVICE:
+        res = cu->MemAlloc(&dptr, size);
+        if (UMF_LIKELY(res == CUDA_SUCCESS)) {
+            *base = (void *)(uintptr_t)dptr;
+            return UMF_RESULT_SUCCESS;
+        }
+        return umf_cuda_call_failed(res, oom_hint(res, p->memory_type),
+                                    "cuMemAlloc_v2(size=%zu)", size);
+    case UMF_MEMORY_TYPE_HOST:
+        if (p->host_alloc_with_flags) {
+            res = cu->MemHostAlloc(base, size, p->alloc_flags);
+            if (UMF_LIKELY(res == CUDA_SUCCESS)) {
+                return UMF_RESULT_SUCCESS;
+            }
+            return umf_cuda_call_failed(res, oom_hint(res, p->memory_type),
+                                        "cuMemHostAlloc(size=%zu, "
+                                        "flags=0x%x)",
+                                        size, p->alloc_flags);
+        }
+        res = cu->MemAllocHost(base, size);
+        if (UMF_LIKELY(res == CUDA_SUCCESS)) {
+            return UMF_RESULT_SUCCESS;
+        }
+        return umf_cuda_call_failed(res, oom_hint(res, p->memory_type),
+                                    "cuMemAllocHost_v2(size=%zu)", size);
+    default: // SHARED; initialize allows nothing else
+        res = cu->MemAllocManaged(&dptr, size, p->alloc_flags);
+        if (UMF_LIKELY(res == CUDA_SUCCESS)) {
+            *base = (void *)(uintptr_t)dptr;
+            return UMF_RESULT_SUCCESS;
+        }
+        return umf_cuda_call_failed(res, oom_hint(res, p->memory_type),
+                                    "cuMemAllocManaged(size=%zu, flags=0x%x)",
+                                    size, p->alloc_flags);
+    }
+}
+
+// The free call of the provider's memory type; the context must be current.
+// Stores the native error on failure (not when `quiet`, for undoing).
+static umf_result_t driver_free(const cu_provider_t *p, void *base,
+                                bool quiet) {
+    CUresult res = p->memory_type == UMF_MEMORY_TYPE_HOST
+                       ? p->cu->MemFreeHost(base)
+                       : p->cu->MemFree((CUdeviceptr)base);
+    if (UMF_LIKELY(res == CUDA_SUCCESS)) {
+        return UMF_RESULT_SUCCESS;
+    }
+    const char *call = p->memory_type == UMF_MEMORY_TYPE_HOST ? "cuMemFreeHost"
+                                                              : "cuMemFree_v2";
+    if (quiet) {
+        UMF_LOG_ERROR("CUDA provider: undoing an allocation, %s(ptr=%p) "
+                      "failed (%d); the memory leaks",
+                      call, base, (int)res);
+        return umf_cuda_result_to_umf(res);
+    }
+    return umf_cuda_call_failed(res, NULL, "%s(ptr=%p)", call, base);
+}
+
+// Allocates `size` bytes with the provider's context current for the call.
+static umf_result_t alloc_in_ctx(const cu_provider_t *p, size_t size,
+                                 void **base) {
+    CUcontext saved;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    ret = driver_alloc(p, size, base);
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (UMF_LIKELY(left == UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        (void)driver_free(p, *base, true); // our context is still current
+    }
+    umf_cuda_ctx_leave_retry(p->cu, saved);
+    return left;
+}
+
+// Frees a driver allocation with the provider's context current for the
+// call. *freed tells whether the driver released it, which is possible
+// even on failure (when only restoring the caller's context failed).
+static umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
+                                bool *freed) {
+    CUcontext saved;
+    *freed = false;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    ret = driver_free(p, base, false);
+    *freed = ret == UMF_RESULT_SUCCESS;
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (UMF_LIKELY(left == UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    umf_cuda_ctx_leave_retry(p->cu, saved);
+    return left;
+}
+
+// Alignments above the driver's: over-allocate by alignment - 1 bytes and
+// hand out the first aligned address.
+static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
+                                       size_t alignment, void **result) {
+    if (size > SIZE_MAX - (alignment - 1)) {
+        UMF_LOG_ERROR("CUDA provider: %zu bytes aligned to %zu overflow the "
+                      "address space",
+                      size, alignment);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    size_t driver_size = size + (alignment - 1);
+    void *base = NULL;
+    umf_result_t ret = alloc_in_ctx(p, driver_size, &base);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    uintptr_t aligned = umf_align_up((uintptr_t)base, alignment);
+    if (aligned != (uintptr_t)base) {
+        ret = umf_alloc_tracker_add(&p->tracker, (void *)aligned, size,
+                                    (uintptr_t)base, driver_size);
+        if (ret != UMF_RESULT_SUCCESS) {
+            bool freed;
+            (void)free_in_ctx(p, base, &freed);
+            return ret;
+        }
+    }
+    umf_gpu_stats_on_alloc(&p->stats, size);
+    *result = (void *)aligned;
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
+                             void **resultPtr) {
+    cu_provider_t *p = provider;
+    if (UMF_UNLIKELY(resultPtr == NULL || size == 0)) {
+        UMF_LOG_ERROR("CUDA provider alloc: %s",
+                      resultPtr == NULL ? "NULL result pointer" : "size 0");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (UMF_UNLIKELY((alignment & (alignment - 1)) != 0 ||
+                     alignment > UMF_CUDA_MAX_ALIGNMENT)) {
+        UMF_LOG_ERROR("CUDA provider alloc: alignment %zu is not a power of "
+                      "two up to %zu",
+                      alignment, UMF_CUDA_MAX_ALIGNMENT);
+        return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
+    }
+    if (UMF_LIKELY(alignment <= CUDA_NATURAL_ALIGNMENT)) {
+        void *base = NULL;
+        umf_result_t ret = alloc_in_ctx(p, size, &base);
+        if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+            return ret;
+        }
+        size_t mask = alignment != 0 ? alignment - 1 : 0;
+        if (UMF_LIKELY(((uintptr_t)base & mask) == 0)) {
+            umf_gpu_stats_on_alloc(&p->stats, size);
+            *resultPtr = base;
+            return UMF_RESULT_SUCCESS;
+        }
+        // The driver aligned less than documented: over-allocate instead.
+        UMF_LOG_WARN("CUDA provider: the driver returned %p, not aligned to "
+                     "%zu bytes",
+                     base, alignment);
+        bool freed;
+        ret = free_in_ctx(p, base, &freed);
+        if (ret != UMF_RESULT_SUCCESS) {
+            return ret;
+        }
+    }
+    return alloc_over_aligned(p, size, alignment, resultPtr);
+}
+
+static umf_result_t cu_free(void *provider, void *ptr, size_t size) {
+    cu_provider_t *p = provider;
+    if (UMF_UNLIKELY(ptr == NULL)) {
+        UMF_LOG_ERROR("CUDA provider free: NULL pointer");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    void *base = ptr;
+    bool tracked = false;
+    umf_alloc_piece_info_t piece;
+    if (UMF_UNLIKELY(umf_alloc_tracker_in_use(&p->tracker))) {
+        bool release = false;
+        umf_result_t ret = umf_alloc_tracker_remove(&p->tracker, ptr, size,
+                                                    &tracked, &release, &piece);
+        if (ret != UMF_RESULT_SUCCESS) {
+            return ret;
+        }
+        if (tracked) {
+            size = piece.size;
+            if (!release) {
+                // Other pieces of its driver allocation are still in use.
+                umf_gpu_stats_on_free(&p->stats, size);
+                return UMF_RESULT_SUCCESS;
+            }
+            base = (void *)piece.driver_base;
+        }
+    }
+    bool freed;
+    umf_result_t ret = free_in_ctx(p, base, &freed);
+    if (UMF_UNLIKELY(!freed && tracked)) {
+        // The driver kept it: so does the tracker, for a later try.
+        (void)umf_alloc_tracker_add(&p->tracker, piece.ptr, piece.size,
+                                    piece.driver_base, piece.driver_size);
+    }
+    if (UMF_LIKELY(freed)) {
+        umf_gpu_stats_on_free(&p->stats, size);
+    }
+    return ret;
+}
+
+// ---------------------------------------------------------------------------
+// Native errors, page sizes, name
+
+static void cu_get_last_native_error(void *provider, const char **ppMessage,
+                                     int32_t *pError) {
+    (void)provider;
+    umf_native_error_get(UMF_GPU_PROVIDER_KIND_CUDA, ppMessage, pError);
+}
+
+static umf_result_t cu_get_recommended_page_size(void *provider, size_t size,
+                                                 size_t *pageSize) {
+    const cu_provider_t *p = provider;
+    if (pageSize == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    // Small allocations gain nothing from the large recommended pages.
+    *pageSize = size < p->recommended_page_size ? p->min_page_size
+                                                : p->recommended_page_size;
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t cu_get_min_page_size(void *provider, void *ptr,
+                                         size_t *pageSize) {
+    cu_provider_t *p = provider;
+    if (pageSize == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (ptr == NULL) {
+        *pageSize = p->min_page_size;
+        return UMF_RESULT_SUCCESS;
+    }
+    uintptr_t base = 0;
+    size_t size = 0;
+    umf_result_t ret = umf_cuda_query_range(p, ptr, &base, &size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    // The largest page, at most the granularity, that the driver allocation
+    // starts on and that is no larger than the allocation: small
+    // allocations share the driver's larger pages with others.
+    size_t page = p->min_page_size;
+    if (base != 0) {
+        size_t base_align = (size_t)(base & (~base + 1));
+        page = base_align < page ? base_align : page;
+    }
+    while (page > 1 && page > size) {
+        page >>= 1;
+    }
+    *pageSize = page;
+    return UMF_RESULT_SUCCESS;
+}
+
+static const char *cu_get_name(void *provider) {
+    return provider ? ((const cu_provider_t *)provider)->name : DEFAULT_NAME;
+}
+
+// ---------------------------------------------------------------------------
+// Split and merge: the shared tracker keeps the pieces. Purge: the driver
+// API has no way to drop the pages of a cuMemAlloc allocation, so both purge
+// ops are left out and answer UMF_RESULT_ERROR_NOT_SUPPORTED.
+
+static umf_result_t cu_allocation_split(void *provider, void *ptr,
+                                        size_t totalSize, size_t firstSize) {
+    cu_provider_t *p = provider;
+    return umf_alloc_tracker_split(&p->tracker, ptr, totalSize, firstSize,
+                                   umf_cuda_query_range, p);
+}
+
+static umf_result_t cu_allocation_merge(void *provider, void *lowPtr,
+                                        void *highPtr, size_t totalSize) {
+    cu_provider_t *p = provider;
+    return umf_alloc_tracker_merge(&p->tracker, lowPtr, highPtr, totalSize);
+}
+
+// ---------------------------------------------------------------------------
+// GPU extensions
+
+static umf_gpu_stats_t *cu_stats(void *provider) {
+    return &((cu_provider_t *)provider)->stats;
+}
+
+static umf_result_t
+cu_get_allocation_properties(void *provider, const void *ptr,
+                             umf_gpu_allocation_properties_t *props) {
+    cu_provider_t *p = provider;
+    CUcontext saved, owner = NULL;
+    uintptr_t base = 0;
+    size_t size = 0;
+    unsigned long long id = 0;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ret = query_range_in_ctx(p, ptr, &base, &size);
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = umf_cuda_pointer_attribute(
+            p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr, "BUFFER_ID");
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = umf_cuda_pointer_attribute(
+            p->cu, &owner, CU_POINTER_ATTRIBUTE_CONTEXT, ptr, "CONTEXT");
+    }
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        umf_cuda_ctx_leave_retry(p->cu, saved);
+        return left;
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (owner != p->context) {
+        UMF_LOG_ERROR("CUDA provider '%s': %p belongs to context %p, not to "
+                      "the provider's %p",
+                      p->name, ptr, (void *)owner, (void *)p->context);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_alloc_piece_info_t piece;
+    if (umf_alloc_tracker_in_use(&p->tracker) &&
+        umf_alloc_tracker_find(&p->tracker, base, ptr, &piece)) {
+        base = (uintptr_t)piece.ptr;
+        size = piece.size;
+    }
+    props->memory_type = p->memory_type;
+    props->base = (void *)base;
+    props->size = size;
+    props->device = (void *)(intptr_t)p->device;
+    props->context = (void *)p->context;
+    props->driver_id = id;
+    return UMF_RESULT_SUCCESS;
+}
+
+const umf_gpu_provider_class_t umf_gpu_provider_class_cuda = {
+    .kind = UMF_GPU_PROVIDER_KIND_CUDA,
+    .initialize = cu_initialize,
+    .stats = cu_stats,
+    .get_allocation_properties = cu_get_allocation_properties,
+};
+
+// ---------------------------------------------------------------------------
+// The ops table
+
+static const umf_memory_provider_ops_t cu_ops = {
+    .version = UMF_VERSION_CURRENT,
+    .initialize = cu_initialize,
+    .finalize = cu_finalize,
+    .alloc = cu_alloc,
+    .free = cu_free,
+    .get_last_native_error = cu_get_last_native_error,
+    .get_recommended_page_size = cu_get_recommended_page_size,
+    .get_min_page_size = cu_get_min_page_size,
+    .get_name = cu_get_name,
+    .ext =
+        {
+            .purge_lazy = NULL,
+            .purge_force = NULL,
+            .allocation_merge = cu_allocation_merge,
+            .allocation_split = cu_allocation_split,
+        },
+    .ipc =
+        {
+            .get_ipc_handle_size = umf_cuda_ipc_get_handle_size,
+            .get_ipc_handle = umf_cuda_ipc_get_handle,
+            .put_ipc_handle = umf_cuda_ipc_put_handle,
+            .open_ipc_handle = umf_cuda_ipc_open_handle,
+            .close_ipc_handle = umf_cuda_ipc_close_handle,
+        },
+};
+
+UMF_EXPORT const umf_memory_provider_ops_t *umfCUDAMemoryProviderOps(void) {
+    return &cu_ops;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What the CUDA provider's files share: the provider's state, the guard
+// that makes its context current around driver calls, and the one way a
+// failed driver call is reported.
+//
+// Context rule: every driver call runs with the provider's context current,
+// and the caller's context is current again when the provider returns, on
+// success and on failure alike. cuda_ctx_enter() reads the caller's context
+// and switches only if it differs (the common case costs one
+// cuCtxGetCurrent); cuda_ctx_leave() switches back. When switching back
+// fails, the operation undoes what it did where it can, tries the switch
+// once more, and returns the failure of the switch.
+
+#ifndef UMF_GPU_PROVIDER_CUDA_INTERNAL_H
+#define UMF_GPU_PROVIDER_CUDA_INTERNAL_H 1
+
+#include <cuda.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <umf/providers/provider_cuda.h>
+
+#include "alloc_tracker.h"
+#include "cuda/cuda_driver.h"
+#include "gpu_stats.h"
+#include "utils_common.h"
+
+// Names kept, including the terminating NUL; longer ones are cut.
+#define UMF_CUDA_NAME_MAX 64
+
+typedef struct cu_provider_t {
+    // Read on every alloc and free.
+    const umf_cuda_driver_t *cu;
+    CUcontext context;
+    umf_usm_memory_type_t memory_type;
+    unsigned int alloc_flags;
+    bool host_alloc_with_flags; // HOST: cuMemHostAlloc, else cuMemAllocHost
+    umf_alloc_tracker_t tracker;
+    umf_gpu_stats_t stats;
+
+    CUdevice device;
+    size_t min_page_size;         // CU_MEM_ALLOC_GRANULARITY_MINIMUM
+    size_t recommended_page_size; // CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
+    char name[UMF_CUDA_NAME_MAX];
+} cu_provider_t;
+
+// Stores the native error of a failed driver call for the calling thread
+// ("<call> failed: NAME (description)[: hint]", the call formatted from fmt),
+// logs it, and returns the call's umf_result_t. `hint` may be NULL.
+umf_result_t umf_cuda_call_failed(CUresult res, const char *hint,
+                                  const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// Makes `ctx` current; *saved gets the caller's context for
+// cuda_ctx_leave(). On failure nothing changed and the error is stored.
+static inline umf_result_t cuda_ctx_enter(const umf_cuda_driver_t *cu,
+                                          CUcontext ctx, CUcontext *saved) {
+    CUresult res = cu->CtxGetCurrent(saved);
+    if (UMF_UNLIKELY(res != CUDA_SUCCESS)) {
+        return umf_cuda_call_failed(res, NULL, "cuCtxGetCurrent()");
+    }
+    if (UMF_LIKELY(*saved == ctx)) {
+        return UMF_RESULT_SUCCESS;
+    }
+    res = cu->CtxSetCurrent(ctx);
+    if (UMF_UNLIKELY(res != CUDA_SUCCESS)) {
+        return umf_cuda_call_failed(res, NULL, "cuCtxSetCurrent(ctx=%p)",
+                                    (void *)ctx);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// Makes `saved` current again if cuda_ctx_enter(cu, ctx, &saved) switched.
+static inline umf_result_t cuda_ctx_leave(const umf_cuda_driver_t *cu,
+                                          CUcontext ctx, CUcontext saved) {
+    if (UMF_LIKELY(saved == ctx)) {
+        return UMF_RESULT_SUCCESS;
+    }
+    CUresult res = cu->CtxSetCurrent(saved);
+    if (UMF_UNLIKELY(res != CUDA_SUCCESS)) {
+        return umf_cuda_call_failed(
+            res, "the caller's context could not be made current again",
+            "cuCtxSetCurrent(ctx=%p)", (void *)saved);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// After cuda_ctx_leave() failed and the operation was undone: one more try
+// to make the caller's context current; its outcome is only logged, the
+// operation returns the first failure.
+void umf_cuda_ctx_leave_retry(const umf_cuda_driver_t *cu, CUcontext saved);
+
+// The driver allocation holding ptr: RANGE_START_ADDR and RANGE_SIZE, asked
+// with the provider's context current. Also an umf_alloc_tracker_query_fn
+// (arg: the provider).
+umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
+                                  uintptr_t *base, size_t *size);
+
+// One pointer attribute of ptr (the context must be current).
+umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
+                                        CUpointer_attribute attr,
+                                        const void *ptr, const char *attr_name);
+
+// The IPC ops (provider_cuda_ipc.c).
+umf_result_t umf_cuda_ipc_get_handle_size(void *provider, size_t *size);
+umf_result_t umf_cuda_ipc_get_handle(void *provider, const void *ptr,
+                                     size_t size, void *providerIpcData);
+umf_result_t umf_cuda_ipc_put_handle(void *provider, void *providerIpcData);
+umf_result_t umf_cuda_ipc_open_handle(void *provider, void *providerIpcData,
+                                      void **ptr);
+umf_result_t umf_cuda_ipc_close_handle(void *provider, void *ptr, size_t size);
+
+#endif // UMF_GPU_PROVIDER_CUDA_INTERNAL_H

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// IPC of the CUDA provider: the 64-byte CUipcMemHandle travels inside the
+// IPC data shared with the Level Zero provider (ipc_data.h), and opened
+// handles live in the shared cache (ipc_cache.h), keyed by (this provider's
+// context, producer instance, allocation id).
+//
+// What the real driver does not allow, the provider hides:
+// - cuIpcOpenMemHandle fails in the process that made the handle: an open
+//   there returns the producer's own pointer, after checking that its
+//   allocation is still the one exported;
+// - an allocation may be opened once per context and process: repeated
+//   opens share the cached mapping and count references.
+// Handles exist for DEVICE memory only (cuMemAlloc); HOST and SHARED
+// providers answer UMF_RESULT_ERROR_NOT_SUPPORTED. put_ipc_handle calls
+// nothing (the driver has no such call) but balances the stats.
+
+#include <string.h>
+
+#include "ipc_cache.h"
+#include "ipc_data.h"
+#include "log.h"
+#include "provider_cuda_internal.h"
+#include "provider_kind.h"
+
+_Static_assert(sizeof(CUipcMemHandle) <= UMF_IPC_NATIVE_HANDLE_MAX,
+               "a CUipcMemHandle fits the IPC data");
+
+umf_result_t umf_cuda_ipc_get_handle_size(void *provider, size_t *size) {
+    (void)provider;
+    if (size == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *size = sizeof(umf_ipc_data_t);
+    return UMF_RESULT_SUCCESS;
+}
+
+// What get_ipc_handle asks the driver, with the context current.
+static umf_result_t export_in_ctx(const cu_provider_t *p, const void *ptr,
+                                  uintptr_t *base, size_t *range,
+                                  unsigned long long *id, CUipcMemHandle *h) {
+    CUdeviceptr start = 0;
+    umf_result_t ret = umf_cuda_pointer_attribute(
+        p->cu, &start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr,
+        "RANGE_START_ADDR");
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = umf_cuda_pointer_attribute(
+            p->cu, range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr, "RANGE_SIZE");
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = umf_cuda_pointer_attribute(
+            p->cu, id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr, "BUFFER_ID");
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    *base = (uintptr_t)start;
+    CUresult res = p->cu->IpcGetMemHandle(h, start);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL, "cuIpcGetMemHandle(ptr=%p)",
+                                    (void *)*base);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_cuda_ipc_get_handle(void *provider, const void *ptr,
+                                     size_t size, void *providerIpcData) {
+    cu_provider_t *p = provider;
+    if (ptr == NULL || providerIpcData == NULL) {
+        UMF_LOG_ERROR("CUDA provider get_ipc_handle: NULL %s",
+                      ptr == NULL ? "ptr" : "providerIpcData");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (p->memory_type != UMF_MEMORY_TYPE_DEVICE) {
+        UMF_LOG_ERROR("CUDA provider '%s': CUDA IPC handles exist for DEVICE "
+                      "memory only (cuIpcGetMemHandle)",
+                      p->name);
+        return UMF_RESULT_ERROR_NOT_SUPPORTED;
+    }
+    uintptr_t base = 0;
+    size_t range = 0;
+    unsigned long long id = 0;
+    CUipcMemHandle handle;
+    memset(&handle, 0, sizeof(handle));
+    CUcontext saved;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ret = export_in_ctx(p, ptr, &base, &range, &id, &handle);
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        // Nothing to undo: the driver owns the handle.
+        umf_cuda_ctx_leave_retry(p->cu, saved);
+        return left;
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    uintptr_t offset = (uintptr_t)ptr - base;
+    if (size > range - offset) {
+        UMF_LOG_ERROR("CUDA provider get_ipc_handle: %zu bytes at %p run past "
+                      "the end of its allocation (0x%zx, %zu bytes)",
+                      size, ptr, (size_t)base, range);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    ret = umf_ipc_data_init(providerIpcData, UMF_GPU_PROVIDER_KIND_CUDA,
+                            p->memory_type, id, base, range, offset, &handle,
+                            sizeof(handle));
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    UMF_GPU_STATS_EVENT(&p->stats, ipc_exported, 1);
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_cuda_ipc_put_handle(void *provider, void *providerIpcData) {
+    cu_provider_t *p = provider;
+    umf_ipc_data_t data;
+    if (providerIpcData == NULL) {
+        UMF_LOG_ERROR("CUDA provider put_ipc_handle: NULL providerIpcData");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = umf_ipc_data_validate(providerIpcData, sizeof(data),
+                                             UMF_GPU_PROVIDER_KIND_CUDA, &data);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (!umf_ipc_data_is_local(&data)) {
+        UMF_LOG_ERROR("CUDA provider put_ipc_handle: the data was made by "
+                      "process %d, not by this one",
+                      (int)data.producer_pid);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    UMF_GPU_STATS_EVENT(&p->stats, ipc_exported, -1);
+    return UMF_RESULT_SUCCESS;
+}
+
+typedef struct open_arg_t {
+    const cu_provider_t *provider;
+    const umf_ipc_data_t *data;
+} open_arg_t;
+
+// A miss in the producer itself: its own allocation, if it is still the one
+// that was exported.
+static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
+    const open_arg_t *a = arg;
+    const cu_provider_t *p = a->provider;
+    const void *base = (const void *)(uintptr_t)a->data->base;
+    unsigned long long id = 0;
+    CUcontext saved;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ret = umf_cuda_pointer_attribute(p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID,
+                                     base, "BUFFER_ID");
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        umf_cuda_ctx_leave_retry(p->cu, saved);
+        return left;
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (id != a->data->alloc_id) {
+        UMF_LOG_ERROR("CUDA provider open_ipc_handle: the allocation exported "
+                      "at %p (id %llu) was freed; the address now holds "
+                      "allocation %llu",
+                      base, (unsigned long long)a->data->alloc_id, id);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    mapping->base = (void *)base;
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t unmap_local(const umf_ipc_cache_key_t *key,
+                                const umf_ipc_cache_mapping_t *mapping) {
+    (void)key, (void)mapping; // the producer's memory stays the producer's
+    return UMF_RESULT_SUCCESS;
+}
+
+// A miss in another process: map the producer's allocation.
+static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
+    const open_arg_t *a = arg;
+    const cu_provider_t *p = a->provider;
+    CUipcMemHandle handle;
+    memcpy(&handle, a->data->handle, sizeof(handle));
+    CUdeviceptr dptr = 0;
+    CUcontext saved;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    CUresult res = p->cu->IpcOpenMemHandle(&dptr, handle,
+                                           CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    if (res != CUDA_SUCCESS) {
+        ret = umf_cuda_call_failed(
+            res, NULL,
+            "cuIpcOpenMemHandle_v2(allocation %llu of process %d, "
+            "LAZY_ENABLE_PEER_ACCESS)",
+            (unsigned long long)a->data->alloc_id, (int)a->data->producer_pid);
+    }
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        if (ret == UMF_RESULT_SUCCESS) {
+            res = p->cu->IpcCloseMemHandle(dptr); // our context is current
+            if (res != CUDA_SUCCESS) {
+                UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
+                              "cuIpcCloseMemHandle(%p) failed (%d)",
+                              (void *)dptr, (int)res);
+            }
+        }
+        umf_cuda_ctx_leave_retry(p->cu, saved);
+        return left;
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        mapping->base = (void *)dptr;
+    }
+    return ret;
+}
+
+// The last close of a mapping made by map_remote. Needs no provider: the
+// one that opened it may be gone.
+static umf_result_t unmap_remote(const umf_ipc_cache_key_t *key,
+                                 const umf_ipc_cache_mapping_t *mapping) {
+    const umf_cuda_driver_t *cu = umf_cuda_driver_loaded();
+    CUcontext ctx = (CUcontext)key->context, saved;
+    if (cu == NULL) { // cannot be: something was mapped with it
+        return UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE;
+    }
+    umf_result_t ret = cuda_ctx_enter(cu, ctx, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    CUresult res = cu->IpcCloseMemHandle((CUdeviceptr)mapping->base);
+    if (res != CUDA_SUCCESS) {
+        ret = umf_cuda_call_failed(res, NULL, "cuIpcCloseMemHandle(ptr=%p)",
+                                   mapping->base);
+    }
+    umf_result_t left = cuda_ctx_leave(cu, ctx, saved);
+    if (left != UMF_RESULT_SUCCESS) {
+        umf_cuda_ctx_leave_retry(cu, saved);
+        return left;
+    }
+    return ret;
+}
+
+umf_result_t umf_cuda_ipc_open_handle(void *provider, void *providerIpcData,
+                                      void **ptr) {
+    cu_provider_t *p = provider;
+    umf_ipc_data_t data;
+    if (providerIpcData == NULL || ptr == NULL) {
+        UMF_LOG_ERROR("CUDA provider open_ipc_handle: NULL %s",
+                      ptr == NULL ? "ptr" : "providerIpcData");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = umf_ipc_data_validate(providerIpcData, sizeof(data),
+                                             UMF_GPU_PROVIDER_KIND_CUDA, &data);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (data.memory_type != UMF_MEMORY_TYPE_DEVICE ||
+        data.handle_size != sizeof(CUipcMemHandle)) {
+        UMF_LOG_ERROR("CUDA provider open_ipc_handle: the data describes "
+                      "memory type %u with a %u-byte handle, not DEVICE "
+                      "memory with a CUipcMemHandle",
+                      (unsigned)data.memory_type, (unsigned)data.handle_size);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_ipc_cache_key_t key = {(const void *)p->context, data.instance_id,
+                               data.alloc_id};
+    open_arg_t arg = {p, &data};
+    bool local = umf_ipc_data_is_local(&data), hit = false;
+    ret = umf_ipc_cache_open(UMF_GPU_PROVIDER_KIND_CUDA, &key, data.size,
+                             data.offset, local ? map_local : map_remote, &arg,
+                             local ? unmap_local : unmap_remote, ptr, &hit);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    UMF_GPU_STATS_EVENT(&p->stats, ipc_open, 1);
+    if (hit) {
+        UMF_GPU_STATS_EVENT(&p->stats, cache_hits, 1);
+    } else {
+        UMF_GPU_STATS_EVENT(&p->stats, cache_misses, 1);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_cuda_ipc_close_handle(void *provider, void *ptr, size_t size) {
+    cu_provider_t *p = provider;
+    (void)size; // the cache knows the mapping's size
+    if (ptr == NULL) {
+        UMF_LOG_ERROR("CUDA provider close_ipc_handle: NULL ptr");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = umf_ipc_cache_close(UMF_GPU_PROVIDER_KIND_CUDA,
+                                           (const void *)p->context, ptr);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    UMF_GPU_STATS_EVENT(&p->stats, ipc_open, -1);
+    return UMF_RESULT_SUCCESS;
+}
