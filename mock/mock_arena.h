@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The arena memory mode: one sparse memfd per device, split into
+// page-granular blocks by a buddy allocator, so that an allocation costs no
+// system call yet every byte of device memory lives in a file that another
+// process can map (IPC). Untouched pages cost nothing.
+//
+// File layout: [data: 2^k pages][slots: one 64-bit word per data page].
+// The slot of a block's first page is shared between processes: it holds
+// the id (low 40 bits) of the allocation currently exported from that block
+// and the number of live imports of it (low 24 bits). An importer counts
+// itself in only if the id still matches; the exporter, freeing the block,
+// clears the id and, if imports remain, quarantines the block instead of
+// reusing it, until the count drops to zero. So an importer's view stays
+// valid and intact after the exporter frees, and no new allocation gets
+// those pages meanwhile.
+//
+// Speed: each thread keeps small caches of free blocks of the small orders
+// (up to 32 pages); only refills and flushes, in batches, take the arena's
+// lock. Large blocks (2 MiB and up) give their pages back to the system
+// when freed; small ones are kept for reuse.
+
+#ifndef UMF_GPU_MOCK_ARENA_H
+#define UMF_GPU_MOCK_ARENA_H 1
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mock_status.h"
+#include "mock_thread.h"
+
+typedef struct umf_mock_arena_t umf_mock_arena_t;
+
+// Makes the arena of device `device` (an index below UMF_MOCK_MAX_DEVICES,
+// used for the thread caches), with room for at least 4 times `capacity`
+// bytes of blocks (slack against fragmentation; address space only).
+umf_mock_status_t umf_mock_arena_create(unsigned device, uint64_t capacity,
+                                        umf_mock_arena_t **out);
+// Unmaps and closes everything; no block may be in use. For tests.
+void umf_mock_arena_destroy(umf_mock_arena_t *arena);
+
+// The order of a block for `bytes` at `alignment` (0 or a power of two).
+unsigned umf_mock_arena_order(uint64_t bytes, uint64_t alignment);
+
+// A block of `order`; its first page index in *page. `t` may be NULL (no
+// cache). OUT_OF_DEVICE_MEMORY when no block is free.
+umf_mock_status_t umf_mock_arena_alloc(umf_mock_arena_t *arena,
+                                       umf_mock_thread_t *t, unsigned order,
+                                       void **ptr, uint32_t *page);
+
+// Frees a block. `exported`: the block was published for IPC
+// (umf_mock_arena_publish), so imports may keep it in quarantine.
+void umf_mock_arena_free(umf_mock_arena_t *arena, umf_mock_thread_t *t,
+                         uint32_t page, unsigned order, bool exported);
+
+// Marks the block at `page` as exported under allocation `id`, so that
+// importers can count themselves in.
+void umf_mock_arena_publish(umf_mock_arena_t *arena, uint32_t page,
+                            uint64_t id);
+
+// Gives quarantined blocks no longer imported back; returns how many stay.
+size_t umf_mock_arena_reclaim(umf_mock_arena_t *arena);
+
+int umf_mock_arena_fd(const umf_mock_arena_t *arena);
+// File offsets of a block's data and of its slot.
+uint64_t umf_mock_arena_data_offset(const umf_mock_arena_t *arena,
+                                    uint32_t page);
+uint64_t umf_mock_arena_slot_offset(const umf_mock_arena_t *arena,
+                                    uint32_t page);
+// Pages in the arena's free lists (not those in thread caches). For tests.
+uint64_t umf_mock_arena_free_pages(umf_mock_arena_t *arena);
+// Pages in the arena.
+uint64_t umf_mock_arena_pages(const umf_mock_arena_t *arena);
+
+// This thread is exiting: its cached blocks go back to their arenas.
+void umf_mock_arena_thread_exit(umf_mock_thread_t *t);
+
+// ---- The shared import slot protocol (both sides) -------------------------
+
+// The exporter publishes `id` in a slot holding no export; true if the slot
+// now holds `id`.
+bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id);
+// The exporter frees: clears the id; returns the imports still counted.
+uint64_t umf_mock_slot_retire(_Atomic uint64_t *slot);
+// An importer counts itself in; false if the slot no longer holds `id`
+// (the allocation was freed) or counts too many imports.
+bool umf_mock_slot_acquire(_Atomic uint64_t *slot, uint64_t id);
+// An importer closes; false if the slot counted no import (corrupt).
+bool umf_mock_slot_release(_Atomic uint64_t *slot);
+// The imports counted in a slot word.
+uint64_t umf_mock_slot_imports(uint64_t word);
+
+#endif // UMF_GPU_MOCK_ARENA_H

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "mock_ipc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mock_arena.h"
+#include "mock_log.h"
+
+#define HANDLE_MAGIC 0x4b4d4755u // "UGMK"
+#define HANDLE_VERSION 1u
+
+// What /proc/self/fd/N reads for our memfds (mock_memory.c, mock_arena.c).
+#define MEMFD_LINK "/memfd:umf-gpu-mock"
+
+// ---- Handle packing -------------------------------------------------------
+//
+// Bytes: 0 fd | 4 zero | 8 magic | 12 version | 16 pid | 20 checksum |
+//        24 offset | 32 size | 40 mapped | 48 id | 56 slot offset
+// The checksum covers bytes 8-19 and 24-63: everything but the fd, which a
+// consumer overwrites with its own.
+
+static uint32_t fnv1a(uint32_t h, const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 16777619u;
+    }
+    return h;
+}
+
+static uint32_t checksum(const unsigned char *h) {
+    return fnv1a(fnv1a(2166136261u, h + 8, 12), h + 24, 40);
+}
+
+static void put32(unsigned char *p, uint32_t v) {
+    memcpy(p, &v, sizeof(v));
+}
+
+static void put64(unsigned char *p, uint64_t v) {
+    memcpy(p, &v, sizeof(v));
+}
+
+static uint32_t get32(const unsigned char *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static uint64_t get64(const unsigned char *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *d,
+                       unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES]) {
+    memset(h, 0, UMF_MOCK_IPC_HANDLE_BYTES);
+    put32(h + 0, (uint32_t)d->fd);
+    put32(h + 8, HANDLE_MAGIC);
+    put32(h + 12, HANDLE_VERSION);
+    put32(h + 16, (uint32_t)d->pid);
+    put64(h + 24, d->offset);
+    put64(h + 32, d->size);
+    put64(h + 40, d->mapped);
+    put64(h + 48, d->id);
+    put64(h + 56, d->slot_offset);
+    put32(h + 20, checksum(h));
+}
+
+static bool desc_valid(const umf_mock_ipc_desc_t *d) {
+    uint64_t page = umf_mock_page_size;
+    return d->size > 0 && d->size <= d->mapped &&
+           d->mapped <= UMF_MOCK_MAX_ALLOC_SIZE && d->mapped % page == 0 &&
+           d->offset % page == 0 && d->offset <= INT64_MAX - d->mapped &&
+           d->id != 0 && d->pid > 0 &&
+           (d->slot_offset == UMF_MOCK_NO_SLOT ||
+            (d->slot_offset % sizeof(uint64_t) == 0 &&
+             d->slot_offset < INT64_MAX));
+}
+
+umf_mock_status_t
+umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
+                    umf_mock_ipc_desc_t *d) {
+    if (h == NULL || d == NULL || get32(h + 8) != HANDLE_MAGIC ||
+        get32(h + 12) != HANDLE_VERSION || get32(h + 20) != checksum(h)) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    d->fd = (int)get32(h + 0);
+    d->pid = (int)get32(h + 16);
+    d->offset = get64(h + 24);
+    d->size = get64(h + 32);
+    d->mapped = get64(h + 40);
+    d->id = get64(h + 48);
+    d->slot_offset = get64(h + 56);
+    return desc_valid(d) ? UMF_MOCK_OK : UMF_MOCK_ERR_INVALID_ARGUMENT;
+}
+
+// ---- Export ---------------------------------------------------------------
+
+static pthread_once_t ptracer_once = PTHREAD_ONCE_INIT;
+
+static void allow_ptracers(void) {
+    // Without Yama the call fails with EINVAL, and nothing needs allowing.
+    if (prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0) != 0) {
+        UMF_MOCK_LOG_DEBUG("prctl(PR_SET_PTRACER, ANY): %s", strerror(errno));
+    }
+}
+
+static void fill_desc(const umf_mock_rec_data_t *d, int fd,
+                      umf_mock_arena_t *arena, umf_mock_ipc_desc_t *out) {
+    out->fd = fd;
+    out->pid = (int)getpid();
+    out->size = d->size;
+    out->mapped = d->mapped;
+    out->id = d->id;
+    if (d->backend == UMF_MOCK_BACKEND_ARENA) {
+        out->offset = umf_mock_arena_data_offset(arena, (uint32_t)d->b0);
+        out->slot_offset = umf_mock_arena_slot_offset(arena, (uint32_t)d->b0);
+    } else {
+        out->offset = 0;
+        out->slot_offset = UMF_MOCK_NO_SLOT;
+    }
+}
+
+umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
+                                      umf_mock_ipc_desc_t *desc,
+                                      umf_mock_alloc_info_t *info) {
+    if (desc == NULL) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    umf_mock_thread_t *t = umf_mock_thread();
+    if (t == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    for (;;) {
+        umf_mock_record_t *rec;
+        umf_mock_rec_data_t d;
+        uint64_t seq;
+        if (ptr == NULL || !umf_mock_registry_lookup(ptr, &rec, &d, &seq)) {
+            return UMF_MOCK_ERR_NOT_FOUND;
+        }
+        if (require_base && d.base != (uint64_t)(uintptr_t)ptr) {
+            return UMF_MOCK_ERR_NOT_BASE;
+        }
+        if ((d.kind & (UMF_MOCK_KIND_DEVICE | UMF_MOCK_KIND_SHARED)) == 0 ||
+            d.device < 0) {
+            return UMF_MOCK_ERR_WRONG_KIND;
+        }
+        umf_mock_arena_t *arena = NULL;
+        int fd;
+        switch ((umf_mock_backend_t)d.backend) {
+        case UMF_MOCK_BACKEND_ARENA:
+            if (umf_mock_device_arena((unsigned)d.device, &arena) !=
+                UMF_MOCK_OK) {
+                return UMF_MOCK_ERR_OS; // cannot be: it holds this block
+            }
+            break;
+        case UMF_MOCK_BACKEND_MEMFD:
+            break;
+        default:
+            return UMF_MOCK_ERR_NOT_SUPPORTED;
+        }
+        if (info != NULL) {
+            umf_mock_info_from_data(&d, info);
+        }
+        if (d.export_fd >= 0) {
+            fill_desc(&d, (int)d.export_fd, arena, desc);
+            return UMF_MOCK_OK;
+        }
+        if (arena != NULL) {
+            fd = fcntl(umf_mock_arena_fd(arena), F_DUPFD_CLOEXEC, 0);
+            if (fd < 0) {
+                UMF_MOCK_LOG_ERROR("cannot open an fd for an IPC handle: %s",
+                                   strerror(errno));
+                return errno == EMFILE || errno == ENFILE
+                           ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+                           : UMF_MOCK_ERR_OS;
+            }
+        } else {
+            fd = (int)d.b0;
+        }
+        if (!umf_mock_record_claim(rec, seq)) {
+            // Freed or exported by another thread meanwhile: look again.
+            if (arena != NULL) {
+                close(fd);
+            }
+            continue;
+        }
+        if (arena != NULL) {
+            umf_mock_arena_publish(arena, (uint32_t)d.b0, d.id);
+        }
+        umf_mock_record_store((uint64_t *)&rec->data.export_fd, (uint64_t)fd);
+        umf_mock_record_release(rec);
+        umf_mock_stat_add(t, UMF_MOCK_STAT_IPC_HANDLES, 1);
+        pthread_once(&ptracer_once, allow_ptracers);
+        d.export_fd = fd;
+        if (info != NULL) {
+            info->exported = true;
+        }
+        fill_desc(&d, fd, arena, desc);
+        return UMF_MOCK_OK;
+    }
+}
+
+// ---- Import ---------------------------------------------------------------
+
+typedef struct import_t {
+    struct import_t *next;
+    umf_mock_record_t *rec;
+    void *base;
+    size_t mapped;
+    void *slot_page; // the mapped page holding the import slot, or NULL
+    _Atomic uint64_t *slot;
+    uint64_t refs;
+    uintptr_t owner;
+    int pid;
+    uint64_t id;
+} import_t;
+
+static pthread_mutex_t imports_lock = PTHREAD_MUTEX_INITIALIZER;
+static import_t *imports;
+
+static import_t *find_import(uintptr_t owner, int pid, uint64_t id) {
+    for (import_t *i = imports; i != NULL; i = i->next) {
+        if (i->owner == owner && i->pid == pid && i->id == id) {
+            return i;
+        }
+    }
+    return NULL;
+}
+
+// Checks that `fd` is a memfd of ours that can hold the export; in the memfd
+// mode, that it is the allocation's own (its name carries the id).
+static umf_mock_status_t check_fd(const umf_mock_ipc_desc_t *d) {
+    struct stat st;
+    if (fstat(d->fd, &st) != 0) {
+        UMF_MOCK_LOG_WARN("IPC handle fd %d is not open in this process: %s",
+                          d->fd, strerror(errno));
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    uint64_t need = d->offset + d->mapped;
+    if (d->slot_offset != UMF_MOCK_NO_SLOT &&
+        d->slot_offset + sizeof(uint64_t) > need) {
+        need = d->slot_offset + sizeof(uint64_t);
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < need) {
+        UMF_MOCK_LOG_WARN("IPC handle fd %d is not a memory file of %" PRIu64
+                          " bytes",
+                          d->fd, need);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    char path[64], link[128];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
+    ssize_t n = readlink(path, link, sizeof(link) - 1);
+    if (n < 0) {
+        return UMF_MOCK_OK; // no /proc: the size check has to do
+    }
+    link[n] = '\0';
+    char want[64];
+    snprintf(want, sizeof(want), MEMFD_LINK ":%" PRIu64 " ", d->id);
+    bool ok =
+        d->slot_offset != UMF_MOCK_NO_SLOT
+            ? strncmp(link, MEMFD_LINK "-arena", strlen(MEMFD_LINK) + 6) == 0
+            : strncmp(link, want, strlen(want)) == 0;
+    if (!ok) {
+        UMF_MOCK_LOG_WARN("IPC handle fd %d is %s, not the exported memory",
+                          d->fd, link);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    return UMF_MOCK_OK;
+}
+
+umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
+                                      uintptr_t owner,
+                                      umf_mock_import_mode_t mode, void **out) {
+    if (d == NULL || out == NULL || d->fd < 0 || !desc_valid(d) ||
+        mode > UMF_MOCK_IMPORT_EXCLUSIVE) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    umf_mock_thread_t *t = umf_mock_thread();
+    if (t == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    umf_mock_status_t status = UMF_MOCK_OK;
+    pthread_mutex_lock(&imports_lock);
+    if (mode != UMF_MOCK_IMPORT_NEW) {
+        import_t *old = find_import(owner, d->pid, d->id);
+        if (old != NULL) {
+            if (mode == UMF_MOCK_IMPORT_EXCLUSIVE) {
+                status = UMF_MOCK_ERR_ALREADY_MAPPED;
+            } else {
+                old->refs++;
+                *out = old->base;
+            }
+            goto out_unlock;
+        }
+    }
+    status = check_fd(d);
+    if (status != UMF_MOCK_OK) {
+        goto out_unlock;
+    }
+    import_t *imp = calloc(1, sizeof(*imp));
+    umf_mock_record_t *rec = umf_mock_record_get(t);
+    if (imp == NULL || rec == NULL) {
+        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+        goto err_alloc;
+    }
+    if (d->slot_offset != UMF_MOCK_NO_SLOT) {
+        uint64_t page_off =
+            d->slot_offset & ~((uint64_t)umf_mock_page_size - 1);
+        imp->slot_page = mmap(NULL, umf_mock_page_size, PROT_READ | PROT_WRITE,
+                              MAP_SHARED, d->fd, (off_t)page_off);
+        if (imp->slot_page == MAP_FAILED) {
+            imp->slot_page = NULL;
+            UMF_MOCK_LOG_ERROR("cannot map an IPC import slot: %s",
+                               strerror(errno));
+            status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+            goto err_alloc;
+        }
+        imp->slot = (_Atomic uint64_t *)((char *)imp->slot_page +
+                                         (d->slot_offset - page_off));
+        if (!umf_mock_slot_acquire(imp->slot, d->id)) {
+            UMF_MOCK_LOG_WARN("IPC handle of allocation %" PRIu64
+                              " of process %d: the allocation was freed",
+                              d->id, d->pid);
+            status = UMF_MOCK_ERR_STALE_HANDLE;
+            goto err_slot_map;
+        }
+    }
+    imp->base = mmap(NULL, d->mapped, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd,
+                     (off_t)d->offset);
+    if (imp->base == MAP_FAILED) {
+        UMF_MOCK_LOG_ERROR("cannot map %" PRIu64 " bytes of an IPC handle: %s",
+                           d->mapped, strerror(errno));
+        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+        goto err_slot;
+    }
+    imp->mapped = d->mapped;
+    imp->rec = rec;
+    imp->refs = 1;
+    imp->owner = owner;
+    imp->pid = d->pid;
+    imp->id = d->id;
+    umf_mock_rec_data_t data = {
+        .base = (uint64_t)(uintptr_t)imp->base,
+        .size = d->size,
+        .mapped = d->mapped,
+        .id = umf_mock_thread_new_id(t),
+        .kind = UMF_MOCK_KIND_IMPORTED,
+        .device = device,
+        .owner = owner,
+        .export_fd = -1,
+        .backend = UMF_MOCK_BACKEND_IMPORT,
+        .b0 = (uint64_t)(uintptr_t)imp,
+        .peer_pid = d->pid,
+        .peer_id = d->id,
+    };
+    if (!umf_mock_registry_insert(rec, &data)) {
+        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+        goto err_map;
+    }
+    imp->next = imports;
+    imports = imp;
+    umf_mock_stat_add(t, UMF_MOCK_STAT_IMPORTS, 1);
+    *out = imp->base;
+    pthread_mutex_unlock(&imports_lock);
+    return UMF_MOCK_OK;
+
+err_map:
+    munmap(imp->base, d->mapped);
+err_slot:
+    if (imp->slot != NULL) {
+        umf_mock_slot_release(imp->slot);
+    }
+err_slot_map:
+    if (imp->slot_page != NULL) {
+        munmap(imp->slot_page, umf_mock_page_size);
+    }
+err_alloc:
+    if (rec != NULL) {
+        umf_mock_record_put(t, rec);
+    }
+    free(imp);
+out_unlock:
+    pthread_mutex_unlock(&imports_lock);
+    return status;
+}
+
+umf_mock_status_t umf_mock_ipc_close(const void *ptr, uintptr_t owner,
+                                     bool *unmapped) {
+    umf_mock_thread_t *t = umf_mock_thread();
+    if (t == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    umf_mock_status_t status = UMF_MOCK_OK;
+    bool gone = false;
+    pthread_mutex_lock(&imports_lock);
+    umf_mock_record_t *rec;
+    umf_mock_rec_data_t d;
+    uint64_t seq;
+    if (ptr == NULL || !umf_mock_registry_lookup(ptr, &rec, &d, &seq)) {
+        status = UMF_MOCK_ERR_NOT_FOUND;
+        goto out;
+    }
+    if (d.base != (uint64_t)(uintptr_t)ptr) {
+        status = UMF_MOCK_ERR_NOT_BASE;
+        goto out;
+    }
+    if (d.kind != UMF_MOCK_KIND_IMPORTED) {
+        status = UMF_MOCK_ERR_WRONG_KIND;
+        goto out;
+    }
+    if (owner != 0 && d.owner != owner) {
+        status = UMF_MOCK_ERR_WRONG_OWNER;
+        goto out;
+    }
+    // Imports change only under imports_lock, which we hold: the record is
+    // stable and its import alive.
+    import_t *imp = (import_t *)(uintptr_t)d.b0;
+    if (--imp->refs > 0) {
+        goto out;
+    }
+    while (!umf_mock_record_claim(rec, seq)) {
+        if (!umf_mock_record_read(rec, &d, &seq)) {
+            status = UMF_MOCK_ERR_NOT_FOUND; // cannot be: we hold the lock
+            goto out;
+        }
+    }
+    umf_mock_registry_remove(rec);
+    for (import_t **p = &imports; *p != NULL; p = &(*p)->next) {
+        if (*p == imp) {
+            *p = imp->next;
+            break;
+        }
+    }
+    munmap(imp->base, imp->mapped);
+    if (imp->slot != NULL) {
+        if (!umf_mock_slot_release(imp->slot)) {
+            UMF_MOCK_LOG_WARN("IPC import slot of allocation %" PRIu64
+                              " of process %d counted no import",
+                              imp->id, imp->pid);
+        }
+        munmap(imp->slot_page, umf_mock_page_size);
+    }
+    free(imp);
+    umf_mock_record_put(t, rec);
+    umf_mock_stat_add(t, UMF_MOCK_STAT_IMPORTS, -1);
+    gone = true;
+out:
+    pthread_mutex_unlock(&imports_lock);
+    if (unmapped != NULL) {
+        *unmapped = gone;
+    }
+    return status;
+}
+
+// ---- Taking an fd from another process -------------------------------------
+
+umf_mock_status_t umf_mock_fd_from_process(int pid, int fd, int *out) {
+    if (pid <= 0 || fd < 0 || out == NULL) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (pid == getpid()) {
+        int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (dup_fd < 0) {
+            return errno == EBADF ? UMF_MOCK_ERR_STALE_HANDLE
+                                  : UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+        }
+        *out = dup_fd;
+        return UMF_MOCK_OK;
+    }
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0) {
+        int err = errno;
+        UMF_MOCK_LOG_WARN("pidfd_open(%d): %s", pid, strerror(err));
+        return err == ESRCH    ? UMF_MOCK_ERR_NO_PROCESS
+               : err == ENOSYS ? UMF_MOCK_ERR_NOT_SUPPORTED
+               : err == EMFILE || err == ENFILE
+                   ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+                   : UMF_MOCK_ERR_OS;
+    }
+    int got = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    int err = errno;
+    close(pidfd);
+    if (got < 0) {
+        if (err == EPERM) {
+            UMF_MOCK_LOG_ERROR(
+                "pidfd_getfd(process %d, fd %d): not permitted. The "
+                "exporting process must allow this one to trace it (Yama "
+                "ptrace_scope: the exporter calls prctl(PR_SET_PTRACER, ...), "
+                "which the emulated drivers do on the first export; or set "
+                "/proc/sys/kernel/yama/ptrace_scope to 0)",
+                pid, fd);
+            return UMF_MOCK_ERR_PERMISSION;
+        }
+        UMF_MOCK_LOG_WARN("pidfd_getfd(process %d, fd %d): %s", pid, fd,
+                          strerror(err));
+        return err == EBADF    ? UMF_MOCK_ERR_STALE_HANDLE
+               : err == ESRCH  ? UMF_MOCK_ERR_NO_PROCESS
+               : err == ENOSYS ? UMF_MOCK_ERR_NOT_SUPPORTED
+               : err == EMFILE || err == ENFILE
+                   ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+                   : UMF_MOCK_ERR_OS;
+    }
+    *out = got;
+    return UMF_MOCK_OK;
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// IPC: exporting an allocation as (fd, offset, size, id), and mapping such an
+// export in another process (or the same one).
+//
+// The exporter's fd belongs to the driver: the first export of an
+// allocation opens it (in the arena mode a duplicate of the arena's memfd,
+// in the memfd mode the allocation's own memfd), later exports return the
+// same fd, and freeing the allocation closes it. The first export in a
+// process also lets any process of the user take its fds
+// (prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY)), for pidfd_getfd under Yama.
+//
+// An import maps the fd it is given and never takes ownership of it; each
+// import is a new mapping unless the caller asks to share one. An imported
+// mapping stays valid, with its contents, after the exporter frees the
+// allocation, until it is closed (see mock_arena.h for the arena mode).
+
+#ifndef UMF_GPU_MOCK_IPC_H
+#define UMF_GPU_MOCK_IPC_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mock_memory.h"
+#include "mock_status.h"
+
+// Both drivers' IPC handles are 64 bytes.
+#define UMF_MOCK_IPC_HANDLE_BYTES 64
+#define UMF_MOCK_NO_SLOT UINT64_MAX
+
+typedef struct umf_mock_ipc_desc_t {
+    int fd;               // valid in the exporting process only
+    int pid;              // the exporting process
+    uint64_t offset;      // of the data in the file behind fd
+    uint64_t size;        // bytes asked for by the allocation
+    uint64_t mapped;      // bytes to map (whole pages)
+    uint64_t id;          // the allocation's id in the exporting process
+    uint64_t slot_offset; // of the import slot in the file (arena mode), or
+                          // UMF_MOCK_NO_SLOT
+} umf_mock_ipc_desc_t;
+
+// The 64-byte handle: the fd in the first 4 bytes (as a real Level Zero
+// driver puts it; bytes 4-7 stay zero), then a magic number, the fields and
+// a checksum of them, so that garbage or a truncated copy is rejected.
+void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *desc,
+                       unsigned char handle[UMF_MOCK_IPC_HANDLE_BYTES]);
+// INVALID_ARGUMENT for anything umf_mock_ipc_pack did not make.
+umf_mock_status_t
+umf_mock_ipc_unpack(const unsigned char handle[UMF_MOCK_IPC_HANDLE_BYTES],
+                    umf_mock_ipc_desc_t *desc);
+
+// Exports the device (or device-bound shared) allocation holding `ptr`.
+// `require_base`: an interior pointer is NOT_BASE (CUDA); otherwise it
+// exports the whole allocation (Level Zero). NOT_FOUND, WRONG_KIND (host
+// memory, imported mappings), NOT_SUPPORTED (malloc memory mode),
+// OUT_OF_HOST_MEMORY (no fd left). *info (if not NULL) gets the
+// allocation's info.
+umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
+                                      umf_mock_ipc_desc_t *desc,
+                                      umf_mock_alloc_info_t *info);
+
+typedef enum umf_mock_import_mode_t {
+    UMF_MOCK_IMPORT_NEW = 0,       // always a new mapping (Level Zero)
+    UMF_MOCK_IMPORT_SHARE = 1,     // the same (owner, pid, id) shares one
+                                   // mapping, counting references (CUDA)
+    UMF_MOCK_IMPORT_EXCLUSIVE = 2, // the same (owner, pid, id) again is
+                                   // ALREADY_MAPPED (older CUDA)
+} umf_mock_import_mode_t;
+
+// Maps the export `desc`, whose fd must be valid in this process, for
+// device `device` (or -1) and owner `owner`. INVALID_ARGUMENT for a bad
+// descriptor or fd, STALE_HANDLE when the allocation was freed or the fd is
+// not the one exported, ALREADY_MAPPED, OUT_OF_HOST_MEMORY.
+umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *desc,
+                                      int device, uintptr_t owner,
+                                      umf_mock_import_mode_t mode, void **out);
+
+// Closes an import at its base `ptr` (one reference of a shared one).
+// NOT_FOUND, NOT_BASE, WRONG_KIND (not an import), WRONG_OWNER (owner not 0
+// and different). *unmapped (if not NULL) tells whether the mapping went.
+umf_mock_status_t umf_mock_ipc_close(const void *ptr, uintptr_t owner,
+                                     bool *unmapped);
+
+// Duplicates fd `fd` of process `pid` into this one (pidfd_getfd; a dup in
+// this process). NO_PROCESS, STALE_HANDLE (no such fd there), PERMISSION
+// (ptrace rules; logged with how to allow it), NOT_SUPPORTED (no pidfd),
+// OUT_OF_HOST_MEMORY (no fd left).
+umf_mock_status_t umf_mock_fd_from_process(int pid, int fd, int *out);
+
+#endif // UMF_GPU_MOCK_IPC_H

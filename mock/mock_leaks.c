@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "mock_leaks.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mock_core.h"
+
+// Lines listed per kind; the rest is counted.
+#define LIST_MAX 32
+
+typedef struct report_t {
+    int fd;
+    bool write; // false: only count
+    bool failed;
+    int64_t allocations, handles, imports, objects;
+    int64_t listed[3 + UMF_MOCK_MAX_OBJECT_KINDS];
+} report_t;
+
+static void line(report_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void line(report_t *r, const char *fmt, ...) {
+    if (!r->write || r->failed) {
+        return;
+    }
+    char buf[512];
+    int n =
+        snprintf(buf, sizeof(buf), "[umf-gpu %s] leak: ", umf_mock_log_name());
+    va_list args;
+    va_start(args, fmt);
+    int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, args);
+    va_end(args);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof(buf) - 2) {
+        len = sizeof(buf) - 2;
+    }
+    buf[len++] = '\n';
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(r->fd, buf + off, len - off);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            r->failed = true;
+            return;
+        }
+        off += (size_t)w;
+    }
+}
+
+static bool take(report_t *r, unsigned slot) {
+    return r->listed[slot]++ < LIST_MAX;
+}
+
+static const char *kind_name(uint64_t kind) {
+    switch (kind) {
+    case UMF_MOCK_KIND_DEVICE:
+        return "device memory";
+    case UMF_MOCK_KIND_HOST:
+        return "host memory";
+    case UMF_MOCK_KIND_SHARED:
+        return "shared memory";
+    default:
+        return "memory";
+    }
+}
+
+static void on_record(const umf_mock_rec_data_t *d, void *ctx) {
+    report_t *r = ctx;
+    if (d->kind == UMF_MOCK_KIND_IMPORTED) {
+        r->imports++;
+        if (take(r, 2)) {
+            line(r,
+                 "imported mapping #%" PRIu64 ": %" PRIu64
+                 " bytes at 0x%" PRIx64 " of allocation #%" PRIu64
+                 " of process %" PRId64 ", never closed",
+                 d->id, d->size, d->base, d->peer_id, d->peer_pid);
+        }
+        return;
+    }
+    r->allocations++;
+    if (take(r, 0)) {
+        if (d->device >= 0) {
+            line(r,
+                 "allocation #%" PRIu64 ": %" PRIu64
+                 " bytes of %s at 0x%" PRIx64 " on device %" PRId64
+                 ", never freed",
+                 d->id, d->size, kind_name(d->kind), d->base, d->device);
+        } else {
+            line(r,
+                 "allocation #%" PRIu64 ": %" PRIu64
+                 " bytes of %s at 0x%" PRIx64 ", never freed",
+                 d->id, d->size, kind_name(d->kind), d->base);
+        }
+    }
+    if (d->export_fd >= 0) {
+        r->handles++;
+        if (take(r, 1)) {
+            line(r, "IPC handle (fd %" PRId64 ") of allocation #%" PRIu64,
+                 d->export_fd, d->id);
+        }
+    }
+}
+
+static void on_object(unsigned kind, const void *handle, void *ctx) {
+    report_t *r = ctx;
+    const umf_mock_driver_desc_t *desc = umf_mock_driver();
+    r->objects++;
+    if (take(r, 3 + kind)) {
+        line(r, "%s %p, never destroyed",
+             desc != NULL && kind < desc->object_kind_count
+                 ? desc->object_kinds[kind]
+                 : "object",
+             handle);
+    }
+}
+
+static void summary(report_t *r) {
+    int64_t total = r->allocations + r->imports + r->objects;
+    for (unsigned i = 0; i < 3 + UMF_MOCK_MAX_OBJECT_KINDS; i++) {
+        if (r->listed[i] > LIST_MAX) {
+            line(r, "... and %" PRId64 " more like the above",
+                 r->listed[i] - LIST_MAX);
+        }
+    }
+    line(r,
+         "%" PRId64 " leaked: %" PRId64 " allocations (%" PRId64
+         " with an open IPC handle), %" PRId64 " imported mappings, %" PRId64
+         " driver objects",
+         total, r->allocations, r->handles, r->imports, r->objects);
+}
+
+static int64_t run(int fd, bool write) {
+    report_t counting = {.fd = fd, .write = false};
+    umf_mock_registry_foreach(on_record, &counting);
+    umf_mock_object_foreach(on_object, &counting);
+    int64_t total = counting.allocations + counting.imports + counting.objects;
+    if (total == 0 || !write) {
+        return total;
+    }
+    report_t r = {.fd = fd, .write = true};
+    umf_mock_registry_foreach(on_record, &r);
+    umf_mock_object_foreach(on_object, &r);
+    summary(&r);
+    return r.failed ? -1 : total;
+}
+
+int64_t umf_mock_leak_report(int fd) {
+    if (!umf_mock_ready()) {
+        return 0;
+    }
+    return run(fd, true);
+}
+
+void umf_mock_leaks_at_exit(void) {
+    if (!umf_mock_ready()) {
+        return;
+    }
+    const umf_mock_config_t *cfg = umf_mock_config();
+    if (cfg->leaks == UMF_MOCK_LEAKS_OFF) {
+        return;
+    }
+    int64_t leaked = run(STDERR_FILENO, true);
+    if (leaked != 0 && cfg->leaks == UMF_MOCK_LEAKS_STRICT) {
+        char buf[160];
+        int n = snprintf(buf, sizeof(buf),
+                         "[umf-gpu %s] UMF_GPU_MOCK_LEAKS=strict: exiting "
+                         "with status %d\n",
+                         umf_mock_log_name(), UMF_MOCK_LEAK_EXIT_STATUS);
+        if (n > 0 && write(STDERR_FILENO, buf, (size_t)n) < 0) {
+            // Nothing more to tell anyone.
+        }
+        fflush(NULL);
+        _exit(UMF_MOCK_LEAK_EXIT_STATUS);
+    }
+}

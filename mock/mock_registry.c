@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "mock_registry.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mock_log.h"
+
+#define VA_BITS 48
+#define LEAF_BITS 18
+#define TOP_ENTRIES_MAX (1u << (VA_BITS - 12 - LEAF_BITS))
+#define LEAF_ENTRIES (1u << LEAF_BITS)
+
+#define SLAB_RECORDS 256
+#define CACHE_MAX 64
+#define CACHE_BATCH 32
+
+#define DATA_WORDS (sizeof(umf_mock_rec_data_t) / sizeof(uint64_t))
+
+typedef _Atomic(umf_mock_record_t *) map_entry_t;
+
+size_t umf_mock_page_size = 4096;
+unsigned umf_mock_page_shift = 12;
+
+static _Atomic(map_entry_t *) page_map[TOP_ENTRIES_MAX];
+static unsigned top_entries = TOP_ENTRIES_MAX;
+
+typedef struct slab_t {
+    struct slab_t *next;
+    umf_mock_record_t records[SLAB_RECORDS];
+} slab_t;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static slab_t *slabs;
+static umf_mock_record_t *pool_free;
+
+void umf_mock_registry_setup(void) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || (page & (page - 1)) != 0) {
+        page = 4096;
+    }
+    umf_mock_page_size = (size_t)page;
+    umf_mock_page_shift = (unsigned)__builtin_ctzl((unsigned long)page);
+    top_entries = 1u << (VA_BITS - umf_mock_page_shift - LEAF_BITS);
+}
+
+static map_entry_t *leaf_of(uint64_t page, bool create) {
+    uint64_t top = page >> LEAF_BITS;
+    if (top >= top_entries) {
+        return NULL;
+    }
+    map_entry_t *leaf =
+        atomic_load_explicit(&page_map[top], memory_order_acquire);
+    if (leaf != NULL || !create) {
+        return leaf;
+    }
+    // Untouched pages of a leaf cost nothing; most leaves stay sparse.
+    void *mem =
+        mmap(NULL, LEAF_ENTRIES * sizeof(map_entry_t), PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) {
+        UMF_MOCK_LOG_ERROR("cannot map a page-map leaf for the registry");
+        return NULL;
+    }
+    map_entry_t *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(
+            &page_map[top], &expected, (map_entry_t *)mem, memory_order_acq_rel,
+            memory_order_acquire)) {
+        munmap(mem, LEAF_ENTRIES * sizeof(map_entry_t));
+        return expected;
+    }
+    return mem;
+}
+
+// Stores `rec` into the entries of pages [first, end).
+static bool map_set(uint64_t first, uint64_t end, umf_mock_record_t *rec) {
+    uint64_t p = first;
+    while (p < end) {
+        map_entry_t *leaf = leaf_of(p, rec != NULL);
+        uint64_t leaf_end = ((p >> LEAF_BITS) + 1) << LEAF_BITS;
+        uint64_t stop = end < leaf_end ? end : leaf_end;
+        if (leaf == NULL) {
+            if (rec != NULL) {
+                return false;
+            }
+            p = stop;
+            continue;
+        }
+        for (; p < stop; p++) {
+            atomic_store_explicit(&leaf[p & (LEAF_ENTRIES - 1)], rec,
+                                  memory_order_release);
+        }
+    }
+    return true;
+}
+
+static void data_copy_out(const umf_mock_record_t *rec,
+                          umf_mock_rec_data_t *out) {
+    const uint64_t *src = (const uint64_t *)&rec->data;
+    uint64_t *dst = (uint64_t *)out;
+    for (size_t i = 0; i < DATA_WORDS; i++) {
+        dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+    }
+}
+
+static void data_copy_in(umf_mock_record_t *rec,
+                         const umf_mock_rec_data_t *in) {
+    uint64_t *dst = (uint64_t *)&rec->data;
+    const uint64_t *src = (const uint64_t *)in;
+    for (size_t i = 0; i < DATA_WORDS; i++) {
+        __atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+    }
+}
+
+void umf_mock_record_store(uint64_t *field, uint64_t value) {
+    __atomic_store_n(field, value, __ATOMIC_RELAXED);
+}
+
+static void wait_a_little(unsigned *spins) {
+    if (++*spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else {
+        sched_yield();
+    }
+}
+
+bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
+                          uint64_t *seq) {
+    unsigned spins = 0;
+    for (;;) {
+        uint64_t s1 = atomic_load_explicit(&rec->seq, memory_order_acquire);
+        if (s1 & 1) {
+            wait_a_little(&spins);
+            continue;
+        }
+        uint64_t live = atomic_load_explicit(&rec->live, memory_order_relaxed);
+        data_copy_out(rec, out);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&rec->seq, memory_order_relaxed) == s1) {
+            *seq = s1;
+            return live != 0;
+        }
+    }
+}
+
+umf_mock_record_t *umf_mock_registry_find(const void *ptr) {
+    uint64_t page = (uint64_t)(uintptr_t)ptr >> umf_mock_page_shift;
+    map_entry_t *leaf = leaf_of(page, false);
+    if (leaf == NULL) {
+        return NULL;
+    }
+    return atomic_load_explicit(&leaf[page & (LEAF_ENTRIES - 1)],
+                                memory_order_acquire);
+}
+
+bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
+                              umf_mock_rec_data_t *out, uint64_t *seq) {
+    uint64_t addr = (uint64_t)(uintptr_t)ptr;
+    umf_mock_record_t *rec = umf_mock_registry_find(ptr);
+    // A record found in the map may be freed and reused before it is read;
+    // then the map has changed too, and another round finds the new one.
+    for (int round = 0; rec != NULL && round < 1000; round++) {
+        if (umf_mock_record_read(rec, out, seq) && out->base <= addr &&
+            addr - out->base < out->mapped) {
+            if (rec_out != NULL) {
+                *rec_out = rec;
+            }
+            return true;
+        }
+        umf_mock_record_t *again = umf_mock_registry_find(ptr);
+        if (again == rec) {
+            return false;
+        }
+        rec = again;
+    }
+    return false;
+}
+
+bool umf_mock_record_claim(umf_mock_record_t *rec, uint64_t seq) {
+    return (seq & 1) == 0 && atomic_compare_exchange_strong_explicit(
+                                 &rec->seq, &seq, seq + 1, memory_order_acq_rel,
+                                 memory_order_relaxed);
+}
+
+void umf_mock_record_release(umf_mock_record_t *rec) {
+    uint64_t s = atomic_load_explicit(&rec->seq, memory_order_relaxed);
+    atomic_store_explicit(&rec->seq, s + 1, memory_order_release);
+}
+
+bool umf_mock_registry_insert(umf_mock_record_t *rec,
+                              const umf_mock_rec_data_t *data) {
+    uint64_t first = data->base >> umf_mock_page_shift;
+    uint64_t end = (data->base + data->mapped) >> umf_mock_page_shift;
+    // Readers holding a stale pointer to this record must see the change.
+    uint64_t s = atomic_load_explicit(&rec->seq, memory_order_relaxed);
+    atomic_store_explicit(&rec->seq, s + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    data_copy_in(rec, data);
+    atomic_store_explicit(&rec->live, 1, memory_order_relaxed);
+    atomic_store_explicit(&rec->seq, s + 2, memory_order_release);
+    if (!map_set(first, end, rec)) {
+        map_set(first, end, NULL);
+        atomic_store_explicit(&rec->seq, s + 3, memory_order_relaxed);
+        atomic_store_explicit(&rec->live, 0, memory_order_relaxed);
+        atomic_store_explicit(&rec->seq, s + 4, memory_order_release);
+        return false;
+    }
+    return true;
+}
+
+void umf_mock_registry_remove(umf_mock_record_t *rec) {
+    uint64_t base = __atomic_load_n(&rec->data.base, __ATOMIC_RELAXED);
+    uint64_t mapped = __atomic_load_n(&rec->data.mapped, __ATOMIC_RELAXED);
+    map_set(base >> umf_mock_page_shift, (base + mapped) >> umf_mock_page_shift,
+            NULL);
+    atomic_store_explicit(&rec->live, 0, memory_order_relaxed);
+    umf_mock_record_release(rec);
+}
+
+umf_mock_record_t *umf_mock_record_get(umf_mock_thread_t *t) {
+    if (t->free_records == NULL) {
+        pthread_mutex_lock(&pool_lock);
+        if (pool_free == NULL) {
+            slab_t *slab = calloc(1, sizeof(*slab));
+            if (slab == NULL) {
+                pthread_mutex_unlock(&pool_lock);
+                UMF_MOCK_LOG_ERROR("out of host memory for allocation records");
+                return NULL;
+            }
+            slab->next = slabs;
+            slabs = slab;
+            for (size_t i = 0; i < SLAB_RECORDS; i++) {
+                slab->records[i].next_free = pool_free;
+                pool_free = &slab->records[i];
+            }
+        }
+        for (unsigned i = 0; i < CACHE_BATCH && pool_free != NULL; i++) {
+            umf_mock_record_t *rec = pool_free;
+            pool_free = rec->next_free;
+            rec->next_free = t->free_records;
+            t->free_records = rec;
+            t->free_record_count++;
+        }
+        pthread_mutex_unlock(&pool_lock);
+    }
+    umf_mock_record_t *rec = t->free_records;
+    t->free_records = rec->next_free;
+    t->free_record_count--;
+    return rec;
+}
+
+static void give_back(umf_mock_thread_t *t, unsigned keep) {
+    pthread_mutex_lock(&pool_lock);
+    while (t->free_record_count > keep) {
+        umf_mock_record_t *rec = t->free_records;
+        t->free_records = rec->next_free;
+        t->free_record_count--;
+        rec->next_free = pool_free;
+        pool_free = rec;
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
+
+void umf_mock_record_put(umf_mock_thread_t *t, umf_mock_record_t *rec) {
+    rec->next_free = t->free_records;
+    t->free_records = rec;
+    if (++t->free_record_count > CACHE_MAX) {
+        give_back(t, CACHE_MAX - CACHE_BATCH);
+    }
+}
+
+void umf_mock_registry_thread_exit(umf_mock_thread_t *t) {
+    give_back(t, 0);
+}
+
+void umf_mock_registry_foreach(void (*fn)(const umf_mock_rec_data_t *, void *),
+                               void *ctx) {
+    pthread_mutex_lock(&pool_lock);
+    slab_t *list = slabs;
+    pthread_mutex_unlock(&pool_lock);
+    // Slabs are only ever added at the head, so the list from `list` on is
+    // stable without the lock.
+    for (slab_t *slab = list; slab != NULL; slab = slab->next) {
+        for (size_t i = 0; i < SLAB_RECORDS; i++) {
+            umf_mock_rec_data_t data;
+            uint64_t seq;
+            if (umf_mock_record_read(&slab->records[i], &data, &seq)) {
+                fn(&data, ctx);
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The registry of live allocations and imported mappings.
+//
+// Every registered range is page-aligned and owns its pages, so a two-level
+// page map (page number -> record) finds the record of any pointer inside a
+// range, base or interior, in two loads and no lock. Records come from a
+// pool (per-thread caches over a shared list) and are never returned to the
+// system, so a stale record pointer is always safe to read.
+//
+// Concurrency: a record's data is read under a sequence lock (a snapshot is
+// consistent or retried); a writer (free, first IPC export) first claims the
+// record by moving its sequence from even to odd. Only one claim succeeds,
+// which is what makes a double free from two threads fail in one of them.
+
+#ifndef UMF_GPU_MOCK_REGISTRY_H
+#define UMF_GPU_MOCK_REGISTRY_H 1
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mock_thread.h"
+
+typedef enum umf_mock_kind_t {
+    UMF_MOCK_KIND_DEVICE = 1,
+    UMF_MOCK_KIND_HOST = 2,
+    UMF_MOCK_KIND_SHARED = 4,   // shared (managed) memory
+    UMF_MOCK_KIND_IMPORTED = 8, // a mapping opened from an IPC handle
+} umf_mock_kind_t;
+
+#define UMF_MOCK_KIND_ALLOCATED                                                \
+    (UMF_MOCK_KIND_DEVICE | UMF_MOCK_KIND_HOST | UMF_MOCK_KIND_SHARED)
+
+// How the memory of a record was made (for the release).
+typedef enum umf_mock_backend_t {
+    UMF_MOCK_BACKEND_ARENA = 0,  // b0 = block page, b1 = block order
+    UMF_MOCK_BACKEND_MEMFD = 1,  // b0 = the allocation's memfd
+    UMF_MOCK_BACKEND_MALLOC = 2, // b0 = the pointer malloc returned
+    UMF_MOCK_BACKEND_IMPORT = 3, // b0 = the import's bookkeeping
+} umf_mock_backend_t;
+
+// A record's data: 64-bit words only, read and written word by word.
+typedef struct umf_mock_rec_data_t {
+    uint64_t base;       // start address (what alloc returned)
+    uint64_t size;       // bytes asked for
+    uint64_t mapped;     // bytes the range owns: size rounded up to pages
+    uint64_t id;         // unique in this process, never 0
+    uint64_t kind;       // umf_mock_kind_t
+    int64_t device;      // device index, -1 for none
+    uint64_t owner;      // the driver's tag (e.g. its context)
+    uint64_t user_flags; // the driver's flags (e.g. cuMemHostAlloc flags)
+    int64_t export_fd;   // the fd of the IPC export, -1 before the first
+    uint64_t backend;    // umf_mock_backend_t
+    uint64_t b0, b1;     // see umf_mock_backend_t
+    int64_t peer_pid;    // imports: the exporting process
+    uint64_t peer_id;    // imports: the allocation id in that process
+} umf_mock_rec_data_t;
+
+typedef struct umf_mock_record_t {
+    _Atomic uint64_t seq;  // even: stable; odd: claimed by a writer
+    _Atomic uint64_t live; // 1 while registered
+    umf_mock_rec_data_t data;
+    struct umf_mock_record_t *next_free;
+} umf_mock_record_t;
+
+// The system page size and its log2; set by umf_mock_registry_setup().
+extern size_t umf_mock_page_size;
+extern unsigned umf_mock_page_shift;
+
+void umf_mock_registry_setup(void);
+
+// A free record from this thread's cache; NULL when out of memory.
+umf_mock_record_t *umf_mock_record_get(umf_mock_thread_t *t);
+// Back to the cache; the record must not be registered.
+void umf_mock_record_put(umf_mock_thread_t *t, umf_mock_record_t *rec);
+
+// Registers `rec` with `data` for [data->base, data->base + data->mapped).
+// False (nothing registered) when the page map could not grow.
+bool umf_mock_registry_insert(umf_mock_record_t *rec,
+                              const umf_mock_rec_data_t *data);
+
+// The record whose range holds `ptr`, at the moment of the call; NULL if
+// none. Read it with umf_mock_record_read before trusting it.
+umf_mock_record_t *umf_mock_registry_find(const void *ptr);
+
+// A consistent snapshot of a registered record and its sequence number;
+// false when the record is not registered (freed meanwhile).
+bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
+                          uint64_t *seq);
+
+// Finds and snapshots the record holding `ptr`; false if none holds it.
+bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec,
+                              umf_mock_rec_data_t *out, uint64_t *seq);
+
+// Claims `rec` for a writer if it is still at sequence `seq`.
+bool umf_mock_record_claim(umf_mock_record_t *rec, uint64_t seq);
+// Ends a claim that changed nothing, or only the word at `field`.
+void umf_mock_record_release(umf_mock_record_t *rec);
+// Writes one word of a claimed record.
+void umf_mock_record_store(uint64_t *field, uint64_t value);
+// Unregisters a claimed record and ends the claim.
+void umf_mock_registry_remove(umf_mock_record_t *rec);
+
+// Calls fn for a snapshot of every registered record (the leak report).
+// Not for hot paths: it walks every record ever made.
+void umf_mock_registry_foreach(void (*fn)(const umf_mock_rec_data_t *, void *),
+                               void *ctx);
+
+// This thread is exiting: its cached records go back to the shared list.
+void umf_mock_registry_thread_exit(umf_mock_thread_t *t);
+
+#endif // UMF_GPU_MOCK_REGISTRY_H

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "mock_thread.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "mock_arena.h"
+#include "mock_log.h"
+#include "mock_registry.h"
+
+#define ID_BLOCK 4096
+
+_Thread_local umf_mock_thread_t *umf_mock_self
+    __attribute__((tls_model("initial-exec")));
+
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static umf_mock_thread_t *threads;                  // living threads
+static int64_t retired[UMF_MOCK_COUNTERS];          // sums of exited ones
+static int64_t call_baseline[UMF_MOCK_MAX_ENTRIES]; // sums at the last reset
+static _Atomic uint64_t next_id_block = 1;
+static pthread_key_t exit_key;
+static _Atomic int exit_key_ready;
+
+static void thread_exit(void *arg) {
+    umf_mock_thread_t *t = arg;
+    umf_mock_arena_thread_exit(t);
+    umf_mock_registry_thread_exit(t);
+    pthread_mutex_lock(&threads_lock);
+    for (unsigned i = 0; i < UMF_MOCK_COUNTERS; i++) {
+        retired[i] +=
+            atomic_load_explicit(&t->counters[i], memory_order_relaxed);
+    }
+    if (t->prev != NULL) {
+        t->prev->next = t->next;
+    } else {
+        threads = t->next;
+    }
+    if (t->next != NULL) {
+        t->next->prev = t->prev;
+    }
+    pthread_mutex_unlock(&threads_lock);
+    umf_mock_self = NULL;
+    free(t);
+}
+
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void make_exit_key(void) {
+    if (pthread_key_create(&exit_key, thread_exit) == 0) {
+        atomic_store(&exit_key_ready, 1);
+    }
+}
+
+int umf_mock_threads_setup(void) {
+    pthread_once(&exit_key_once, make_exit_key);
+    return atomic_load(&exit_key_ready) ? 0 : -1;
+}
+
+void umf_mock_threads_teardown(void) {
+    // After this no thread-exit hook runs into code about to be unmapped.
+    if (atomic_exchange(&exit_key_ready, 0)) {
+        pthread_key_delete(exit_key);
+    }
+}
+
+umf_mock_thread_t *umf_mock_thread_create(void) {
+    umf_mock_thread_t *t = calloc(1, sizeof(*t));
+    if (t == NULL) {
+        UMF_MOCK_LOG_ERROR("out of host memory for a thread's state");
+        return NULL;
+    }
+    pthread_mutex_lock(&threads_lock);
+    t->next = threads;
+    if (threads != NULL) {
+        threads->prev = t;
+    }
+    threads = t;
+    pthread_mutex_unlock(&threads_lock);
+    // Threads may call before the driver's init: the hook exists from the
+    // first thread on.
+    if (umf_mock_threads_setup() == 0) {
+        pthread_setspecific(exit_key, t);
+    }
+    umf_mock_self = t;
+    return t;
+}
+
+uint64_t umf_mock_thread_new_id(umf_mock_thread_t *t) {
+    if (t->next_id == t->id_end) {
+        t->next_id = atomic_fetch_add_explicit(&next_id_block, ID_BLOCK,
+                                               memory_order_relaxed);
+        t->id_end = t->next_id + ID_BLOCK;
+    }
+    return t->next_id++;
+}
+
+int64_t umf_mock_counter_sum(unsigned counter) {
+    if (counter >= UMF_MOCK_COUNTERS) {
+        return 0;
+    }
+    pthread_mutex_lock(&threads_lock);
+    int64_t sum = retired[counter];
+    for (umf_mock_thread_t *t = threads; t != NULL; t = t->next) {
+        sum +=
+            atomic_load_explicit(&t->counters[counter], memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&threads_lock);
+    return sum;
+}
+
+int64_t umf_mock_call_count(unsigned entry) {
+    if (entry >= UMF_MOCK_MAX_ENTRIES) {
+        return -1;
+    }
+    int64_t sum = umf_mock_counter_sum(entry);
+    pthread_mutex_lock(&threads_lock);
+    sum -= call_baseline[entry];
+    pthread_mutex_unlock(&threads_lock);
+    return sum;
+}
+
+void umf_mock_call_counts_reset(void) {
+    int64_t sums[UMF_MOCK_MAX_ENTRIES];
+    for (unsigned i = 0; i < UMF_MOCK_MAX_ENTRIES; i++) {
+        sums[i] = umf_mock_counter_sum(i);
+    }
+    pthread_mutex_lock(&threads_lock);
+    for (unsigned i = 0; i < UMF_MOCK_MAX_ENTRIES; i++) {
+        call_baseline[i] = sums[i];
+    }
+    pthread_mutex_unlock(&threads_lock);
+}

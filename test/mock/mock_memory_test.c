@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Allocation, free, the registry and the device limits, in the memory mode
+// the environment selects (ctest runs this suite in each mode), with
+// UMF_GPU_MOCK_DEVICE_MEM=64M.
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c_test.h"
+#include "mock_test_util.h"
+
+#define MiB (1ull << 20)
+
+UMF_C_TEST(MockMemory, DevicesFromTheEnvironment) {
+    if (!test_core_init()) {
+        return;
+    }
+    UMF_EXPECT_EQ(umf_mock_device_count(), 2);
+    UMF_EXPECT_EQ(umf_mock_device_total(0), 64 * MiB);
+    UMF_EXPECT_EQ(umf_mock_device_total(1), 64 * MiB);
+    UMF_EXPECT_EQ(umf_mock_device_total(2), 0);
+}
+
+UMF_C_TEST(MockMemory, AllocLookupFree) {
+    if (!test_core_init()) {
+        return;
+    }
+    static const umf_mock_kind_t kinds[] = {
+        UMF_MOCK_KIND_DEVICE, UMF_MOCK_KIND_SHARED, UMF_MOCK_KIND_SHARED,
+        UMF_MOCK_KIND_HOST};
+    static const int devs[] = {1, 0, -1, -1};
+    for (int k = 0; k < 4; k++) {
+        void *p = NULL;
+        uint64_t used = devs[k] >= 0 ? umf_mock_device_used(devs[k]) : 0;
+        UMF_ASSERT_EQ(
+            umf_mock_alloc(kinds[k], devs[k], 10000, 0, 0x1234, 5, &p),
+            UMF_MOCK_OK);
+        UMF_ASSERT(p != NULL);
+        UMF_EXPECT_EQ((uintptr_t)p % umf_mock_page_size, 0);
+        memset(p, 0xab, 10000); // the memory is usable from the host
+        if (devs[k] >= 0) {
+            UMF_EXPECT_EQ(umf_mock_device_used(devs[k]),
+                          used + 3 * umf_mock_page_size);
+        }
+        umf_mock_alloc_info_t info;
+        // Base, interior and last byte resolve to the allocation.
+        const char *probes[] = {p, (char *)p + 4097, (char *)p + 9999};
+        for (int i = 0; i < 3; i++) {
+            UMF_ASSERT_EQ(umf_mock_lookup(probes[i], &info), UMF_MOCK_OK);
+            UMF_EXPECT_PTR_EQ(info.base, p);
+            UMF_EXPECT_EQ(info.size, 10000);
+            UMF_EXPECT_EQ(info.mapped, 3 * umf_mock_page_size);
+            UMF_EXPECT_EQ(info.kind, kinds[k]);
+            UMF_EXPECT_EQ(info.device, devs[k]);
+            UMF_EXPECT_EQ(info.owner, 0x1234);
+            UMF_EXPECT_EQ(info.user_flags, 5);
+            UMF_EXPECT(info.id != 0);
+            UMF_EXPECT(!info.exported);
+        }
+        // The rounding belongs to the allocation too; past it, nothing.
+        UMF_EXPECT_EQ(
+            umf_mock_lookup((char *)p + 3 * umf_mock_page_size, &info),
+            UMF_MOCK_ERR_NOT_FOUND);
+        UMF_EXPECT_EQ(
+            umf_mock_free((char *)p + 1, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+            UMF_MOCK_ERR_NOT_BASE);
+        UMF_EXPECT_EQ(umf_mock_free(p, UMF_MOCK_KIND_ALLOCATED, 0x999, NULL),
+                      UMF_MOCK_ERR_WRONG_OWNER);
+        UMF_EXPECT_EQ(umf_mock_free(p, UMF_MOCK_KIND_IMPORTED, 0, NULL),
+                      UMF_MOCK_ERR_WRONG_KIND);
+        umf_mock_alloc_info_t freed;
+        UMF_EXPECT_EQ(umf_mock_free(p, kinds[k], 0x1234, &freed), UMF_MOCK_OK);
+        UMF_EXPECT_PTR_EQ(freed.base, p);
+        UMF_EXPECT_EQ(umf_mock_lookup(p, &info), UMF_MOCK_ERR_NOT_FOUND);
+        UMF_EXPECT_EQ(umf_mock_free(p, kinds[k], 0, NULL),
+                      UMF_MOCK_ERR_NOT_FOUND); // double free
+        if (devs[k] >= 0) {
+            UMF_EXPECT_EQ(umf_mock_device_used(devs[k]), used);
+        }
+    }
+}
+
+UMF_C_TEST(MockMemory, BadFrees) {
+    if (!test_core_init()) {
+        return;
+    }
+    int on_stack;
+    void *heap = malloc(64);
+    UMF_EXPECT_EQ(umf_mock_free(NULL, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(umf_mock_free(&on_stack, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(umf_mock_free(heap, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(umf_mock_free((void *)(uintptr_t)0xdeadbeef000ull,
+                                UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(
+        umf_mock_free((void *)UINTPTR_MAX, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+        UMF_MOCK_ERR_NOT_FOUND);
+    umf_mock_alloc_info_t info;
+    UMF_EXPECT_EQ(umf_mock_lookup(&on_stack, &info), UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(umf_mock_lookup(NULL, &info), UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(umf_mock_lookup(heap, NULL), UMF_MOCK_ERR_INVALID_ARGUMENT);
+    free(heap);
+}
+
+UMF_C_TEST(MockMemory, BadRequests) {
+    if (!test_core_init()) {
+        return;
+    }
+    void *p = NULL;
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 0, 0, 0, 0, &p),
+                  UMF_MOCK_ERR_UNSUPPORTED_SIZE);
+    UMF_EXPECT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, SIZE_MAX, 0, 0, 0, &p),
+        UMF_MOCK_ERR_UNSUPPORTED_SIZE);
+    UMF_EXPECT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_HOST, -1, SIZE_MAX - 10, 0, 0, 0, &p),
+        UMF_MOCK_ERR_UNSUPPORTED_SIZE);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 64, 3, 0, 0, &p),
+                  UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT);
+    UMF_EXPECT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 64, 1ull << 31, 0, 0, &p),
+        UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 2, 64, 0, 0, 0, &p),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, -1, 64, 0, 0, 0, &p),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_HOST, 0, 64, 0, 0, 0, &p),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_IMPORTED, 0, 64, 0, 0, 0, &p),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 64, 0, 0, 0, NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT(p == NULL);
+}
+
+UMF_C_TEST(MockMemory, Alignments) {
+    if (!test_core_init()) {
+        return;
+    }
+    for (size_t align = 1; align <= 16 * MiB; align *= 4) {
+        void *p;
+        UMF_ASSERT_EQ(
+            umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 100, align, 0, 0, &p),
+            UMF_MOCK_OK);
+        UMF_EXPECT_EQ((uintptr_t)p % align, 0);
+        void *h;
+        UMF_ASSERT_EQ(
+            umf_mock_alloc(UMF_MOCK_KIND_HOST, -1, 100, align, 0, 0, &h),
+            UMF_MOCK_OK);
+        UMF_EXPECT_EQ((uintptr_t)h % align, 0);
+        UMF_EXPECT_EQ(umf_mock_free(p, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                      UMF_MOCK_OK);
+        UMF_EXPECT_EQ(umf_mock_free(h, UMF_MOCK_KIND_HOST, 0, NULL),
+                      UMF_MOCK_OK);
+    }
+}
+
+UMF_C_TEST(MockMemory, DeviceLimit) {
+    if (!test_core_init()) {
+        return;
+    }
+    uint64_t total = umf_mock_device_total(1);
+    uint64_t used = umf_mock_device_used(1);
+    void *big, *rest, *more;
+    UMF_ASSERT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1, total / 2, 0, 0, 0, &big),
+        UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1,
+                                 total - total / 2 - used, 0, 0, 0, &rest),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_device_used(1), total);
+    // Full: even one byte more fails, on this device only.
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1, 1, 0, 0, 0, &more),
+                  UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY);
+    UMF_EXPECT_EQ(umf_mock_alloc(UMF_MOCK_KIND_SHARED, 1, 1, 0, 0, 0, &more),
+                  UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY);
+    UMF_ASSERT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 1, 0, 0, 0, &more),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_free(more, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                  UMF_MOCK_OK);
+    // Host memory has no such limit.
+    UMF_ASSERT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_HOST, -1, 2 * total, 0, 0, 0, &more),
+        UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_free(more, UMF_MOCK_KIND_HOST, 0, NULL),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1, total + 1, 0, 0, 0, &more),
+        UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY);
+    UMF_EXPECT_EQ(umf_mock_free(big, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                  UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1, 4096, 0, 0, 0, &more),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_free(more, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_free(rest, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_device_used(1), used);
+}
+
+UMF_C_TEST(MockMemory, ManySmallAllocationsHaveUniqueIdsAndRanges) {
+    if (!test_core_init()) {
+        return;
+    }
+    enum { N = 2000 };
+    void **ptrs = calloc(N, sizeof(void *));
+    uint64_t *ids = calloc(N, sizeof(uint64_t));
+    UMF_ASSERT(ptrs != NULL && ids != NULL);
+    for (int i = 0; i < N; i++) {
+        UMF_ASSERT_EQ(
+            umf_mock_alloc(i % 3 ? UMF_MOCK_KIND_DEVICE : UMF_MOCK_KIND_HOST,
+                           i % 3 ? i % 2 : -1, 1 + (size_t)i * 7, 0, 0, 0,
+                           &ptrs[i]),
+            UMF_MOCK_OK);
+        memset(ptrs[i], i & 0xff, 1 + (size_t)i * 7);
+        umf_mock_alloc_info_t info;
+        UMF_ASSERT_EQ(umf_mock_lookup(ptrs[i], &info), UMF_MOCK_OK);
+        ids[i] = info.id;
+    }
+    for (int i = 0; i < N; i++) {
+        // Nothing overwrote anything: ranges are disjoint.
+        const unsigned char *b = ptrs[i];
+        UMF_EXPECT_EQ(b[0], i & 0xff);
+        UMF_EXPECT_EQ(b[(size_t)i * 7], i & 0xff);
+        for (int j = i + 1; j < N && j < i + 50; j++) {
+            UMF_EXPECT_NE(ids[i], ids[j]);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        UMF_EXPECT_EQ(umf_mock_free(ptrs[i], UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                      UMF_MOCK_OK);
+    }
+    free(ptrs);
+    free(ids);
+    UMF_EXPECT_EQ(umf_mock_device_used(0), 0);
+    UMF_EXPECT_EQ(umf_mock_device_used(1), 0);
+}
+
+// ---- Threads --------------------------------------------------------------
+
+typedef struct race_t {
+    void *_Atomic ptr;
+    _Atomic int freed_ok;
+} race_t;
+
+static void *free_racer(void *arg) {
+    race_t *r = arg;
+    void *p;
+    while ((p = atomic_load(&r->ptr)) == NULL) {
+    }
+    if (umf_mock_free(p, UMF_MOCK_KIND_DEVICE, 0, NULL) == UMF_MOCK_OK) {
+        atomic_fetch_add(&r->freed_ok, 1);
+    }
+    return NULL;
+}
+
+UMF_C_TEST(MockMemory, ConcurrentDoubleFreeSucceedsOnce) {
+    if (!test_core_init()) {
+        return;
+    }
+    for (int round = 0; round < 50; round++) {
+        race_t race = {NULL, 0};
+        pthread_t th[4];
+        for (int i = 0; i < 4; i++) {
+            UMF_ASSERT_EQ(pthread_create(&th[i], NULL, free_racer, &race), 0);
+        }
+        void *p;
+        UMF_ASSERT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 64, 0, 0, 0, &p),
+                      UMF_MOCK_OK);
+        atomic_store(&race.ptr, p);
+        for (int i = 0; i < 4; i++) {
+            pthread_join(th[i], NULL);
+        }
+        UMF_EXPECT_EQ(atomic_load(&race.freed_ok), 1);
+    }
+}
+
+typedef struct worker_t {
+    int index;
+    int errors;
+} worker_t;
+
+static void *churn(void *arg) {
+    worker_t *w = arg;
+    void *mine[16] = {0};
+    unsigned seed = (unsigned)w->index * 7919u + 1;
+    for (int i = 0; i < 3000; i++) {
+        int slot = rand_r(&seed) % 16;
+        if (mine[slot] != NULL) {
+            umf_mock_alloc_info_t info;
+            if (umf_mock_lookup((char *)mine[slot] + 1, &info) != UMF_MOCK_OK ||
+                info.base != mine[slot] ||
+                *(unsigned char *)mine[slot] != (unsigned char)w->index) {
+                w->errors++;
+            }
+            if (umf_mock_free(mine[slot], UMF_MOCK_KIND_ALLOCATED, 0, NULL) !=
+                UMF_MOCK_OK) {
+                w->errors++;
+            }
+            mine[slot] = NULL;
+        } else {
+            size_t size = 1 + (size_t)(rand_r(&seed) % 40000);
+            int kind = rand_r(&seed) % 4;
+            umf_mock_status_t s = umf_mock_alloc(
+                kind == 0 ? UMF_MOCK_KIND_HOST : UMF_MOCK_KIND_DEVICE,
+                kind == 0 ? -1 : w->index % 2, size, 0, 0, 0, &mine[slot]);
+            if (s != UMF_MOCK_OK) {
+                w->errors++;
+                mine[slot] = NULL;
+                continue;
+            }
+            *(unsigned char *)mine[slot] = (unsigned char)w->index;
+        }
+    }
+    for (int slot = 0; slot < 16; slot++) {
+        if (mine[slot] != NULL &&
+            umf_mock_free(mine[slot], UMF_MOCK_KIND_ALLOCATED, 0, NULL) !=
+                UMF_MOCK_OK) {
+            w->errors++;
+        }
+    }
+    return NULL;
+}
+
+UMF_C_TEST(MockMemory, EightThreadsChurn) {
+    if (!test_core_init()) {
+        return;
+    }
+    int64_t live =
+        umf_mock_counter_sum(UMF_MOCK_MAX_ENTRIES + UMF_MOCK_STAT_ALLOCATIONS);
+    pthread_t th[8];
+    worker_t w[8];
+    for (int i = 0; i < 8; i++) {
+        w[i] = (worker_t){i, 0};
+        UMF_ASSERT_EQ(pthread_create(&th[i], NULL, churn, &w[i]), 0);
+    }
+    for (int i = 0; i < 8; i++) {
+        pthread_join(th[i], NULL);
+        UMF_EXPECT_EQ(w[i].errors, 0);
+    }
+    UMF_EXPECT_EQ(
+        umf_mock_counter_sum(UMF_MOCK_MAX_ENTRIES + UMF_MOCK_STAT_ALLOCATIONS),
+        live);
+    UMF_EXPECT_EQ(umf_mock_device_used(0), 0);
+    UMF_EXPECT_EQ(umf_mock_device_used(1), 0);
+}
