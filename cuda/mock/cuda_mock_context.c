@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Contexts: one primary context per device (retained and released by
+// reference count) and created contexts, plus each thread's stack of current
+// contexts, as in the CUDA driver.
+//
+// Context objects live in two static tables and are never freed, so that a
+// handle is always safe to look at: a CUcontext is valid when it points at
+// an element of a table that is alive. A created context's slot gets a new
+// generation when it is destroyed; a thread's stack remembers the generation
+// it pushed, so a context destroyed by another thread reads as destroyed
+// (CUDA_ERROR_CONTEXT_IS_DESTROYED) there, even after the slot is reused.
+// A primary context keeps its handle for the life of the process; it is
+// usable while retained.
+//
+// Creating, destroying, retaining and releasing take one mutex (they are
+// rare); finding the calling thread's current context, which every memory
+// call does, reads thread-local storage and one atomic.
+
+#include "cuda_mock_internal.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "mock_log.h"
+
+#define CTX_FREE 0u
+#define CTX_LIVE 1u
+
+struct CUctx_st {
+    _Atomic uint32_t state; // CTX_FREE or CTX_LIVE
+    _Atomic uint32_t gen;   // created contexts: bumped by each destroy
+    _Atomic int device;
+    _Atomic unsigned flags;
+    int retains; // primary contexts: the reference count (under `lock`)
+    bool primary;
+};
+
+// A thread's reference to a context: the generation tells whether the
+// context is still the one that was made current.
+typedef struct ctx_ref_t {
+    struct CUctx_st *ctx;
+    uint32_t gen;
+} ctx_ref_t;
+
+static struct CUctx_st primary_ctx[UMF_MOCK_MAX_DEVICES];
+static struct CUctx_st user_ctx[CUDA_MOCK_MAX_CONTEXTS];
+static unsigned user_cursor; // next slot to try (under `lock`)
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+// The calling thread's context stack: its top (the current context) in a
+// small initial-exec slot that every memory call reads cheaply, the contexts
+// below it in an array that only push and pop touch.
+static _Thread_local ctx_ref_t tls_top
+    __attribute__((tls_model("initial-exec")));
+static _Thread_local struct {
+    unsigned depth;
+    ctx_ref_t below[CUDA_MOCK_CTX_STACK_DEPTH - 1];
+} tls_stack;
+
+static ctx_ref_t ref_of(struct CUctx_st *ctx) {
+    ctx_ref_t r = {ctx, atomic_load_explicit(&ctx->gen, memory_order_acquire)};
+    return r;
+}
+
+static bool ref_alive(ctx_ref_t r) {
+    return atomic_load_explicit(&r.ctx->state, memory_order_acquire) ==
+               CTX_LIVE &&
+           atomic_load_explicit(&r.ctx->gen, memory_order_acquire) == r.gen;
+}
+
+// The context a handle names, if it is one of the tables' elements (alive
+// or not); NULL for anything else.
+static struct CUctx_st *ctx_of_handle(CUcontext handle) {
+    uintptr_t h = (uintptr_t)handle;
+    uintptr_t p0 = (uintptr_t)&primary_ctx[0];
+    uintptr_t u0 = (uintptr_t)&user_ctx[0];
+    size_t sz = sizeof(struct CUctx_st);
+    if (h >= p0 && h < p0 + sizeof(primary_ctx) && (h - p0) % sz == 0) {
+        return &primary_ctx[(h - p0) / sz];
+    }
+    if (h >= u0 && h < u0 + sizeof(user_ctx) && (h - u0) % sz == 0) {
+        return &user_ctx[(h - u0) / sz];
+    }
+    return NULL;
+}
+
+static CUresult live_ctx_of_handle(CUcontext handle, const char *call,
+                                   struct CUctx_st **out) {
+    struct CUctx_st *ctx = ctx_of_handle(handle);
+    if (ctx == NULL) {
+        UMF_MOCK_LOG_ERROR("%s: %p is not a context of this driver", call,
+                           (void *)handle);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    if (atomic_load_explicit(&ctx->state, memory_order_acquire) != CTX_LIVE) {
+        UMF_MOCK_LOG_ERROR(
+            "%s: context %p was destroyed%s", call, (void *)handle,
+            ctx->primary ? " (primary context not retained)" : "");
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    *out = ctx;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuda_mock_ctx_current(cuda_mock_ctx_t **out) {
+    ctx_ref_t top = tls_top;
+    if (top.ctx == NULL) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    if (!ref_alive(top)) {
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
+    *out = top.ctx;
+    return CUDA_SUCCESS;
+}
+
+int cuda_mock_ctx_device(const cuda_mock_ctx_t *ctx) {
+    return atomic_load_explicit(&ctx->device, memory_order_relaxed);
+}
+
+static CUresult push(ctx_ref_t r) {
+    if (tls_top.ctx != NULL) {
+        if (tls_stack.depth == CUDA_MOCK_CTX_STACK_DEPTH - 1) {
+            UMF_MOCK_LOG_ERROR("the context stack of this thread is full (%d "
+                               "contexts)",
+                               CUDA_MOCK_CTX_STACK_DEPTH);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        tls_stack.below[tls_stack.depth++] = tls_top;
+    }
+    tls_top = r;
+    return CUDA_SUCCESS;
+}
+
+static ctx_ref_t pop(void) {
+    ctx_ref_t old = tls_top;
+    if (tls_stack.depth > 0) {
+        tls_top = tls_stack.below[--tls_stack.depth];
+    } else {
+        tls_top.ctx = NULL;
+        tls_top.gen = 0;
+    }
+    return old;
+}
+
+// Starts a context's life (under `lock`): the core tracks it for the leak
+// report and the control API.
+static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
+    if (!umf_mock_object_add(CUDA_MOCK_OBJECT_CONTEXT, ctx)) {
+        UMF_MOCK_LOG_ERROR("%s: out of host memory", call);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    atomic_store_explicit(&ctx->state, CTX_LIVE, memory_order_release);
+    return CUDA_SUCCESS;
+}
+
+// Ends a context's life (under `lock`): its memory goes with it, as in the
+// driver, which frees a context's allocations and mappings when the context
+// is destroyed or its primary context reset. A created context's slot gets
+// a new generation; a primary context keeps its handle, which threads may
+// still hold as current and use again once it is retained again.
+static void teardown(struct CUctx_st *ctx) {
+    if (!ctx->primary) {
+        atomic_fetch_add_explicit(&ctx->gen, 1, memory_order_release);
+    }
+    atomic_store_explicit(&ctx->state, CTX_FREE, memory_order_release);
+    (void)umf_mock_object_remove(CUDA_MOCK_OBJECT_CONTEXT, ctx);
+    cuda_mock_mem_ctx_teardown(ctx);
+}
+
+// ---------------------------------------------------------------------------
+// Primary contexts
+
+void cuda_mock_ctx_setup(void) {
+    for (size_t i = 0; i < UMF_MOCK_MAX_DEVICES; i++) {
+        primary_ctx[i].primary = true;
+        atomic_store_explicit(&primary_ctx[i].device, (int)i,
+                              memory_order_relaxed);
+    }
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRetain);
+    if (pctx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    CUresult res = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
+    if (ctx->retains == 0) {
+        res = bring_up(ctx, "cuDevicePrimaryCtxRetain");
+    }
+    if (res == CUDA_SUCCESS) {
+        ctx->retains++;
+    }
+    pthread_mutex_unlock(&lock);
+    if (res == CUDA_SUCCESS) {
+        *pctx = ctx;
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease_v2);
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    CUresult res = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
+    if (ctx->retains == 0) {
+        UMF_MOCK_LOG_ERROR("cuDevicePrimaryCtxRelease_v2(dev=%d): the primary "
+                           "context is not retained",
+                           dev);
+        res = CUDA_ERROR_INVALID_CONTEXT;
+    } else if (--ctx->retains == 0) {
+        teardown(ctx);
+    }
+    pthread_mutex_unlock(&lock);
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
+                                                  unsigned int *flags,
+                                                  int *active) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxGetState);
+    if (flags == NULL || active == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    pthread_mutex_lock(&lock);
+    *flags = atomic_load_explicit(&ctx->flags, memory_order_relaxed);
+    *active = ctx->retains > 0;
+    pthread_mutex_unlock(&lock);
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Created contexts
+
+static CUresult check_ctx_flags(unsigned flags, const char *call) {
+    unsigned sched = flags & CU_CTX_SCHED_MASK;
+    if ((flags & ~(unsigned)CU_CTX_FLAGS_MASK) != 0 ||
+        (sched != CU_CTX_SCHED_AUTO && sched != CU_CTX_SCHED_SPIN &&
+         sched != CU_CTX_SCHED_YIELD && sched != CU_CTX_SCHED_BLOCKING_SYNC)) {
+        UMF_MOCK_LOG_ERROR("%s: invalid flags 0x%x", call, flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult check_affinity(const CUexecAffinityParam *params, int count,
+                               const char *call) {
+    if (count < 0 || (count > 0 && params == NULL)) {
+        UMF_MOCK_LOG_ERROR("%s: %d execution affinity parameters at %p", call,
+                           count, (const void *)params);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (count > 0) {
+        // cuDeviceGetExecAffinitySupport would say no for every type.
+        UMF_MOCK_LOG_ERROR("%s: execution affinity is not supported by the "
+                           "emulated devices",
+                           call);
+        return CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
+                           const char *call) {
+    if (pctx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    CUresult res = check_ctx_flags(flags, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+
+    struct CUctx_st *ctx = NULL;
+    pthread_mutex_lock(&lock);
+    // Round robin, so that a destroyed context's slot is reused late.
+    for (unsigned i = 0; i < CUDA_MOCK_MAX_CONTEXTS && ctx == NULL; i++) {
+        struct CUctx_st *c =
+            &user_ctx[(user_cursor + i) % CUDA_MOCK_MAX_CONTEXTS];
+        if (atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_FREE) {
+            ctx = c;
+            user_cursor = (user_cursor + i + 1) % CUDA_MOCK_MAX_CONTEXTS;
+        }
+    }
+    if (ctx == NULL) {
+        pthread_mutex_unlock(&lock);
+        UMF_MOCK_LOG_ERROR("%s: all %d contexts are in use", call,
+                           CUDA_MOCK_MAX_CONTEXTS);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    atomic_store_explicit(&ctx->device, dev, memory_order_relaxed);
+    atomic_store_explicit(&ctx->flags, flags, memory_order_relaxed);
+    res = bring_up(ctx, call);
+    if (res == CUDA_SUCCESS) {
+        res = push(ref_of(ctx));
+        if (res != CUDA_SUCCESS) {
+            teardown(ctx);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    if (res == CUDA_SUCCESS) {
+        *pctx = ctx;
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
+                                      CUdevice dev) {
+    CUDA_MOCK_ENTER(cuCtxCreate_v2);
+    return ctx_create(pctx, flags, dev, "cuCtxCreate_v2");
+}
+
+CUDA_MOCK_API CUresult cuCtxCreate_v3(CUcontext *pctx,
+                                      CUexecAffinityParam *paramsArray,
+                                      int numParams, unsigned int flags,
+                                      CUdevice dev) {
+    CUDA_MOCK_ENTER(cuCtxCreate_v3);
+    CUresult res = check_affinity(paramsArray, numParams, "cuCtxCreate_v3");
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return ctx_create(pctx, flags, dev, "cuCtxCreate_v3");
+}
+
+CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
+                                      CUctxCreateParams *ctxCreateParams,
+                                      unsigned int flags, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuCtxCreate_v4);
+    if (ctxCreateParams != NULL) {
+        if (ctxCreateParams->cigParams != NULL) {
+            UMF_MOCK_LOG_ERROR("cuCtxCreate_v4: CUDA in graphics (CIG) "
+                               "contexts are not supported by the emulated "
+                               "devices");
+            return CUDA_ERROR_NOT_SUPPORTED;
+        }
+        CUresult res = check_affinity(ctxCreateParams->execAffinityParams,
+                                      ctxCreateParams->numExecAffinityParams,
+                                      "cuCtxCreate_v4");
+        if (res != CUDA_SUCCESS) {
+            return res;
+        }
+    }
+    return ctx_create(pctx, flags, dev, "cuCtxCreate_v4");
+}
+
+CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDestroy_v2);
+    if (ctx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = live_ctx_of_handle(ctx, "cuCtxDestroy_v2", &c);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (c->primary) {
+        UMF_MOCK_LOG_ERROR("cuCtxDestroy_v2(%p): a primary context is "
+                           "released with cuDevicePrimaryCtxRelease, not "
+                           "destroyed",
+                           (void *)ctx);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    pthread_mutex_lock(&lock);
+    if (atomic_load_explicit(&c->state, memory_order_relaxed) != CTX_LIVE) {
+        // Another thread destroyed it meanwhile.
+        pthread_mutex_unlock(&lock);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    ctx_ref_t top = tls_top;
+    if (top.ctx == c &&
+        top.gen == atomic_load_explicit(&c->gen, memory_order_relaxed)) {
+        (void)pop();
+    }
+    teardown(c);
+    pthread_mutex_unlock(&lock);
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// The current context
+
+CUDA_MOCK_API CUresult cuCtxGetCurrent(CUcontext *pctx) {
+    CUDA_MOCK_ENTER(cuCtxGetCurrent);
+    if (pctx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *pctx = tls_top.ctx;
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxSetCurrent(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxSetCurrent);
+    if (ctx == NULL) {
+        if (tls_top.ctx != NULL) {
+            (void)pop();
+        }
+        return CUDA_SUCCESS;
+    }
+    struct CUctx_st *c;
+    CUresult res = live_ctx_of_handle(ctx, "cuCtxSetCurrent", &c);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    tls_top = ref_of(c);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxPushCurrent_v2);
+    if (ctx == NULL) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    struct CUctx_st *c;
+    CUresult res = live_ctx_of_handle(ctx, "cuCtxPushCurrent_v2", &c);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return push(ref_of(c));
+}
+
+CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
+    CUDA_MOCK_ENTER(cuCtxPopCurrent_v2);
+    if (tls_top.ctx == NULL) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    ctx_ref_t old = pop();
+    if (pctx != NULL) {
+        *pctx = old.ctx;
+    }
+    return CUDA_SUCCESS;
+}
+
+// The context `ctx` names, or the current one when it is NULL (the _v2
+// functions of CUDA 13).
+static CUresult ctx_or_current(CUcontext ctx, const char *call,
+                               struct CUctx_st **out) {
+    if (ctx != NULL) {
+        return live_ctx_of_handle(ctx, call, out);
+    }
+    return cuda_mock_ctx_current(out);
+}
+
+CUDA_MOCK_API CUresult cuCtxGetDevice(CUdevice *device) {
+    CUDA_MOCK_ENTER(cuCtxGetDevice);
+    if (device == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res == CUDA_SUCCESS) {
+        *device = cuda_mock_ctx_device(c);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxGetDevice_v2);
+    if (device == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = ctx_or_current(ctx, "cuCtxGetDevice_v2", &c);
+    if (res == CUDA_SUCCESS) {
+        *device = cuda_mock_ctx_device(c);
+    }
+    return res;
+}
+
+// Every operation of the emulated devices completes before its call
+// returns, so synchronising only checks the context.
+CUDA_MOCK_API CUresult cuCtxSynchronize(void) {
+    CUDA_MOCK_ENTER(cuCtxSynchronize);
+    struct CUctx_st *c;
+    return cuda_mock_ctx_current(&c);
+}
+
+CUDA_MOCK_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxSynchronize_v2);
+    struct CUctx_st *c;
+    return ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+}

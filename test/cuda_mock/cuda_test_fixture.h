@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// GoogleTest fixtures and helpers of the CUDA driver suites.
+//
+//   CudaTest     the driver loaded and cuInit done; no context
+//   CudaCtxTest  and device 0's primary context retained and current
+//
+// Checks of the emulated driver alone (fault rules, leak report, memory
+// limits, legacy names) start with CUDA_TEST_REQUIRE_EMULATED(), which
+// skips, saying why, on any other driver.
+
+#ifndef UMF_GPU_TEST_CUDA_TEST_FIXTURE_H
+#define UMF_GPU_TEST_CUDA_TEST_FIXTURE_H 1
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cuda_test_driver.h"
+#include "test_child.h"
+
+// Results print as their names in failure messages.
+inline void PrintTo(CUresult r, std::ostream *os) {
+    *os << cuda_test_result(r);
+}
+
+#define CU_ASSERT_OK(call) ASSERT_EQ((call), CUDA_SUCCESS)
+#define CU_EXPECT_OK(call) EXPECT_EQ((call), CUDA_SUCCESS)
+
+#define CUDA_TEST_REQUIRE_EMULATED()                                           \
+    do {                                                                       \
+        if (!cu->emulated()) {                                                 \
+            GTEST_SKIP() << cu->path                                           \
+                         << " has no umfCudaMockGetCallCount: this checks "    \
+                            "the emulated driver only";                        \
+        }                                                                      \
+    } while (0)
+
+class CudaTest : public ::testing::Test {
+  protected:
+    const cuda_test_driver_t *cu = nullptr;
+
+    void SetUp() override {
+        std::string why;
+        cu = cuda_test_driver_load(&why);
+        ASSERT_NE(cu, nullptr) << why;
+        CU_ASSERT_OK(cu->cuInit(0));
+    }
+};
+
+class CudaCtxTest : public CudaTest {
+  protected:
+    CUdevice dev = 0;
+    CUcontext ctx = nullptr;
+    int64_t allocations_before = 0;
+
+    void SetUp() override {
+        CudaTest::SetUp();
+        if (HasFatalFailure()) {
+            return;
+        }
+        CU_ASSERT_OK(cu->cuDeviceGet(&dev, 0));
+        CU_ASSERT_OK(cu->cuDevicePrimaryCtxRetain(&ctx, dev));
+        CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(ctx));
+        if (cu->emulated()) {
+            allocations_before =
+                cu->umfCudaMockGetLiveCount(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+        }
+    }
+
+    void TearDown() override {
+        if (ctx == nullptr) {
+            return;
+        }
+        if (cu->emulated()) {
+            // Every test frees what it allocates.
+            EXPECT_EQ(
+                cu->umfCudaMockGetLiveCount(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+                allocations_before);
+        }
+        CUcontext top = nullptr;
+        EXPECT_EQ(cu->cuCtxPopCurrent_v2(&top), CUDA_SUCCESS);
+        EXPECT_EQ(top, ctx);
+        EXPECT_EQ(cu->cuDevicePrimaryCtxRelease_v2(dev), CUDA_SUCCESS);
+    }
+};
+
+// Reads everything from `fd` until the other end closes it.
+std::string cuda_test_read_all(int fd);
+
+// Runs this test binary as child role `role` with the environment
+// assignments `env` ("NAME=value"), and waits for it. Its exit status goes
+// to *status and, when `output` is not NULL, its standard error (which the
+// role sends through its socket, see cuda_test_child_stderr_to_socket) to
+// *output. False when the child could not be started.
+bool cuda_test_run_child(const char *role, const std::vector<std::string> &env,
+                         int *status, std::string *output);
+
+// In a child role: from now on standard error goes to the parent.
+void cuda_test_child_stderr_to_socket(int sock);
+
+// In a child role: applies the "NAME=value" arguments, loads the driver and,
+// when `init`, calls cuInit. NULL (and a message on stderr) on failure.
+const cuda_test_driver_t *cuda_test_child_setup(int argc, char **argv,
+                                                bool init);
+
+#endif // UMF_GPU_TEST_CUDA_TEST_FIXTURE_H
