@@ -8,10 +8,10 @@
 // (HOST), cuMemAllocManaged (SHARED). The driver aligns allocations to at
 // least CUDA_NATURAL_ALIGNMENT; a larger power-of-two alignment, up to
 // UMF_CUDA_MAX_ALIGNMENT, is honoured by over-allocating and handing out
-// the first aligned address. When that address is not the driver's base it
-// is recorded in the allocation tracker (shared with the Level Zero
-// provider), which is also what makes split pieces free independently; free
-// looks nothing up until the tracker was first used.
+// the first aligned address, recorded in the allocation tracker (shared with
+// the Level Zero provider) as the one piece of its driver allocation. The
+// tracker also makes split pieces free independently; free looks nothing up
+// until the tracker was first used.
 
 #include "provider_cuda_internal.h"
 
@@ -70,13 +70,18 @@ umf_result_t umf_cuda_call_failed(CUresult res, const char *hint,
     return umf_cuda_result_to_umf(res);
 }
 
-void umf_cuda_ctx_leave_retry(const umf_cuda_driver_t *cu, CUcontext saved) {
-    CUresult res = cu->CtxSetCurrent(saved);
-    if (res != CUDA_SUCCESS) {
-        UMF_LOG_ERROR("CUDA provider: the caller's context %p is still not "
-                      "current (cuCtxSetCurrent: %d)",
-                      (void *)saved, (int)res);
+umf_result_t umf_cuda_ctx_restore_failed(const umf_cuda_driver_t *cu,
+                                         CUcontext saved, CUresult res) {
+    CUresult again = cu->CtxSetCurrent(saved);
+    if (again == CUDA_SUCCESS) {
+        UMF_LOG_WARN("CUDA provider: making the caller's context %p current "
+                     "again failed once (%d), then worked",
+                     (void *)saved, (int)res);
+        return UMF_RESULT_SUCCESS;
     }
+    return umf_cuda_call_failed(
+        again, "the caller's context could not be made current again",
+        "cuCtxSetCurrent(ctx=%p)", (void *)saved);
 }
 
 umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
@@ -120,11 +125,7 @@ umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
     }
     ret = query_range_in_ctx(p, ptr, base, size);
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        umf_cuda_ctx_leave_retry(p->cu, saved);
-        return left;
-    }
-    return ret;
+    return ret != UMF_RESULT_SUCCESS ? ret : left;
 }
 
 // ---------------------------------------------------------------------------
@@ -418,10 +419,7 @@ static umf_result_t cu_initialize(void *params, void **provider) {
     }
     ret = query_device(in, p);
     umf_result_t left = cuda_ctx_leave(cu, p->context, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        umf_cuda_ctx_leave_retry(cu, saved);
-        ret = left;
-    }
+    ret = ret != UMF_RESULT_SUCCESS ? ret : left;
     if (ret != UMF_RESULT_SUCCESS) {
         goto err_free;
     }
@@ -551,13 +549,11 @@ static umf_result_t alloc_in_ctx(const cu_provider_t *p, size_t size,
     if (ret == UMF_RESULT_SUCCESS) {
         (void)driver_free(p, *base, true); // our context is still current
     }
-    umf_cuda_ctx_leave_retry(p->cu, saved);
-    return left;
+    return ret != UMF_RESULT_SUCCESS ? ret : left;
 }
 
 // Frees a driver allocation with the provider's context current for the
-// call. *freed tells whether the driver released it, which is possible
-// even on failure (when only restoring the caller's context failed).
+// call. *freed tells whether the driver released it.
 static umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
                                 bool *freed) {
     CUcontext saved;
@@ -568,12 +564,10 @@ static umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
     }
     ret = driver_free(p, base, false);
     *freed = ret == UMF_RESULT_SUCCESS;
-    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    if (UMF_LIKELY(left == UMF_RESULT_SUCCESS)) {
-        return ret;
-    }
-    umf_cuda_ctx_leave_retry(p->cu, saved);
-    return left;
+    // A free cannot be undone: once the driver freed, it succeeded, even if
+    // the caller's context could not be restored (which is logged).
+    (void)cuda_ctx_leave(p->cu, p->context, saved);
+    return ret;
 }
 
 // Alignments above the driver's: over-allocate by alignment - 1 bytes and
@@ -592,15 +586,16 @@ static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
+    // Recorded even when the base happens to be aligned, so that free
+    // releases the driver allocation and properties tell the size handed
+    // out, not the driver's.
     uintptr_t aligned = umf_align_up((uintptr_t)base, alignment);
-    if (aligned != (uintptr_t)base) {
-        ret = umf_alloc_tracker_add(&p->tracker, (void *)aligned, size,
-                                    (uintptr_t)base, driver_size);
-        if (ret != UMF_RESULT_SUCCESS) {
-            bool freed;
-            (void)free_in_ctx(p, base, &freed);
-            return ret;
-        }
+    ret = umf_alloc_tracker_add(&p->tracker, (void *)aligned, size,
+                                (uintptr_t)base, driver_size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        bool freed;
+        (void)free_in_ctx(p, base, &freed);
+        return ret;
     }
     umf_gpu_stats_on_alloc(&p->stats, size);
     *result = (void *)aligned;
@@ -789,10 +784,7 @@ cu_get_allocation_properties(void *provider, const void *ptr,
             p->cu, &owner, CU_POINTER_ATTRIBUTE_CONTEXT, ptr, "CONTEXT");
     }
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        umf_cuda_ctx_leave_retry(p->cu, saved);
-        return left;
-    }
+    ret = ret != UMF_RESULT_SUCCESS ? ret : left;
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }

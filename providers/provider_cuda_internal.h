@@ -8,9 +8,12 @@
 // and the caller's context is current again when the provider returns, on
 // success and on failure alike. cuda_ctx_enter() reads the caller's context
 // and switches only if it differs (the common case costs one
-// cuCtxGetCurrent); cuda_ctx_leave() switches back. When switching back
-// fails, the operation undoes what it did where it can, tries the switch
-// once more, and returns the failure of the switch.
+// cuCtxGetCurrent); cuda_ctx_leave() switches back, and tries a second time
+// if the first switch back fails. Only if both fail does leave fail; then
+// an operation that can be undone (alloc, IPC open) is undone and returns
+// that error, a query returns it, and one that cannot be undone (free, IPC
+// close) returns success, because what it was asked to do was done (the
+// context left current is logged as an error).
 
 #ifndef UMF_GPU_PROVIDER_CUDA_INTERNAL_H
 #define UMF_GPU_PROVIDER_CUDA_INTERNAL_H 1
@@ -71,7 +74,12 @@ static inline umf_result_t cuda_ctx_enter(const umf_cuda_driver_t *cu,
     return UMF_RESULT_SUCCESS;
 }
 
+// The slow path of cuda_ctx_leave(): the first switch back failed with res.
+umf_result_t umf_cuda_ctx_restore_failed(const umf_cuda_driver_t *cu,
+                                         CUcontext saved, CUresult res);
+
 // Makes `saved` current again if cuda_ctx_enter(cu, ctx, &saved) switched.
+// Fails (and stores the error) only if two tries failed.
 static inline umf_result_t cuda_ctx_leave(const umf_cuda_driver_t *cu,
                                           CUcontext ctx, CUcontext saved) {
     if (UMF_LIKELY(saved == ctx)) {
@@ -79,17 +87,10 @@ static inline umf_result_t cuda_ctx_leave(const umf_cuda_driver_t *cu,
     }
     CUresult res = cu->CtxSetCurrent(saved);
     if (UMF_UNLIKELY(res != CUDA_SUCCESS)) {
-        return umf_cuda_call_failed(
-            res, "the caller's context could not be made current again",
-            "cuCtxSetCurrent(ctx=%p)", (void *)saved);
+        return umf_cuda_ctx_restore_failed(cu, saved, res);
     }
     return UMF_RESULT_SUCCESS;
 }
-
-// After cuda_ctx_leave() failed and the operation was undone: one more try
-// to make the caller's context current; its outcome is only logged, the
-// operation returns the first failure.
-void umf_cuda_ctx_leave_retry(const umf_cuda_driver_t *cu, CUcontext saved);
 
 // The driver allocation holding ptr: RANGE_START_ADDR and RANGE_SIZE, asked
 // with the provider's context current. Also an umf_alloc_tracker_query_fn

@@ -88,12 +88,9 @@ umf_result_t umf_cuda_ipc_get_handle(void *provider, const void *ptr,
         return ret;
     }
     ret = export_in_ctx(p, ptr, &base, &range, &id, &handle);
+    // Nothing to undo on failure: the driver owns the handle.
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        // Nothing to undo: the driver owns the handle.
-        umf_cuda_ctx_leave_retry(p->cu, saved);
-        return left;
-    }
+    ret = ret != UMF_RESULT_SUCCESS ? ret : left;
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
@@ -156,10 +153,7 @@ static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
     ret = umf_cuda_pointer_attribute(p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID,
                                      base, "BUFFER_ID");
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        umf_cuda_ctx_leave_retry(p->cu, saved);
-        return left;
-    }
+    ret = ret != UMF_RESULT_SUCCESS ? ret : left;
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
@@ -202,16 +196,13 @@ static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
             (unsigned long long)a->data->alloc_id, (int)a->data->producer_pid);
     }
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        if (ret == UMF_RESULT_SUCCESS) {
-            res = p->cu->IpcCloseMemHandle(dptr); // our context is current
-            if (res != CUDA_SUCCESS) {
-                UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
-                              "cuIpcCloseMemHandle(%p) failed (%d)",
-                              (void *)dptr, (int)res);
-            }
+    if (left != UMF_RESULT_SUCCESS && ret == UMF_RESULT_SUCCESS) {
+        res = p->cu->IpcCloseMemHandle(dptr); // our context is still current
+        if (res != CUDA_SUCCESS) {
+            UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
+                          "cuIpcCloseMemHandle(%p) failed (%d)",
+                          (void *)dptr, (int)res);
         }
-        umf_cuda_ctx_leave_retry(p->cu, saved);
         return left;
     }
     if (ret == UMF_RESULT_SUCCESS) {
@@ -238,11 +229,10 @@ static umf_result_t unmap_remote(const umf_ipc_cache_key_t *key,
         ret = umf_cuda_call_failed(res, NULL, "cuIpcCloseMemHandle(ptr=%p)",
                                    mapping->base);
     }
-    umf_result_t left = cuda_ctx_leave(cu, ctx, saved);
-    if (left != UMF_RESULT_SUCCESS) {
-        umf_cuda_ctx_leave_retry(cu, saved);
-        return left;
-    }
+    // A close cannot be undone: once the driver closed, it succeeded, even
+    // if the caller's context could not be restored (which is logged); the
+    // cache must not keep a mapping that is gone.
+    (void)cuda_ctx_leave(cu, ctx, saved);
     return ret;
 }
 
