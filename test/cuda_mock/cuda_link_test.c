@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A program built against cuda.h and linked with -lcuda, as applications
+// are: the header maps the API names to the versioned entry points
+// (cuMemAlloc -> cuMemAlloc_v2, cuCtxCreate -> cuCtxCreate_v4 ...), the
+// dynamic linker finds libcuda.so.1 through LD_LIBRARY_PATH (the build
+// tree's lib/mock-cuda for the tests). cuda_link_ptds_test.c is the same
+// with CUDA_API_PER_THREAD_DEFAULT_STREAM, which binds the _ptds variants.
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <string.h>
+
+#include <umf/gpu_mock.h>
+
+#include "c_test.h"
+#include "cuda_link_test.h"
+
+int64_t cuda_link_call_count(const char *entry) {
+    umf_gpu_mock_get_call_count_fn count =
+        (umf_gpu_mock_get_call_count_fn)dlsym(RTLD_DEFAULT,
+                                              "umfCudaMockGetCallCount");
+    return count != NULL ? count(entry) : -1;
+}
+
+UMF_C_TEST(CudaLink, VersionedNamesThroughTheHeader) {
+    UMF_ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    CUdevice dev;
+    CUcontext ctx;
+    UMF_ASSERT_EQ(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
+    UMF_ASSERT_EQ(cuCtxCreate(&ctx, NULL, 0, dev), CUDA_SUCCESS);
+    size_t total = 0, free_b = 0;
+    UMF_EXPECT_EQ(cuDeviceTotalMem(&total, dev), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemGetInfo(&free_b, &total), CUDA_SUCCESS);
+    UMF_EXPECT(free_b <= total);
+    CUdeviceptr p = 0;
+    UMF_ASSERT_EQ(cuMemAlloc(&p, 4096), CUDA_SUCCESS);
+    char in[64], out[64];
+    memset(in, 0x3c, sizeof(in));
+    UMF_EXPECT_EQ(cuMemcpyHtoD(p + 64, in, sizeof(in)), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemcpyDtoD(p, p + 64, sizeof(in)), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemsetD8(p + 8, 0x11, 8), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemcpyDtoH(out, p, sizeof(out)), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(out[0], 0x3c);
+    UMF_EXPECT_EQ(out[8], 0x11);
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    UMF_EXPECT_EQ(cuMemGetAddressRange(&base, &size, p + 100), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(base, p);
+    UMF_EXPECT_EQ(size, 4096);
+    UMF_EXPECT_EQ(cuMemFree(p), CUDA_SUCCESS);
+    CUcontext popped = NULL;
+    UMF_EXPECT_EQ(cuCtxPushCurrent(ctx), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuCtxPopCurrent(&popped), CUDA_SUCCESS);
+    UMF_EXPECT_PTR_EQ(popped, ctx);
+    UMF_EXPECT_EQ(cuCtxDestroy(ctx), CUDA_SUCCESS);
+    if (cuda_link_call_count("cuMemAlloc_v2") >= 0) {
+        // The emulated driver: the calls reached the versioned names.
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemAlloc_v2"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuCtxCreate_v4"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemcpyHtoD_v2"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemAlloc"), 0);
+    }
+    UMF_EXPECT_EQ(cuda_link_ptds_roundtrip(), 0);
+    if (cuda_link_call_count("cuMemcpyHtoD_v2_ptds") >= 0) {
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemcpyHtoD_v2_ptds"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemcpyDtoH_v2_ptds"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemsetD8_v2_ptds"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemcpy_ptds"), 1);
+    }
+}
