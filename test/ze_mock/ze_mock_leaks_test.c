@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The leak report at exit and UMF_GPU_MOCK_LEAKS=strict, run in child
+// processes whose stderr comes back over the socket.
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "c_test.h"
+#include "test_child.h"
+#include "ze_test_util.h"
+
+// Leaks an allocation with an IPC handle, an imported mapping, a host
+// allocation and a context (with argv[1] "leak"), or nothing.
+UMF_TEST_CHILD(ze_leaker) {
+    if (argc < 1) {
+        return 13;
+    }
+    setenv("UMF_GPU_MOCK_LEAKS", argv[0], 1);
+    bool leak = argc > 1 && strcmp(argv[1], "leak") == 0;
+    if (dup2(sock, STDERR_FILENO) < 0) {
+        return 10;
+    }
+    ze_test_t t;
+    if (!ze_test_setup(&t)) {
+        return 11;
+    }
+    void *dev = ze_test_alloc_device(&t, 4321, 1);
+    ze_host_mem_alloc_desc_t hd = {.stype =
+                                       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    void *host = NULL, *imported = NULL;
+    ze_ipc_mem_handle_t h;
+    if (dev == NULL || zeMemAllocHost(t.ctx, &hd, 99, 0, &host) != 0 ||
+        zeMemGetIpcHandle(t.ctx, dev, &h) != 0 ||
+        zeMemOpenIpcHandle(t.ctx, t.devices[0], h, 0, &imported) != 0) {
+        return 12;
+    }
+    if (leak) {
+        return 0; // what the leak report does with the status is tested
+    }
+    zeMemCloseIpcHandle(t.ctx, imported);
+    zeMemFree(t.ctx, host);
+    zeMemFree(t.ctx, dev);
+    ze_test_teardown(&t);
+    return 0;
+}
+
+static int run_leaker(const char *mode, const char *what, char **text) {
+    const char *args[] = {mode, what, NULL};
+    umf_test_child_t c;
+    if (umf_test_child_start(&c, "ze_leaker", args) != 0) {
+        return -1;
+    }
+    *text = ze_test_slurp(c.sock);
+    return umf_test_child_wait(&c);
+}
+
+UMF_C_TEST(ZeLeaks, ReportAndStrictExitStatus) {
+    if (!ze_test_ipc_capable()) {
+        return; // the leaker exports
+    }
+    char *text = NULL;
+    UMF_EXPECT_EQ(run_leaker("strict", "leak", &text), 86);
+    UMF_ASSERT(text != NULL);
+    UMF_EXPECT(strstr(text, "4321 bytes of device memory") != NULL);
+    UMF_EXPECT(strstr(text, "on device 1") != NULL);
+    UMF_EXPECT(strstr(text, "99 bytes of host memory") != NULL);
+    UMF_EXPECT(strstr(text, "IPC handle") != NULL);
+    UMF_EXPECT(strstr(text, "imported mapping") != NULL);
+    UMF_EXPECT(strstr(text, "context 0x") != NULL);
+    UMF_EXPECT(strstr(text, "command list 0x") != NULL);
+    UMF_EXPECT(strstr(text, "exiting with status 86") != NULL);
+    free(text);
+
+    UMF_EXPECT_EQ(run_leaker("report", "leak", &text), 0);
+    UMF_ASSERT(text != NULL);
+    UMF_EXPECT(strstr(text, "4321 bytes") != NULL);
+    UMF_EXPECT(strstr(text, "exiting") == NULL);
+    free(text);
+
+    UMF_EXPECT_EQ(run_leaker("off", "leak", &text), 0);
+    UMF_ASSERT(text != NULL);
+    UMF_EXPECT(strstr(text, "leak") == NULL);
+    free(text);
+
+    UMF_EXPECT_EQ(run_leaker("strict", "clean", &text), 0);
+    UMF_ASSERT(text != NULL);
+    UMF_EXPECT(strstr(text, "leak") == NULL);
+    free(text);
+}
+
+UMF_C_TEST(ZeLeaks, LiveCountsAndReportOnRequest) {
+    ze_test_t t;
+    if (!ze_test_setup(&t)) {
+        return;
+    }
+    const umf_test_mock_control_t *ctl = ze_test_control();
+    UMF_ASSERT(ctl != NULL);
+    int64_t allocs = ctl->get_live_count(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    void *p = ze_test_alloc_device(&t, 777, 0);
+    UMF_ASSERT(p != NULL);
+    UMF_EXPECT_EQ(ctl->get_live_count(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+                  allocs + 1);
+    int fds[2];
+    UMF_ASSERT_EQ(pipe(fds), 0);
+    UMF_EXPECT(ctl->write_leak_report(fds[1]) >= 3); // p, context, list
+    close(fds[1]);
+    char *text = ze_test_slurp(fds[0]);
+    close(fds[0]);
+    UMF_ASSERT(text != NULL);
+    UMF_EXPECT(strstr(text, "777 bytes of device memory") != NULL);
+    free(text);
+    UMF_EXPECT_EQ(zeMemFree(t.ctx, p), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(ctl->get_live_count(UMF_GPU_MOCK_LIVE_ALLOCATIONS), allocs);
+    ze_test_teardown(&t);
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "ze_test_util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "c_test.h"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static ze_result_t init_result;
+
+static void init(void) {
+    init_result = zeInit(0);
+}
+
+static bool env_is(const char *name, const char *value) {
+    const char *v = getenv(name);
+    return v != NULL && strcmp(v, value) == 0;
+}
+
+bool ze_test_intercept(void) {
+    return env_is("ZE_ENABLE_LOADER_INTERCEPT", "1");
+}
+
+bool ze_test_ipc_capable(void) {
+    return !env_is("UMF_GPU_MOCK_MEMORY", "malloc");
+}
+
+bool ze_test_arena(void) {
+    const char *v = getenv("UMF_GPU_MOCK_MEMORY");
+    return v == NULL || v[0] == '\0' || strcmp(v, "arena") == 0;
+}
+
+bool ze_test_setup(ze_test_t *t) {
+    memset(t, 0, sizeof(*t));
+    pthread_once(&init_once, init);
+    if (init_result != ZE_RESULT_SUCCESS) {
+        umf_c_test_fail(__FILE__, __LINE__, "zeInit: 0x%x", init_result);
+        return false;
+    }
+    uint32_t n = 1;
+    t->device_count = ZE_TEST_MAX_DEVICES;
+    ze_context_desc_t cd = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
+    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  NULL,
+                                  0,
+                                  0,
+                                  0,
+                                  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    if (zeDriverGet(&n, &t->driver) != ZE_RESULT_SUCCESS || n != 1 ||
+        zeDeviceGet(t->driver, &t->device_count, t->devices) !=
+            ZE_RESULT_SUCCESS ||
+        t->device_count == 0 ||
+        zeContextCreate(t->driver, &cd, &t->ctx) != ZE_RESULT_SUCCESS ||
+        zeCommandListCreateImmediate(t->ctx, t->devices[0], &qd, &t->list) !=
+            ZE_RESULT_SUCCESS) {
+        umf_c_test_fail(__FILE__, __LINE__,
+                        "cannot set up driver, devices, "
+                        "context and command list");
+        return false;
+    }
+    return true;
+}
+
+void ze_test_teardown(ze_test_t *t) {
+    if (t->list != NULL) {
+        UMF_EXPECT_EQ(zeCommandListDestroy(t->list), ZE_RESULT_SUCCESS);
+    }
+    if (t->ctx != NULL) {
+        UMF_EXPECT_EQ(zeContextDestroy(t->ctx), ZE_RESULT_SUCCESS);
+    }
+    memset(t, 0, sizeof(*t));
+}
+
+static umf_test_mock_control_t control;
+static bool control_ok;
+static pthread_once_t control_once = PTHREAD_ONCE_INIT;
+
+static void load_control(void) {
+    pthread_once(&init_once, init); // the loader loads the driver
+    control_ok =
+        umf_test_mock_control_load(&control, getenv("ZE_ENABLE_ALT_DRIVERS"),
+                                   "umfZeMock") == 0;
+}
+
+const umf_test_mock_control_t *ze_test_control(void) {
+    pthread_once(&control_once, load_control);
+    if (!control_ok) {
+        umf_c_test_fail(__FILE__, __LINE__,
+                        "no control API: is ZE_ENABLE_ALT_DRIVERS the "
+                        "emulated driver?");
+        return NULL;
+    }
+    return &control;
+}
+
+ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src,
+                         size_t size) {
+    return zeCommandListAppendMemoryCopy(t->list, dst, src, size, NULL, 0,
+                                         NULL);
+}
+
+void *ze_test_alloc_device(ze_test_t *t, size_t size, unsigned dev) {
+    ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+                                    NULL, 0, 0};
+    void *p = NULL;
+    ze_result_t r = zeMemAllocDevice(t->ctx, &d, size, 0, t->devices[dev], &p);
+    if (r != ZE_RESULT_SUCCESS) {
+        umf_c_test_fail(__FILE__, __LINE__, "zeMemAllocDevice(%zu): 0x%x", size,
+                        r);
+        return NULL;
+    }
+    return p;
+}
+
+bool ze_test_fill_byte(ze_test_t *t, void *dst, unsigned char byte,
+                       size_t size) {
+    unsigned char *buf = malloc(size);
+    if (buf == NULL) {
+        return false;
+    }
+    memset(buf, byte, size);
+    ze_result_t r = ze_test_copy(t, dst, buf, size);
+    free(buf);
+    return r == ZE_RESULT_SUCCESS;
+}
+
+bool ze_test_all_bytes(ze_test_t *t, const void *src, unsigned char byte,
+                       size_t size) {
+    unsigned char *buf = malloc(size);
+    if (buf == NULL) {
+        return false;
+    }
+    bool ok = ze_test_copy(t, buf, src, size) == ZE_RESULT_SUCCESS;
+    for (size_t i = 0; ok && i < size; i++) {
+        ok = buf[i] == byte;
+    }
+    free(buf);
+    return ok;
+}
+
+char *ze_test_slurp(int fd) {
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n <= 0) {
+            break;
+        }
+        len += (size_t)n;
+    }
+    if (buf != NULL) {
+        buf[len] = '\0';
+    }
+    return buf;
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What the emulated Level Zero driver's tests share. They reach the driver
+// only through the real loader (linked), as an application does, and move
+// data only with command-list copies, never by touching device pointers.
+
+#ifndef UMF_GPU_TEST_ZE_UTIL_H
+#define UMF_GPU_TEST_ZE_UTIL_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <level_zero/ze_api.h>
+
+#include "mock_control_client.h"
+
+#define ZE_TEST_MAX_DEVICES 8
+
+typedef struct ze_test_t {
+    ze_driver_handle_t driver;
+    uint32_t device_count;
+    ze_device_handle_t devices[ZE_TEST_MAX_DEVICES];
+    ze_context_handle_t ctx;
+    ze_command_list_handle_t list; // immediate, on device 0
+} ze_test_t;
+
+// zeInit (once per process), the driver and its devices, a new context and
+// an immediate command list. False, with a test failure, if any fails.
+bool ze_test_setup(ze_test_t *t);
+// Destroys what ze_test_setup made.
+void ze_test_teardown(ze_test_t *t);
+
+// The driver's control API; NULL (with a test failure) if unavailable.
+const umf_test_mock_control_t *ze_test_control(void);
+
+// Runs in the loader's intercept mode, where the loader itself reads every
+// handle (so tests pass no NULL handles there).
+bool ze_test_intercept(void);
+// The memory mode the driver runs in (UMF_GPU_MOCK_MEMORY).
+bool ze_test_ipc_capable(void);
+bool ze_test_arena(void);
+
+// Copies through t's immediate list.
+ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src, size_t size);
+
+// A device allocation of `size` on device `dev`, or NULL (test failure).
+void *ze_test_alloc_device(ze_test_t *t, size_t size, unsigned dev);
+
+// Fills `size` bytes of `dst` (device memory) with `byte`, through a copy.
+bool ze_test_fill_byte(ze_test_t *t, void *dst, unsigned char byte,
+                       size_t size);
+// True when all `size` bytes at `src` (device memory) are `byte`.
+bool ze_test_all_bytes(ze_test_t *t, const void *src, unsigned char byte,
+                       size_t size);
+
+// Reads everything from fd until its end; the caller frees.
+char *ze_test_slurp(int fd);
+
+#endif // UMF_GPU_TEST_ZE_UTIL_H

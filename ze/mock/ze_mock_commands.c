@@ -1,0 +1,802 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Command queues and lists, events and fences: enough for portable code to
+// move data as on a GPU. Nothing runs in the background: an immediate list
+// executes each command as it is appended, a regular list records them and
+// executes them in zeCommandQueueExecuteCommandLists. A command that must
+// wait for an event nobody signalled yet is refused (UNSUPPORTED_FEATURE)
+// rather than blocking the caller forever.
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ze_mock_internal.h"
+
+#define MAX_FILL_PATTERN 128
+
+typedef struct event_pool_t {
+    uint32_t magic;
+    uint32_t count;
+    pthread_mutex_t lock; // used[]
+    uint8_t *used;        // which indices have an event
+} event_pool_t;
+
+typedef struct event_t {
+    uint32_t magic;
+    event_pool_t *pool;
+    uint32_t index;
+    _Atomic int signaled;
+} event_t;
+
+typedef struct queue_t {
+    uint32_t magic;
+} queue_t;
+
+typedef struct fence_t {
+    uint32_t magic;
+    _Atomic int signaled;
+} fence_t;
+
+typedef enum command_kind_t {
+    CMD_COPY,
+    CMD_FILL,
+    CMD_BARRIER, // also: wait on events, signal an event
+    CMD_RESET,
+} command_kind_t;
+
+typedef struct command_t {
+    command_kind_t kind;
+    void *dst;
+    const void *src;
+    size_t size;
+    unsigned char pattern[MAX_FILL_PATTERN];
+    size_t pattern_size;
+    event_t *signal; // signalled after the command, or NULL
+    event_t *reset;  // CMD_RESET
+    uint32_t waits;  // events that must be signalled first
+    event_t **wait;  // owned by the command
+} command_t;
+
+typedef struct list_t {
+    uint32_t magic;
+    bool immediate;
+    bool closed;
+    command_t *cmds;
+    size_t count, cap;
+} list_t;
+
+#define CHECKED(type, var, handle, magic_value)                                \
+    type *var = (type *)(handle);                                              \
+    if (var == NULL || var->magic != (magic_value)) {                          \
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
+    }
+
+static event_t *as_event(ze_event_handle_t h) {
+    event_t *e = (event_t *)h;
+    return e != NULL && e->magic == ZE_MOCK_MAGIC_EVENT ? e : NULL;
+}
+
+// Polls `flag` until it is set or `timeout_ns` passed (UINT64_MAX: never).
+static bool wait_flag(_Atomic int *flag, uint64_t timeout_ns) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        if (atomic_load_explicit(flag, memory_order_acquire)) {
+            return true;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        uint64_t spent = (uint64_t)(now.tv_sec - start.tv_sec) * 1000000000u +
+                         (uint64_t)(now.tv_nsec - start.tv_nsec);
+        if (timeout_ns != UINT64_MAX && spent >= timeout_ns) {
+            return false;
+        }
+        struct timespec nap = {0, 20000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+// ---- Commands -------------------------------------------------------------
+
+// A copy or fill must stay inside the allocation it starts in; memory the
+// driver does not know (the caller's own) is the caller's business.
+static ze_result_t check_range(const void *ptr, size_t size) {
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(ptr, &info) == UMF_MOCK_OK &&
+        size > info.mapped - (size_t)((const char *)ptr - (char *)info.base)) {
+        UMF_MOCK_LOG_WARN("a copy or fill of %zu bytes at %p runs past the "
+                          "end of allocation #%llu",
+                          size, ptr, (unsigned long long)info.id);
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t run(const command_t *c) {
+    for (uint32_t i = 0; i < c->waits; i++) {
+        if (!atomic_load_explicit(&c->wait[i]->signaled,
+                                  memory_order_acquire)) {
+            UMF_MOCK_LOG_ERROR("a command waits for an event nobody "
+                               "signalled: the emulated driver executes "
+                               "commands at once and cannot wait");
+            return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+        }
+    }
+    switch (c->kind) {
+    case CMD_COPY:
+        memmove(c->dst, c->src, c->size);
+        break;
+    case CMD_FILL: {
+        unsigned char *d = c->dst;
+        for (size_t off = 0; off < c->size; off += c->pattern_size) {
+            size_t n = c->size - off < c->pattern_size ? c->size - off
+                                                       : c->pattern_size;
+            memcpy(d + off, c->pattern, n);
+        }
+        break;
+    }
+    case CMD_RESET:
+        atomic_store_explicit(&c->reset->signaled, 0, memory_order_release);
+        break;
+    case CMD_BARRIER:
+        break;
+    }
+    if (c->signal != NULL) {
+        atomic_store_explicit(&c->signal->signaled, 1, memory_order_release);
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+// Checks the events of a command and fills them in.
+static ze_result_t set_events(command_t *c, ze_event_handle_t hSignal,
+                              uint32_t numWait, ze_event_handle_t *phWait) {
+    if (hSignal != NULL && (c->signal = as_event(hSignal)) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (numWait > 0 && phWait == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    for (uint32_t i = 0; i < numWait; i++) {
+        if (as_event(phWait[i]) == NULL) {
+            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        }
+    }
+    c->waits = numWait;
+    c->wait = (event_t **)phWait; // copied if the command is kept
+    return ZE_RESULT_SUCCESS;
+}
+
+// Runs the command (immediate list) or records it (regular list).
+static ze_result_t submit(list_t *l, command_t *c) {
+    if (l->immediate) {
+        return run(c);
+    }
+    if (l->closed) {
+        UMF_MOCK_LOG_WARN("appending to a closed command list");
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    event_t **wait = NULL;
+    if (c->waits > 0) {
+        wait = malloc(c->waits * sizeof(*wait));
+        if (wait == NULL) {
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        memcpy(wait, c->wait, c->waits * sizeof(*wait));
+    }
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        command_t *cmds = realloc(l->cmds, cap * sizeof(*cmds));
+        if (cmds == NULL) {
+            free(wait);
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        l->cmds = cmds;
+        l->cap = cap;
+    }
+    c->wait = wait;
+    l->cmds[l->count++] = *c;
+    return ZE_RESULT_SUCCESS;
+}
+
+static void clear_commands(list_t *l) {
+    for (size_t i = 0; i < l->count; i++) {
+        free(l->cmds[i].wait);
+    }
+    l->count = 0;
+}
+
+// ---- Command queues -------------------------------------------------------
+
+static ze_result_t check_queue_desc(const ze_command_queue_desc_t *desc) {
+    if (desc == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->flags > ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY ||
+        desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
+        desc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    if (desc->ordinal != 0 || desc->index != 0) {
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT; // one group, one queue
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t check_context_device(ze_context_handle_t hContext,
+                                        ze_device_handle_t hDevice) {
+    if (ze_mock_context(hContext) == NULL || ze_mock_device(hDevice) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+// Makes an object of `size` bytes with `magic`, registered as `kind`.
+static void *make_object(size_t size, uint32_t magic,
+                         ze_mock_object_kind_t kind) {
+    uint32_t *obj = calloc(1, size);
+    if (obj == NULL) {
+        return NULL;
+    }
+    *obj = magic;
+    if (!umf_mock_object_add(kind, obj)) {
+        free(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+// Unregisters an object; false if it was not live (destroyed, foreign).
+static bool drop_object(void *obj, ze_mock_object_kind_t kind) {
+    if (obj == NULL || !umf_mock_object_remove(kind, obj)) {
+        return false;
+    }
+    *(uint32_t *)obj = 0;
+    return true;
+}
+
+static ze_result_t ZE_APICALL mock_CommandQueueCreate(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice,
+    const ze_command_queue_desc_t *desc,
+    ze_command_queue_handle_t *phCommandQueue) {
+    ZE_MOCK_ENTER(zeCommandQueueCreate);
+    ze_result_t r = check_context_device(hContext, hDevice);
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_queue_desc(desc);
+    }
+    if (r == ZE_RESULT_SUCCESS && phCommandQueue == NULL) {
+        r = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
+    }
+    queue_t *q = make_object(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE,
+                             ZE_MOCK_OBJ_COMMAND_QUEUE);
+    if (q == NULL) {
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *phCommandQueue = (ze_command_queue_handle_t)q;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
+    ZE_MOCK_ENTER(zeCommandQueueDestroy);
+    if (!drop_object(hCommandQueue, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    free(hCommandQueue);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
+    ze_command_queue_handle_t hCommandQueue, uint32_t numCommandLists,
+    ze_command_list_handle_t *phCommandLists, ze_fence_handle_t hFence) {
+    ZE_MOCK_ENTER(zeCommandQueueExecuteCommandLists);
+    CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
+    (void)q;
+    fence_t *fence = (fence_t *)hFence;
+    if (fence != NULL && fence->magic != ZE_MOCK_MAGIC_FENCE) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (phCommandLists == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (numCommandLists == 0) {
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    }
+    for (uint32_t i = 0; i < numCommandLists; i++) {
+        list_t *l = (list_t *)phCommandLists[i];
+        if (l == NULL || l->magic != ZE_MOCK_MAGIC_LIST) {
+            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        }
+        if (l->immediate) {
+            return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+        }
+        if (!l->closed) {
+            UMF_MOCK_LOG_WARN("executing a command list that is not closed");
+            return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    for (uint32_t i = 0; i < numCommandLists; i++) {
+        list_t *l = (list_t *)phCommandLists[i];
+        for (size_t j = 0; j < l->count; j++) {
+            ze_result_t r = run(&l->cmds[j]);
+            if (r != ZE_RESULT_SUCCESS) {
+                return r;
+            }
+        }
+    }
+    if (fence != NULL) {
+        atomic_store_explicit(&fence->signaled, 1, memory_order_release);
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_CommandQueueSynchronize(
+    ze_command_queue_handle_t hCommandQueue, uint64_t timeout) {
+    ZE_MOCK_ENTER(zeCommandQueueSynchronize);
+    CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
+    (void)q;
+    (void)timeout; // everything submitted has completed
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_command_queue(ze_command_queue_dditable_t *t) {
+    t->pfnCreate = mock_CommandQueueCreate;
+    t->pfnDestroy = mock_CommandQueueDestroy;
+    t->pfnExecuteCommandLists = mock_CommandQueueExecuteCommandLists;
+    t->pfnSynchronize = mock_CommandQueueSynchronize;
+}
+
+// ---- Command lists --------------------------------------------------------
+
+static ze_result_t list_create(ze_context_handle_t hContext,
+                               ze_device_handle_t hDevice, bool immediate,
+                               ze_command_list_handle_t *phCommandList) {
+    ze_result_t r = check_context_device(hContext, hDevice);
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
+    }
+    if (phCommandList == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    list_t *l = make_object(sizeof(list_t), ZE_MOCK_MAGIC_LIST,
+                            ZE_MOCK_OBJ_COMMAND_LIST);
+    if (l == NULL) {
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    l->immediate = immediate;
+    *phCommandList = (ze_command_list_handle_t)l;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                       const ze_command_list_desc_t *desc,
+                       ze_command_list_handle_t *phCommandList) {
+    ZE_MOCK_ENTER(zeCommandListCreate);
+    if (desc == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->flags > 0xf) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    if (desc->commandQueueGroupOrdinal != 0) {
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return list_create(hContext, hDevice, false, phCommandList);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListCreateImmediate(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice,
+    const ze_command_queue_desc_t *altdesc,
+    ze_command_list_handle_t *phCommandList) {
+    ZE_MOCK_ENTER(zeCommandListCreateImmediate);
+    ze_result_t r = check_queue_desc(altdesc);
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
+    }
+    return list_create(hContext, hDevice, true, phCommandList);
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandListDestroy(ze_command_list_handle_t hCommandList) {
+    ZE_MOCK_ENTER(zeCommandListDestroy);
+    list_t *l = (list_t *)hCommandList;
+    if (!drop_object(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    clear_commands(l);
+    free(l->cmds);
+    free(l);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandListClose(ze_command_list_handle_t hCommandList) {
+    ZE_MOCK_ENTER(zeCommandListClose);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    l->closed = true;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandListReset(ze_command_list_handle_t hCommandList) {
+    ZE_MOCK_ENTER(zeCommandListReset);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    clear_commands(l);
+    l->closed = false;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendBarrier(
+    ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    ZE_MOCK_ENTER(zeCommandListAppendBarrier);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    command_t c = {.kind = CMD_BARRIER};
+    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopy(
+    ze_command_list_handle_t hCommandList, void *dstptr, const void *srcptr,
+    size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    ZE_MOCK_ENTER(zeCommandListAppendMemoryCopy);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (dstptr == NULL || srcptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    command_t c = {
+        .kind = CMD_COPY, .dst = dstptr, .src = srcptr, .size = size};
+    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_range(dstptr, size);
+    }
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_range(srcptr, size);
+    }
+    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
+    ze_command_list_handle_t hCommandList, void *ptr, const void *pattern,
+    size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    ZE_MOCK_ENTER(zeCommandListAppendMemoryFill);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (ptr == NULL || pattern == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (pattern_size == 0 || pattern_size > MAX_FILL_PATTERN ||
+        (pattern_size & (pattern_size - 1)) != 0) {
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    }
+    command_t c = {.kind = CMD_FILL,
+                   .dst = ptr,
+                   .size = size,
+                   .pattern_size = pattern_size};
+    memcpy(c.pattern, pattern, pattern_size);
+    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_range(ptr, size);
+    }
+    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendMemoryPrefetch(
+    ze_command_list_handle_t hCommandList, const void *ptr, size_t size) {
+    ZE_MOCK_ENTER(zeCommandListAppendMemoryPrefetch);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)l;
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    return check_range(ptr, size); // the memory is where it needs to be
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
+    ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice,
+    const void *ptr, size_t size, ze_memory_advice_t advice) {
+    ZE_MOCK_ENTER(zeCommandListAppendMemAdvise);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)l;
+    if (ze_mock_device(hDevice) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    return check_range(ptr, size);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendSignalEvent(
+    ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
+    ZE_MOCK_ENTER(zeCommandListAppendSignalEvent);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (as_event(hEvent) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    command_t c = {.kind = CMD_BARRIER, .signal = as_event(hEvent)};
+    return submit(l, &c);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendWaitOnEvents(
+    ze_command_list_handle_t hCommandList, uint32_t numEvents,
+    ze_event_handle_t *phEvents) {
+    ZE_MOCK_ENTER(zeCommandListAppendWaitOnEvents);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    command_t c = {.kind = CMD_BARRIER};
+    ze_result_t r = set_events(&c, NULL, numEvents, phEvents);
+    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListAppendEventReset(
+    ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
+    ZE_MOCK_ENTER(zeCommandListAppendEventReset);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (as_event(hEvent) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    command_t c = {.kind = CMD_RESET, .reset = as_event(hEvent)};
+    return submit(l, &c);
+}
+
+void ze_mock_fill_command_list(ze_command_list_dditable_t *t) {
+    t->pfnCreate = mock_CommandListCreate;
+    t->pfnCreateImmediate = mock_CommandListCreateImmediate;
+    t->pfnDestroy = mock_CommandListDestroy;
+    t->pfnClose = mock_CommandListClose;
+    t->pfnReset = mock_CommandListReset;
+    t->pfnAppendBarrier = mock_CommandListAppendBarrier;
+    t->pfnAppendMemoryCopy = mock_CommandListAppendMemoryCopy;
+    t->pfnAppendMemoryFill = mock_CommandListAppendMemoryFill;
+    t->pfnAppendMemoryPrefetch = mock_CommandListAppendMemoryPrefetch;
+    t->pfnAppendMemAdvise = mock_CommandListAppendMemAdvise;
+    t->pfnAppendSignalEvent = mock_CommandListAppendSignalEvent;
+    t->pfnAppendWaitOnEvents = mock_CommandListAppendWaitOnEvents;
+    t->pfnAppendEventReset = mock_CommandListAppendEventReset;
+}
+
+// ---- Event pools and events -----------------------------------------------
+
+static ze_result_t ZE_APICALL mock_EventPoolCreate(
+    ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
+    uint32_t numDevices, ze_device_handle_t *phDevices,
+    ze_event_pool_handle_t *phEventPool) {
+    ZE_MOCK_ENTER(zeEventPoolCreate);
+    if (ze_mock_context(hContext) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (desc == NULL || phEventPool == NULL ||
+        (numDevices > 0 && phDevices == NULL)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    for (uint32_t i = 0; i < numDevices; i++) {
+        if (ze_mock_device(phDevices[i]) == NULL) {
+            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        }
+    }
+    if (desc->flags > 0xf) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    if (desc->count == 0) {
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    }
+    uint8_t *used = calloc(desc->count, 1);
+    if (used == NULL) {
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    event_pool_t *p = make_object(
+        sizeof(event_pool_t), ZE_MOCK_MAGIC_EVENT_POOL, ZE_MOCK_OBJ_EVENT_POOL);
+    if (p == NULL) {
+        free(used);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    p->count = desc->count;
+    p->used = used;
+    pthread_mutex_init(&p->lock, NULL);
+    *phEventPool = (ze_event_pool_handle_t)p;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_EventPoolDestroy(ze_event_pool_handle_t hEventPool) {
+    ZE_MOCK_ENTER(zeEventPoolDestroy);
+    event_pool_t *p = (event_pool_t *)hEventPool;
+    if (p == NULL || !umf_mock_object_contains(ZE_MOCK_OBJ_EVENT_POOL, p)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    pthread_mutex_lock(&p->lock);
+    bool in_use = false;
+    for (uint32_t i = 0; i < p->count && !in_use; i++) {
+        in_use = p->used[i] != 0;
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (in_use) {
+        UMF_MOCK_LOG_WARN("zeEventPoolDestroy: events of the pool are alive");
+        return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
+    }
+    if (!drop_object(p, ZE_MOCK_OBJ_EVENT_POOL)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    pthread_mutex_destroy(&p->lock);
+    free(p->used);
+    free(p);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
+                 ze_event_handle_t *phEvent) {
+    ZE_MOCK_ENTER(zeEventCreate);
+    CHECKED(event_pool_t, p, hEventPool, ZE_MOCK_MAGIC_EVENT_POOL);
+    if (desc == NULL || phEvent == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->signal > 0x7 || desc->wait > 0x7) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    if (desc->index >= p->count) {
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&p->lock);
+    bool taken = p->used[desc->index] != 0;
+    p->used[desc->index] = 1;
+    pthread_mutex_unlock(&p->lock);
+    if (taken) {
+        UMF_MOCK_LOG_WARN("zeEventCreate: index %u of the pool is taken",
+                          desc->index);
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    event_t *e =
+        make_object(sizeof(event_t), ZE_MOCK_MAGIC_EVENT, ZE_MOCK_OBJ_EVENT);
+    if (e == NULL) {
+        pthread_mutex_lock(&p->lock);
+        p->used[desc->index] = 0;
+        pthread_mutex_unlock(&p->lock);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    e->pool = p;
+    e->index = desc->index;
+    *phEvent = (ze_event_handle_t)e;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_EventDestroy(ze_event_handle_t hEvent) {
+    ZE_MOCK_ENTER(zeEventDestroy);
+    event_t *e = (event_t *)hEvent;
+    if (!drop_object(e, ZE_MOCK_OBJ_EVENT)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    pthread_mutex_lock(&e->pool->lock);
+    e->pool->used[e->index] = 0;
+    pthread_mutex_unlock(&e->pool->lock);
+    free(e);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
+    ZE_MOCK_ENTER(zeEventHostSignal);
+    event_t *e = as_event(hEvent);
+    if (e == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    atomic_store_explicit(&e->signaled, 1, memory_order_release);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_EventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
+    ZE_MOCK_ENTER(zeEventHostSynchronize);
+    event_t *e = as_event(hEvent);
+    if (e == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    return wait_flag(&e->signaled, timeout) ? ZE_RESULT_SUCCESS
+                                            : ZE_RESULT_NOT_READY;
+}
+
+static ze_result_t ZE_APICALL mock_EventQueryStatus(ze_event_handle_t hEvent) {
+    ZE_MOCK_ENTER(zeEventQueryStatus);
+    event_t *e = as_event(hEvent);
+    if (e == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    return atomic_load_explicit(&e->signaled, memory_order_acquire)
+               ? ZE_RESULT_SUCCESS
+               : ZE_RESULT_NOT_READY;
+}
+
+static ze_result_t ZE_APICALL mock_EventHostReset(ze_event_handle_t hEvent) {
+    ZE_MOCK_ENTER(zeEventHostReset);
+    event_t *e = as_event(hEvent);
+    if (e == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    atomic_store_explicit(&e->signaled, 0, memory_order_release);
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_event_pool(ze_event_pool_dditable_t *t) {
+    t->pfnCreate = mock_EventPoolCreate;
+    t->pfnDestroy = mock_EventPoolDestroy;
+}
+
+void ze_mock_fill_event(ze_event_dditable_t *t) {
+    t->pfnCreate = mock_EventCreate;
+    t->pfnDestroy = mock_EventDestroy;
+    t->pfnHostSignal = mock_EventHostSignal;
+    t->pfnHostSynchronize = mock_EventHostSynchronize;
+    t->pfnQueryStatus = mock_EventQueryStatus;
+    t->pfnHostReset = mock_EventHostReset;
+}
+
+// ---- Fences ---------------------------------------------------------------
+
+static ze_result_t ZE_APICALL
+mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
+                 const ze_fence_desc_t *desc, ze_fence_handle_t *phFence) {
+    ZE_MOCK_ENTER(zeFenceCreate);
+    CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
+    (void)q;
+    if (desc == NULL || phFence == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->flags > ZE_FENCE_FLAG_SIGNALED) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    fence_t *f =
+        make_object(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE, ZE_MOCK_OBJ_FENCE);
+    if (f == NULL) {
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    atomic_store(&f->signaled, (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0);
+    *phFence = (ze_fence_handle_t)f;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_FenceDestroy(ze_fence_handle_t hFence) {
+    ZE_MOCK_ENTER(zeFenceDestroy);
+    if (!drop_object(hFence, ZE_MOCK_OBJ_FENCE)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    free(hFence);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_FenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
+    ZE_MOCK_ENTER(zeFenceHostSynchronize);
+    CHECKED(fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
+    return wait_flag(&f->signaled, timeout) ? ZE_RESULT_SUCCESS
+                                            : ZE_RESULT_NOT_READY;
+}
+
+static ze_result_t ZE_APICALL mock_FenceQueryStatus(ze_fence_handle_t hFence) {
+    ZE_MOCK_ENTER(zeFenceQueryStatus);
+    CHECKED(fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
+    return atomic_load_explicit(&f->signaled, memory_order_acquire)
+               ? ZE_RESULT_SUCCESS
+               : ZE_RESULT_NOT_READY;
+}
+
+static ze_result_t ZE_APICALL mock_FenceReset(ze_fence_handle_t hFence) {
+    ZE_MOCK_ENTER(zeFenceReset);
+    CHECKED(fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
+    atomic_store_explicit(&f->signaled, 0, memory_order_release);
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_fence(ze_fence_dditable_t *t) {
+    t->pfnCreate = mock_FenceCreate;
+    t->pfnDestroy = mock_FenceDestroy;
+    t->pfnHostSynchronize = mock_FenceHostSynchronize;
+    t->pfnQueryStatus = mock_FenceQueryStatus;
+    t->pfnReset = mock_FenceReset;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The emulated Level Zero driver: what its files share. The driver keeps
+// device memory in host memory through the shared core (mock/), and is
+// reached only through the Level Zero loader, which asks it for tables of
+// entry points (ze_mock_tables.c). Its entry points are static functions
+// named mock_* in the file of their area, never the API names: those would
+// bind back to the loader's own exports.
+//
+//   ze_mock_driver.c    zeInit, driver and device queries
+//   ze_mock_memory.c    contexts, allocation, queries, IPC, residency
+//   ze_mock_commands.c  command queues and lists, events, fences
+//   ze_mock_results.c   result names (fault rules) and the one table that
+//                       maps the core's results to ze_result_t
+//   ze_mock_tables.c    the zeGet*ProcAddrTable functions, the control API
+
+#ifndef UMF_GPU_ZE_MOCK_INTERNAL_H
+#define UMF_GPU_ZE_MOCK_INTERNAL_H 1
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <level_zero/ze_api.h>
+#include <level_zero/ze_ddi.h>
+
+#include "mock_core.h"
+
+// Every entry point the driver implements, for call counts and fault rules.
+#define ZE_MOCK_ENTRIES(X)                                                     \
+    X(zeInit)                                                                  \
+    X(zeDriverGet)                                                             \
+    X(zeDriverGetApiVersion)                                                   \
+    X(zeDriverGetProperties)                                                   \
+    X(zeDriverGetIpcProperties)                                                \
+    X(zeDriverGetExtensionProperties)                                          \
+    X(zeDriverGetExtensionFunctionAddress)                                     \
+    X(zeDeviceGet)                                                             \
+    X(zeDeviceGetSubDevices)                                                   \
+    X(zeDeviceGetProperties)                                                   \
+    X(zeDeviceGetComputeProperties)                                            \
+    X(zeDeviceGetCommandQueueGroupProperties)                                  \
+    X(zeDeviceGetMemoryProperties)                                             \
+    X(zeDeviceGetMemoryAccessProperties)                                       \
+    X(zeDeviceGetP2PProperties)                                                \
+    X(zeDeviceCanAccessPeer)                                                   \
+    X(zeDeviceGetStatus)                                                       \
+    X(zeContextCreate)                                                         \
+    X(zeContextCreateEx)                                                       \
+    X(zeContextDestroy)                                                        \
+    X(zeContextGetStatus)                                                      \
+    X(zeContextMakeMemoryResident)                                             \
+    X(zeContextEvictMemory)                                                    \
+    X(zeMemAllocDevice)                                                        \
+    X(zeMemAllocHost)                                                          \
+    X(zeMemAllocShared)                                                        \
+    X(zeMemFree)                                                               \
+    X(zeMemFreeExt)                                                            \
+    X(zeMemGetAllocProperties)                                                 \
+    X(zeMemGetAddressRange)                                                    \
+    X(zeMemGetIpcHandle)                                                       \
+    X(zeMemOpenIpcHandle)                                                      \
+    X(zeMemCloseIpcHandle)                                                     \
+    X(zeVirtualMemQueryPageSize)                                               \
+    X(zeCommandQueueCreate)                                                    \
+    X(zeCommandQueueDestroy)                                                   \
+    X(zeCommandQueueExecuteCommandLists)                                       \
+    X(zeCommandQueueSynchronize)                                               \
+    X(zeCommandListCreate)                                                     \
+    X(zeCommandListCreateImmediate)                                            \
+    X(zeCommandListDestroy)                                                    \
+    X(zeCommandListClose)                                                      \
+    X(zeCommandListReset)                                                      \
+    X(zeCommandListAppendBarrier)                                              \
+    X(zeCommandListAppendMemoryCopy)                                           \
+    X(zeCommandListAppendMemoryFill)                                           \
+    X(zeCommandListAppendMemoryPrefetch)                                       \
+    X(zeCommandListAppendMemAdvise)                                            \
+    X(zeCommandListAppendSignalEvent)                                          \
+    X(zeCommandListAppendWaitOnEvents)                                         \
+    X(zeCommandListAppendEventReset)                                           \
+    X(zeEventPoolCreate)                                                       \
+    X(zeEventPoolDestroy)                                                      \
+    X(zeEventCreate)                                                           \
+    X(zeEventDestroy)                                                          \
+    X(zeEventHostSignal)                                                       \
+    X(zeEventHostSynchronize)                                                  \
+    X(zeEventQueryStatus)                                                      \
+    X(zeEventHostReset)                                                        \
+    X(zeFenceCreate)                                                           \
+    X(zeFenceDestroy)                                                          \
+    X(zeFenceHostSynchronize)                                                  \
+    X(zeFenceQueryStatus)                                                      \
+    X(zeFenceReset)
+
+typedef enum ze_mock_entry_t {
+#define ZE_MOCK_ENUM(name) ZE_MOCK_E_##name,
+    ZE_MOCK_ENTRIES(ZE_MOCK_ENUM)
+#undef ZE_MOCK_ENUM
+        ZE_MOCK_ENTRY_COUNT
+} ze_mock_entry_t;
+
+// Kinds of driver object tracked for the leak report (the core's object
+// kinds; names in ze_mock_tables.c).
+typedef enum ze_mock_object_kind_t {
+    ZE_MOCK_OBJ_CONTEXT = 0,
+    ZE_MOCK_OBJ_COMMAND_QUEUE,
+    ZE_MOCK_OBJ_COMMAND_LIST,
+    ZE_MOCK_OBJ_EVENT_POOL,
+    ZE_MOCK_OBJ_EVENT,
+    ZE_MOCK_OBJ_FENCE,
+    ZE_MOCK_OBJ_KIND_COUNT
+} ze_mock_object_kind_t;
+
+// The driver's description for the core (ze_mock_tables.c).
+extern const umf_mock_driver_desc_t ze_mock_desc;
+
+// Handles: every object starts with a magic number of its type, checked on
+// each call (a NULL handle is INVALID_NULL_HANDLE); destroy calls check
+// the object registry first, so a destroyed handle is refused unread.
+#define ZE_MOCK_MAGIC_DRIVER 0x7a65d001u
+#define ZE_MOCK_MAGIC_DEVICE 0x7a65d002u
+#define ZE_MOCK_MAGIC_CONTEXT 0x7a65d003u
+#define ZE_MOCK_MAGIC_QUEUE 0x7a65d004u
+#define ZE_MOCK_MAGIC_LIST 0x7a65d005u
+#define ZE_MOCK_MAGIC_EVENT_POOL 0x7a65d006u
+#define ZE_MOCK_MAGIC_EVENT 0x7a65d007u
+#define ZE_MOCK_MAGIC_FENCE 0x7a65d008u
+
+typedef struct ze_mock_device_t {
+    uint32_t magic;
+    unsigned index;
+} ze_mock_device_t;
+
+typedef struct ze_mock_context_t {
+    uint32_t magic;
+} ze_mock_context_t;
+
+// True once zeInit succeeded.
+bool ze_mock_initialized(void);
+
+// True for the one driver handle zeDriverGet returns.
+bool ze_mock_is_driver(ze_driver_handle_t handle);
+// The device of a handle, or NULL when it is not one of ours.
+ze_mock_device_t *ze_mock_device(ze_device_handle_t handle);
+ze_device_handle_t ze_mock_device_handle(unsigned index);
+// The context of a handle, or NULL.
+ze_mock_context_t *ze_mock_context(ze_context_handle_t handle);
+
+// The largest single device allocation without the relaxed-limits
+// descriptor: half the device's memory.
+uint64_t ze_mock_max_alloc_size(unsigned device);
+
+// The one mapping of the core's results to ze_result_t.
+ze_result_t ze_mock_result(umf_mock_status_t status);
+
+// Counts the call, applies fault rules and refuses calls before zeInit.
+#define ZE_MOCK_ENTER(name)                                                    \
+    do {                                                                       \
+        int64_t ze_mock_fault_;                                                \
+        if (umf_mock_enter(ZE_MOCK_E_##name, &ze_mock_fault_)) {               \
+            return (ze_result_t)ze_mock_fault_;                                \
+        }                                                                      \
+        if (!ze_mock_initialized()) {                                          \
+            return ZE_RESULT_ERROR_UNINITIALIZED;                              \
+        }                                                                      \
+    } while (0)
+
+// Table fillers, one per file.
+void ze_mock_fill_global(ze_global_dditable_t *t);
+void ze_mock_fill_driver(ze_driver_dditable_t *t);
+void ze_mock_fill_device(ze_device_dditable_t *t);
+void ze_mock_fill_context(ze_context_dditable_t *t);
+void ze_mock_fill_mem(ze_mem_dditable_t *t);
+void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t);
+void ze_mock_fill_command_queue(ze_command_queue_dditable_t *t);
+void ze_mock_fill_command_list(ze_command_list_dditable_t *t);
+void ze_mock_fill_event_pool(ze_event_pool_dditable_t *t);
+void ze_mock_fill_event(ze_event_dditable_t *t);
+void ze_mock_fill_fence(ze_fence_dditable_t *t);
+
+#endif // UMF_GPU_ZE_MOCK_INTERNAL_H

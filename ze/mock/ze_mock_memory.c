@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Contexts, memory allocation and queries, IPC and residency.
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ze_mock_internal.h"
+
+ze_mock_context_t *ze_mock_context(ze_context_handle_t handle) {
+    ze_mock_context_t *c = (ze_mock_context_t *)handle;
+    return c != NULL && c->magic == ZE_MOCK_MAGIC_CONTEXT ? c : NULL;
+}
+
+#define CONTEXT_OR_FAIL(var, handle)                                           \
+    ze_mock_context_t *var = ze_mock_context(handle);                          \
+    if (var == NULL) {                                                         \
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
+    }
+
+// ---- Contexts -------------------------------------------------------------
+
+static ze_result_t context_create(ze_driver_handle_t hDriver,
+                                  const ze_context_desc_t *desc,
+                                  ze_context_handle_t *phContext) {
+    if (!ze_mock_is_driver(hDriver)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (desc == NULL || phContext == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    ze_mock_context_t *ctx = malloc(sizeof(*ctx));
+    if (ctx == NULL) {
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    ctx->magic = ZE_MOCK_MAGIC_CONTEXT;
+    if (!umf_mock_object_add(ZE_MOCK_OBJ_CONTEXT, ctx)) {
+        free(ctx);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *phContext = (ze_context_handle_t)ctx;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                   ze_context_handle_t *phContext) {
+    ZE_MOCK_ENTER(zeContextCreate);
+    return context_create(hDriver, desc, phContext);
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                     uint32_t numDevices, ze_device_handle_t *phDevices,
+                     ze_context_handle_t *phContext) {
+    ZE_MOCK_ENTER(zeContextCreateEx);
+    if (numDevices > 0 && phDevices == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    for (uint32_t i = 0; i < numDevices; i++) {
+        if (ze_mock_device(phDevices[i]) == NULL) {
+            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        }
+    }
+    return context_create(hDriver, desc, phContext);
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextDestroy(ze_context_handle_t hContext) {
+    ZE_MOCK_ENTER(zeContextDestroy);
+    // Checked in the registry first: a destroyed handle is never read.
+    if (hContext == NULL ||
+        !umf_mock_object_remove(ZE_MOCK_OBJ_CONTEXT, hContext)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    ze_mock_context_t *ctx = (ze_mock_context_t *)hContext;
+    ctx->magic = 0;
+    free(ctx);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextGetStatus(ze_context_handle_t hContext) {
+    ZE_MOCK_ENTER(zeContextGetStatus);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    return ZE_RESULT_SUCCESS;
+}
+
+// Residency: the range must lie in one device or shared allocation; nothing
+// else to do, all memory is resident.
+static ze_result_t check_resident_range(ze_context_handle_t hContext,
+                                        ze_device_handle_t hDevice, void *ptr,
+                                        size_t size) {
+    CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (ze_mock_device(hDevice) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK ||
+        info.kind == UMF_MOCK_KIND_HOST ||
+        size > info.size - (size_t)((char *)ptr - (char *)info.base)) {
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_ContextMakeMemoryResident(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, void *ptr,
+    size_t size) {
+    ZE_MOCK_ENTER(zeContextMakeMemoryResident);
+    return check_resident_range(hContext, hDevice, ptr, size);
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextEvictMemory(ze_context_handle_t hContext,
+                        ze_device_handle_t hDevice, void *ptr, size_t size) {
+    ZE_MOCK_ENTER(zeContextEvictMemory);
+    return check_resident_range(hContext, hDevice, ptr, size);
+}
+
+void ze_mock_fill_context(ze_context_dditable_t *t) {
+    t->pfnCreate = mock_ContextCreate;
+    t->pfnCreateEx = mock_ContextCreateEx;
+    t->pfnDestroy = mock_ContextDestroy;
+    t->pfnGetStatus = mock_ContextGetStatus;
+    t->pfnMakeMemoryResident = mock_ContextMakeMemoryResident;
+    t->pfnEvictMemory = mock_ContextEvictMemory;
+}
+
+// ---- Allocation -----------------------------------------------------------
+
+// True when a descriptor chain holds the relaxed allocation limits
+// extension asking for sizes above maxMemAllocSize.
+static bool relaxed_max_size(const void *pNext) {
+    const ze_base_desc_t *d = pNext;
+    for (int i = 0; d != NULL && i < 32; i++, d = d->pNext) {
+        if (d->stype == ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC &&
+            (((const ze_relaxed_allocation_limits_exp_desc_t *)d)->flags &
+             ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static ze_result_t device_alloc(umf_mock_kind_t kind,
+                                ze_context_handle_t hContext,
+                                const ze_device_mem_alloc_desc_t *ddesc,
+                                const ze_host_mem_alloc_desc_t *hdesc,
+                                size_t size, size_t alignment,
+                                ze_device_handle_t hDevice, void **pptr) {
+    CONTEXT_OR_FAIL(ctx, hContext);
+    int device = -1;
+    if (hDevice != NULL || kind == UMF_MOCK_KIND_DEVICE) {
+        ze_mock_device_t *dev = ze_mock_device(hDevice);
+        if (dev == NULL) {
+            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        }
+        device = (int)dev->index;
+    }
+    if ((kind != UMF_MOCK_KIND_HOST && ddesc == NULL) ||
+        (kind != UMF_MOCK_KIND_DEVICE && hdesc == NULL) || pptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if ((ddesc != NULL && ddesc->flags > 0x3) ||
+        (hdesc != NULL && hdesc->flags > 0xf)) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    if (device >= 0 && size > ze_mock_max_alloc_size((unsigned)device) &&
+        !relaxed_max_size(ddesc != NULL ? ddesc->pNext : NULL) &&
+        !relaxed_max_size(hdesc != NULL ? hdesc->pNext : NULL)) {
+        return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+    }
+    return ze_mock_result(
+        umf_mock_alloc(kind, device, size, alignment, (uintptr_t)ctx, 0, pptr));
+}
+
+static ze_result_t ZE_APICALL mock_MemAllocDevice(
+    ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *desc,
+    size_t size, size_t alignment, ze_device_handle_t hDevice, void **pptr) {
+    ZE_MOCK_ENTER(zeMemAllocDevice);
+    return device_alloc(UMF_MOCK_KIND_DEVICE, hContext, desc, NULL, size,
+                        alignment, hDevice, pptr);
+}
+
+static ze_result_t ZE_APICALL mock_MemAllocHost(
+    ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t *desc,
+    size_t size, size_t alignment, void **pptr) {
+    ZE_MOCK_ENTER(zeMemAllocHost);
+    return device_alloc(UMF_MOCK_KIND_HOST, hContext, NULL, desc, size,
+                        alignment, NULL, pptr);
+}
+
+static ze_result_t ZE_APICALL mock_MemAllocShared(
+    ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *ddesc,
+    const ze_host_mem_alloc_desc_t *hdesc, size_t size, size_t alignment,
+    ze_device_handle_t hDevice, void **pptr) {
+    ZE_MOCK_ENTER(zeMemAllocShared);
+    return device_alloc(UMF_MOCK_KIND_SHARED, hContext, ddesc, hdesc, size,
+                        alignment, hDevice, pptr);
+}
+
+static ze_result_t mem_free(ze_context_handle_t hContext, void *ptr) {
+    CONTEXT_OR_FAIL(ctx, hContext);
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_status_t s =
+        umf_mock_free(ptr, UMF_MOCK_KIND_ALLOCATED, (uintptr_t)ctx, NULL);
+    if (s != UMF_MOCK_OK) {
+        UMF_MOCK_LOG_WARN(
+            "zeMemFree(%p): %s", ptr,
+            s == UMF_MOCK_ERR_NOT_FOUND
+                ? "not an allocation (never allocated, or "
+                  "already freed)"
+            : s == UMF_MOCK_ERR_NOT_BASE ? "inside an allocation, not its start"
+            : s == UMF_MOCK_ERR_WRONG_KIND  ? "an IPC mapping: close it with "
+                                              "zeMemCloseIpcHandle"
+            : s == UMF_MOCK_ERR_WRONG_OWNER ? "allocated in another context"
+                                            : umf_mock_status_name(s));
+    }
+    return ze_mock_result(s);
+}
+
+static ze_result_t ZE_APICALL mock_MemFree(ze_context_handle_t hContext,
+                                           void *ptr) {
+    ZE_MOCK_ENTER(zeMemFree);
+    return mem_free(hContext, ptr);
+}
+
+static ze_result_t ZE_APICALL
+mock_MemFreeExt(ze_context_handle_t hContext,
+                const ze_memory_free_ext_desc_t *desc, void *ptr) {
+    ZE_MOCK_ENTER(zeMemFreeExt);
+    if (desc == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->freePolicy &
+        ~(ze_driver_memory_free_policy_ext_flags_t)(ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
+                                                    ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    // Nothing runs in the background: every policy frees at once.
+    return mem_free(hContext, ptr);
+}
+
+// ---- Queries --------------------------------------------------------------
+
+static ze_result_t ZE_APICALL mock_MemGetAllocProperties(
+    ze_context_handle_t hContext, const void *ptr,
+    ze_memory_allocation_properties_t *props, ze_device_handle_t *phDevice) {
+    ZE_MOCK_ENTER(zeMemGetAllocProperties);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (ptr == NULL || props == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK) {
+        props->type = ZE_MEMORY_TYPE_UNKNOWN;
+        props->id = 0;
+        props->pageSize = 0;
+        if (phDevice != NULL) {
+            *phDevice = NULL;
+        }
+        return ZE_RESULT_SUCCESS;
+    }
+    props->type = info.kind == UMF_MOCK_KIND_HOST     ? ZE_MEMORY_TYPE_HOST
+                  : info.kind == UMF_MOCK_KIND_SHARED ? ZE_MEMORY_TYPE_SHARED
+                                                      : ZE_MEMORY_TYPE_DEVICE;
+    props->id = info.id;
+    props->pageSize = umf_mock_page_size;
+    if (phDevice != NULL) {
+        *phDevice = info.device >= 0
+                        ? ze_mock_device_handle((unsigned)info.device)
+                        : NULL;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_MemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
+                        void **pBase, size_t *pSize) {
+    ZE_MOCK_ENTER(zeMemGetAddressRange);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK) {
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (pBase != NULL) {
+        *pBase = info.base;
+    }
+    if (pSize != NULL) {
+        *pSize = info.size;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+// ---- IPC ------------------------------------------------------------------
+
+static ze_result_t ZE_APICALL
+mock_MemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
+                     ze_ipc_mem_handle_t *pIpcHandle) {
+    ZE_MOCK_ENTER(zeMemGetIpcHandle);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (ptr == NULL || pIpcHandle == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_ipc_desc_t desc;
+    umf_mock_status_t s = umf_mock_ipc_export(ptr, false, &desc, NULL);
+    if (s != UMF_MOCK_OK) {
+        UMF_MOCK_LOG_WARN("zeMemGetIpcHandle(%p): %s", ptr,
+                          s == UMF_MOCK_ERR_NOT_FOUND    ? "not an allocation"
+                          : s == UMF_MOCK_ERR_WRONG_KIND ? "not device memory"
+                          : s == UMF_MOCK_ERR_NOT_SUPPORTED
+                              ? "no IPC in UMF_GPU_MOCK_MEMORY=malloc"
+                              : umf_mock_status_name(s));
+        return ze_mock_result(s);
+    }
+    _Static_assert(sizeof(pIpcHandle->data) == UMF_MOCK_IPC_HANDLE_BYTES,
+                   "a Level Zero IPC handle holds the core's handle");
+    umf_mock_ipc_pack(&desc, (unsigned char *)pIpcHandle->data);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_MemOpenIpcHandle(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice,
+    ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t flags, void **pptr) {
+    ZE_MOCK_ENTER(zeMemOpenIpcHandle);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    ze_mock_device_t *dev = ze_mock_device(hDevice);
+    if (dev == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (pptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (flags & ~(ze_ipc_memory_flags_t)(ZE_IPC_MEMORY_FLAG_BIAS_CACHED |
+                                         ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED)) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    umf_mock_ipc_desc_t desc;
+    umf_mock_status_t s =
+        umf_mock_ipc_unpack((const unsigned char *)handle.data, &desc);
+    if (s != UMF_MOCK_OK) {
+        UMF_MOCK_LOG_WARN("zeMemOpenIpcHandle: not an IPC handle of this "
+                          "driver (corrupt or truncated)");
+        return ze_mock_result(s);
+    }
+    // Each open is a new mapping, as with a real driver.
+    return ze_mock_result(umf_mock_ipc_import(
+        &desc, (int)dev->index, (uintptr_t)ctx, UMF_MOCK_IMPORT_NEW, pptr));
+}
+
+static ze_result_t ZE_APICALL
+mock_MemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
+    ZE_MOCK_ENTER(zeMemCloseIpcHandle);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_status_t s = umf_mock_ipc_close(ptr, (uintptr_t)ctx, NULL);
+    if (s != UMF_MOCK_OK) {
+        UMF_MOCK_LOG_WARN("zeMemCloseIpcHandle(%p): %s", ptr,
+                          s == UMF_MOCK_ERR_WRONG_KIND
+                              ? "not a mapping opened from an IPC handle"
+                              : umf_mock_status_name(s));
+    }
+    return ze_mock_result(s);
+}
+
+void ze_mock_fill_mem(ze_mem_dditable_t *t) {
+    t->pfnAllocShared = mock_MemAllocShared;
+    t->pfnAllocDevice = mock_MemAllocDevice;
+    t->pfnAllocHost = mock_MemAllocHost;
+    t->pfnFree = mock_MemFree;
+    t->pfnGetAllocProperties = mock_MemGetAllocProperties;
+    t->pfnGetAddressRange = mock_MemGetAddressRange;
+    t->pfnGetIpcHandle = mock_MemGetIpcHandle;
+    t->pfnOpenIpcHandle = mock_MemOpenIpcHandle;
+    t->pfnCloseIpcHandle = mock_MemCloseIpcHandle;
+    t->pfnFreeExt = mock_MemFreeExt;
+}
+
+// ---- Virtual memory -------------------------------------------------------
+
+static ze_result_t ZE_APICALL mock_VirtualMemQueryPageSize(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, size_t size,
+    size_t *pagesize) {
+    ZE_MOCK_ENTER(zeVirtualMemQueryPageSize);
+    CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (ze_mock_device(hDevice) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (pagesize == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (size == 0) {
+        return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+    }
+    *pagesize = size >= (2u << 20) ? (2u << 20) : umf_mock_page_size;
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t) {
+    t->pfnQueryPageSize = mock_VirtualMemQueryPageSize;
+}
