@@ -12,18 +12,23 @@
 
 #include <string.h>
 
-// Checks that [ptr, ptr + n) is inside one allocation of the driver.
-static CUresult device_range(CUdeviceptr ptr, size_t n, const char *call,
-                             const char *what) {
+// Checks one side of a copy or fill: [ptr, ptr + n) must lie inside one
+// allocation of the driver, if the side is `required` to be driver memory or
+// if ptr is driver memory at all; other memory is the host's own.
+static CUresult check_side(uintptr_t ptr, size_t n, bool required,
+                           const char *call, const char *what) {
     umf_mock_alloc_info_t info;
-    const void *p = (const void *)(uintptr_t)ptr;
+    const void *p = (const void *)ptr;
     if (umf_mock_lookup(p, &info) != UMF_MOCK_OK) {
+        if (!required) {
+            return CUDA_SUCCESS;
+        }
         UMF_MOCK_LOG_ERROR("%s: %s %p is not memory of this driver", call, what,
                            p);
         return CUDA_ERROR_INVALID_VALUE;
     }
     uintptr_t end = (uintptr_t)info.base + info.size;
-    if (n > end - (uintptr_t)ptr) {
+    if (n > end - ptr) {
         UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p run past the end of its "
                            "allocation [%p, +%zu)",
                            call, n, what, p, info.base, info.size);
@@ -38,58 +43,14 @@ static CUresult check_context(void) {
     return cuda_mock_ctx_current(&ctx);
 }
 
-static CUresult copy_htod(CUdeviceptr dst, const void *src, size_t n,
-                          const char *call) {
-    CUresult res = check_context();
-    if (res != CUDA_SUCCESS || n == 0) {
-        return res;
-    }
-    if (src == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    res = device_range(dst, n, call, "destination");
-    if (res == CUDA_SUCCESS) {
-        memmove((void *)(uintptr_t)dst, src, n);
-    }
-    return res;
-}
+// The sides of a copy that must be memory of the driver.
+#define DST_DEVICE 1u
+#define SRC_DEVICE 2u
 
-static CUresult copy_dtoh(void *dst, CUdeviceptr src, size_t n,
-                          const char *call) {
-    CUresult res = check_context();
-    if (res != CUDA_SUCCESS || n == 0) {
-        return res;
-    }
-    if (dst == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    res = device_range(src, n, call, "source");
-    if (res == CUDA_SUCCESS) {
-        memmove(dst, (const void *)(uintptr_t)src, n);
-    }
-    return res;
-}
-
-static CUresult copy_dtod(CUdeviceptr dst, CUdeviceptr src, size_t n,
-                          const char *call) {
-    CUresult res = check_context();
-    if (res != CUDA_SUCCESS || n == 0) {
-        return res;
-    }
-    res = device_range(dst, n, call, "destination");
-    if (res == CUDA_SUCCESS) {
-        res = device_range(src, n, call, "source");
-    }
-    if (res == CUDA_SUCCESS) {
-        memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
-    }
-    return res;
-}
-
-// Unified addressing: either side may be memory of the driver (then it is
-// range-checked) or ordinary host memory.
-static CUresult copy_any(CUdeviceptr dst, CUdeviceptr src, size_t n,
-                         const char *call) {
+// Copies n bytes from src to dst. A side in `device` must be memory of the
+// driver; the others may be too (unified addressing).
+static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned device,
+                     const char *call) {
     CUresult res = check_context();
     if (res != CUDA_SUCCESS || n == 0) {
         return res;
@@ -97,16 +58,12 @@ static CUresult copy_any(CUdeviceptr dst, CUdeviceptr src, size_t n,
     if (dst == 0 || src == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    umf_mock_alloc_info_t info;
-    if (umf_mock_lookup((const void *)(uintptr_t)dst, &info) == UMF_MOCK_OK) {
-        res = device_range(dst, n, call, "destination");
-    }
-    if (res == CUDA_SUCCESS &&
-        umf_mock_lookup((const void *)(uintptr_t)src, &info) == UMF_MOCK_OK) {
-        res = device_range(src, n, call, "source");
+    res = check_side(dst, n, (device & DST_DEVICE) != 0, call, "destination");
+    if (res == CUDA_SUCCESS) {
+        res = check_side(src, n, (device & SRC_DEVICE) != 0, call, "source");
     }
     if (res == CUDA_SUCCESS) {
-        memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+        memmove((void *)dst, (const void *)src, n);
     }
     return res;
 }
@@ -117,7 +74,7 @@ static CUresult fill8(CUdeviceptr dst, unsigned char value, size_t n,
     if (res != CUDA_SUCCESS || n == 0) {
         return res;
     }
-    res = device_range(dst, n, call, "destination");
+    res = check_side((uintptr_t)dst, n, true, call, "destination");
     if (res == CUDA_SUCCESS) {
         memset((void *)(uintptr_t)dst, value, n);
     }
@@ -127,53 +84,59 @@ static CUresult fill8(CUdeviceptr dst, unsigned char value, size_t n,
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice,
                                        const void *srcHost, size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2);
-    return copy_htod(dstDevice, srcHost, ByteCount, "cuMemcpyHtoD_v2");
+    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, DST_DEVICE,
+                "cuMemcpyHtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice,
                                             const void *srcHost,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2_ptds);
-    return copy_htod(dstDevice, srcHost, ByteCount, "cuMemcpyHtoD_v2_ptds");
+    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, DST_DEVICE,
+                "cuMemcpyHtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2);
-    return copy_dtoh(dstHost, srcDevice, ByteCount, "cuMemcpyDtoH_v2");
+    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, SRC_DEVICE,
+                "cuMemcpyDtoH_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2_ptds(void *dstHost,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2_ptds);
-    return copy_dtoh(dstHost, srcDevice, ByteCount, "cuMemcpyDtoH_v2_ptds");
+    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, SRC_DEVICE,
+                "cuMemcpyDtoH_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice,
                                        CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2);
-    return copy_dtod(dstDevice, srcDevice, ByteCount, "cuMemcpyDtoD_v2");
+    return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
+                DST_DEVICE | SRC_DEVICE, "cuMemcpyDtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2_ptds);
-    return copy_dtod(dstDevice, srcDevice, ByteCount, "cuMemcpyDtoD_v2_ptds");
+    return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
+                DST_DEVICE | SRC_DEVICE, "cuMemcpyDtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src,
                                 size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy);
-    return copy_any(dst, src, ByteCount, "cuMemcpy");
+    return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src,
                                      size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy_ptds);
-    return copy_any(dst, src, ByteCount, "cuMemcpy_ptds");
+    return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc,

@@ -27,15 +27,6 @@ namespace {
 // ---------------------------------------------------------------------------
 // Before cuInit (in a fresh process: this one has called cuInit)
 
-#define CHILD_CHECK(cond)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
-                         __LINE__, #cond);                                     \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
-
 UMF_TEST_CHILD(before_init) {
     (void)sock;
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, false);
@@ -494,6 +485,21 @@ TEST_F(CudaCtxTest, CreateMakesCurrentAndDestroyPops) {
     CU_EXPECT_OK(cu->cuCtxDestroy_v2(c));
 }
 
+TEST_F(CudaCtxTest, CreateVersion3WithoutAffinity) {
+    typedef CUresult (*create_v3_t)(CUcontext *, CUexecAffinityParam *, int,
+                                    unsigned int, CUdevice);
+    auto create_v3 = reinterpret_cast<create_v3_t>(
+        cuda_test_driver_symbol("cuCtxCreate_v3"));
+    ASSERT_NE(create_v3, nullptr);
+    CUcontext c = nullptr, cur = nullptr;
+    CU_ASSERT_OK(create_v3(&c, nullptr, 0, 0, dev));
+    CU_EXPECT_OK(cu->cuCtxGetCurrent(&cur));
+    EXPECT_EQ(cur, c);
+    CU_EXPECT_OK(cu->cuCtxDestroy_v2(c));
+    EXPECT_EQ(create_v3(nullptr, nullptr, 0, 0, dev), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(create_v3(&c, nullptr, 0, 0, -1), CUDA_ERROR_INVALID_DEVICE);
+}
+
 TEST_F(CudaCtxTest, CreateErrors) {
     int count = 0;
     CU_ASSERT_OK(cu->cuDeviceGetCount(&count));
@@ -540,10 +546,18 @@ TEST_F(CudaCtxTest, PushPopAndSetCurrent) {
 }
 
 TEST_F(CudaCtxTest, ContextsArePerThread) {
+    CUdeviceptr outer = 0;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&outer, 64));
     CUcontext mine = nullptr;
     CU_ASSERT_OK(cu->cuCtxCreate_v2(&mine, 0, dev));
     CUcontext other_created = nullptr;
     std::thread t([&] {
+        // The device address is what kernels of the current context see:
+        // without one there is none.
+        CUdeviceptr dptr = 0;
+        EXPECT_EQ(cu->cuPointerGetAttribute(
+                      &dptr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, outer),
+                  CUDA_ERROR_INVALID_CONTEXT);
         // A new thread starts with no context.
         CUcontext cur = reinterpret_cast<CUcontext>(&cur);
         CU_EXPECT_OK(cu->cuCtxGetCurrent(&cur));
@@ -582,6 +596,7 @@ TEST_F(CudaCtxTest, ContextsArePerThread) {
     EXPECT_EQ(cur, mine) << "the other thread did not change this one's";
     CU_EXPECT_OK(cu->cuCtxDestroy_v2(other_created));
     CU_EXPECT_OK(cu->cuCtxDestroy_v2(mine));
+    CU_EXPECT_OK(cu->cuMemFree_v2(outer));
 }
 
 TEST_F(CudaCtxTest, ContextDestroyedByAnotherThread) {
@@ -765,47 +780,41 @@ TEST_F(CudaCtxTest, PointerAttributesOfInteriorPointers) {
         cu->cuPointerGetAttribute(&id_q, CU_POINTER_ATTRIBUTE_BUFFER_ID, q));
     for (size_t off : {size_t{0}, size_t{8}, size_t{4096}, size - 1}) {
         CUdeviceptr ptr = p + off;
-        CUcontext owner = nullptr;
-        unsigned type = 0, managed = 7, ipc = 0;
-        int ordinal = -1;
-        CUdeviceptr dptr = 0, start = 0;
-        size_t range = 0;
-        unsigned long long id = 0;
+        EXPECT_EQ(
+            cuda_test_attr<CUcontext>(cu, CU_POINTER_ATTRIBUTE_CONTEXT, ptr),
+            ctx);
+        EXPECT_EQ(
+            cuda_test_attr<unsigned>(cu, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr),
+            static_cast<unsigned>(CU_MEMORYTYPE_DEVICE));
+        EXPECT_EQ(cuda_test_attr<CUdeviceptr>(
+                      cu, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, ptr),
+                  ptr);
         void *host = nullptr;
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &owner, CU_POINTER_ATTRIBUTE_CONTEXT, ptr));
-        EXPECT_EQ(owner, ctx);
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr));
-        EXPECT_EQ(type, static_cast<unsigned>(CU_MEMORYTYPE_DEVICE));
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &dptr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, ptr));
-        EXPECT_EQ(dptr, ptr);
         EXPECT_EQ(cu->cuPointerGetAttribute(
                       &host, CU_POINTER_ATTRIBUTE_HOST_POINTER, ptr),
                   CUDA_ERROR_INVALID_VALUE)
             << "device memory has no host address";
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr));
+        auto id = cuda_test_attr<unsigned long long>(
+            cu, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr);
         if (off == 0) {
             id_p = id;
         }
         EXPECT_EQ(id, id_p) << "one buffer id for the whole allocation";
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr));
-        EXPECT_EQ(managed, 0u);
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr));
-        EXPECT_EQ(ordinal, dev);
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &ipc, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, ptr));
-        EXPECT_NE(ipc, 0u);
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr));
-        EXPECT_EQ(start, p);
-        CU_EXPECT_OK(cu->cuPointerGetAttribute(
-            &range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr));
-        EXPECT_GE(range, size);
+        EXPECT_EQ(
+            cuda_test_attr<unsigned>(cu, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr),
+            0u);
+        EXPECT_EQ(
+            cuda_test_attr<int>(cu, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
+            dev);
+        EXPECT_NE(cuda_test_attr<unsigned>(
+                      cu, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, ptr),
+                  0u);
+        EXPECT_EQ(cuda_test_attr<CUdeviceptr>(
+                      cu, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr),
+                  p);
+        EXPECT_GE(
+            cuda_test_attr<size_t>(cu, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr),
+            size);
     }
     EXPECT_NE(id_p, id_q);
 

@@ -19,27 +19,14 @@
 
 namespace {
 
-#define CHILD_CHECK(cond)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
-                         __LINE__, #cond);                                     \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
-
-#define CHILD_CU(call) CHILD_CHECK((call) == CUDA_SUCCESS)
-
 // The fixture of the cases that run children with their own environment.
-class CudaEmulated : public ::testing::Test {
+class CudaEmulated : public CudaLoaded {
   protected:
-    const cuda_test_driver_t *cu = nullptr;
-
     void SetUp() override {
-        std::string why;
-        cu = cuda_test_driver_load(&why);
-        ASSERT_NE(cu, nullptr) << why;
-        CUDA_TEST_REQUIRE_EMULATED();
+        CudaLoaded::SetUp();
+        if (!HasFatalFailure()) {
+            CUDA_TEST_REQUIRE_EMULATED();
+        }
     }
 
     int Run(const char *role, const std::vector<std::string> &env,
@@ -617,6 +604,120 @@ TEST_F(CudaEmulatedCtx, EveryDeviceAttributeIsAnswered) {
             cu->cuDeviceGetAttribute(&bus1, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 1));
         EXPECT_NE(bus0, bus1);
     }
+}
+
+TEST_F(CudaEmulatedCtx, EveryPointerAttribute) {
+    CUdeviceptr d = 0, m = 0;
+    void *h = nullptr;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&d, 5000));
+    CU_ASSERT_OK(cu->cuMemAllocManaged(&m, 5000, CU_MEM_ATTACH_HOST));
+    CU_ASSERT_OK(cu->cuMemAllocHost_v2(&h, 5000));
+    CUdeviceptr hp = reinterpret_cast<CUdeviceptr>(h);
+    struct expect_t {
+        CUdeviceptr base;
+        unsigned type, managed, ipc;
+    } cases[] = {
+        {d, CU_MEMORYTYPE_DEVICE, 0, 1},
+        {m, CU_MEMORYTYPE_DEVICE, 1, 0},
+        {hp, CU_MEMORYTYPE_HOST, 0, 0},
+    };
+    for (const expect_t &e : cases) {
+        CUdeviceptr p = e.base + 4321;
+        auto u32 = [&](CUpointer_attribute a) {
+            return cuda_test_attr<unsigned>(cu, a, p);
+        };
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_MEMORY_TYPE), e.type);
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_IS_MANAGED), e.managed);
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE), e.ipc);
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS), 0u);
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_MAPPED), 1u);
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE), 0u);
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE), 0u);
+        EXPECT_EQ(
+            u32(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS),
+            static_cast<unsigned>(CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE));
+        EXPECT_EQ(u32(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL),
+                  static_cast<unsigned>(dev));
+        EXPECT_EQ(
+            cuda_test_attr<void *>(cu, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, p),
+            nullptr);
+        auto id = cuda_test_attr<unsigned long long>(
+            cu, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+        EXPECT_NE(id, 0u);
+        EXPECT_EQ(cuda_test_attr<unsigned long long>(
+                      cu, CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, p),
+                  id);
+        EXPECT_EQ(
+            cuda_test_attr<size_t>(cu, CU_POINTER_ATTRIBUTE_MAPPING_SIZE, p),
+            5000u);
+        EXPECT_EQ(cuda_test_attr<CUdeviceptr>(
+                      cu, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, p),
+                  e.base);
+        EXPECT_EQ(cuda_test_attr<CUdeviceptr>(
+                      cu, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, p),
+                  p);
+        unsigned u = 0;
+        unsigned long long ull = 0;
+        // Not emulated: kernel-interface tokens, exportable handle types.
+        CUDA_POINTER_ATTRIBUTE_P2P_TOKENS tokens;
+        EXPECT_EQ(cu->cuPointerGetAttribute(&tokens,
+                                            CU_POINTER_ATTRIBUTE_P2P_TOKENS, p),
+                  CUDA_ERROR_NOT_SUPPORTED);
+        EXPECT_EQ(cu->cuPointerGetAttribute(
+                      &ull, CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES, p),
+                  CUDA_ERROR_NOT_SUPPORTED);
+        // ... which cuPointerGetAttributes reads as zero.
+        CUpointer_attribute attrs[] = {
+            CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
+            CU_POINTER_ATTRIBUTE_MAPPED};
+        u = 0;
+        ull = 99;
+        void *data[] = {&ull, &u};
+        CU_EXPECT_OK(cu->cuPointerGetAttributes(2, attrs, data, p));
+        EXPECT_EQ(u, 1u);
+        EXPECT_EQ(ull & 0xffffffffu, 0u);
+    }
+    CU_EXPECT_OK(cu->cuMemFree_v2(d));
+    CU_EXPECT_OK(cu->cuMemFree_v2(m));
+    CU_EXPECT_OK(cu->cuMemFreeHost(h));
+}
+
+TEST_F(CudaEmulatedCtx, MoreArgumentChecks) {
+    char name[16];
+    EXPECT_EQ(cu->cuDeviceGetName(name, 0, dev), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuDeviceGetName(name, -1, dev), CUDA_ERROR_INVALID_VALUE);
+    CUmemAllocationProp prop = {};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = 64;
+    size_t g;
+    EXPECT_EQ(cu->cuMemGetAllocationGranularity(
+                  &g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+              CUDA_ERROR_INVALID_VALUE);
+    prop.location.id = 0;
+    prop.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    EXPECT_EQ(cu->cuMemGetAllocationGranularity(
+                  &g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+              CUDA_ERROR_INVALID_VALUE);
+    typedef CUresult (*create_v3_t)(CUcontext *, CUexecAffinityParam *, int,
+                                    unsigned int, CUdevice);
+    auto create_v3 = reinterpret_cast<create_v3_t>(
+        cuda_test_driver_symbol("cuCtxCreate_v3"));
+    ASSERT_NE(create_v3, nullptr);
+    CUcontext c;
+    CUexecAffinityParam affinity = {};
+    EXPECT_EQ(create_v3(&c, &affinity, 1, 0, dev),
+              CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY);
+    EXPECT_EQ(create_v3(&c, nullptr, 1, 0, dev), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(create_v3(&c, nullptr, -1, 0, dev), CUDA_ERROR_INVALID_VALUE);
+    // The CUDA 13 context queries on a destroyed context.
+    CU_ASSERT_OK(cu->cuCtxCreate_v2(&c, 0, dev));
+    CU_ASSERT_OK(cu->cuCtxDestroy_v2(c));
+    CUdevice d;
+    EXPECT_EQ(cu->cuCtxSynchronize_v2(c), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ(cu->cuCtxGetDevice_v2(&d, c), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ(cu->umfCudaMockGetLiveCount(static_cast<umf_gpu_mock_live_t>(9)),
+              -1);
 }
 
 TEST_F(CudaEmulatedCtx, CopyRangeChecks) {

@@ -22,13 +22,14 @@ namespace {
 enum cmd_t : int32_t {
     CMD_HANDLE = 1, // to the importer: the handle (exporter: sends it)
     CMD_OPEN,       // importer: cuIpcOpenMemHandle_v2
-    CMD_REOPEN,     // importer: open again; arg = 1 if same pointer
+    CMD_REOPEN,     // importer: open again; flag = 1 if same pointer
     CMD_CLOSE,      // importer: cuIpcCloseMemHandle
     CMD_CHECK,      // both: does the memory hold pattern `arg`?
     CMD_WRITE,      // both: write pattern `arg`
     CMD_FREE,       // exporter: cuMemFree_v2
     CMD_ALLOC_FILL, // exporter: allocate 8 more of the size, pattern arg
     CMD_ATTRS,      // importer: pointer attributes of the mapping
+    CMD_LIVE,       // both: the emulated driver's live count `arg`
     CMD_EXIT,
 };
 
@@ -74,14 +75,12 @@ CUresult write_pattern(const cuda_test_driver_t *cu, CUdeviceptr p, size_t size,
     return cu->cuMemcpyHtoD_v2(p, v.data(), size);
 }
 
-#define CHILD_CHECK(cond)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
-                         __LINE__, #cond);                                     \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
+// The emulated driver's live count `what`, or -1 on another driver.
+int32_t live_count(const cuda_test_driver_t *cu, int32_t what) {
+    return cu->emulated() ? static_cast<int32_t>(cu->umfCudaMockGetLiveCount(
+                                static_cast<umf_gpu_mock_live_t>(what)))
+                          : -1;
+}
 
 // Makes device 0's primary context current.
 bool child_context(const cuda_test_driver_t *cu, CUcontext *ctx) {
@@ -116,6 +115,9 @@ UMF_TEST_CHILD(ipc_exporter) {
             break;
         case CMD_WRITE:
             m.result = write_pattern(cu, p, kSize, m.arg);
+            break;
+        case CMD_LIVE:
+            m.result = live_count(cu, m.arg);
             break;
         case CMD_FREE:
             m.result = cu->cuMemFree_v2(p);
@@ -181,6 +183,9 @@ UMF_TEST_CHILD(ipc_importer) {
             open_refs += m.result == CUDA_SUCCESS;
             break;
         }
+        case CMD_LIVE:
+            m.result = live_count(cu, m.arg);
+            break;
         case CMD_CLOSE:
             m.result = cu->cuIpcCloseMemHandle(p);
             open_refs -= m.result == CUDA_SUCCESS;
@@ -224,16 +229,10 @@ UMF_TEST_CHILD(ipc_importer) {
 }
 
 // The test's side: an exporter and an importer in memory mode GetParam().
-class CudaIpc : public ::testing::TestWithParam<const char *> {
+class CudaIpc : public CudaLoaded,
+                public ::testing::WithParamInterface<const char *> {
   protected:
-    const cuda_test_driver_t *cu = nullptr;
     umf_test_child_t exporter = {-1, -1}, importer = {-1, -1};
-
-    void SetUp() override {
-        std::string why;
-        cu = cuda_test_driver_load(&why);
-        ASSERT_NE(cu, nullptr) << why;
-    }
 
     void TearDown() override {
         if (exporter.pid > 0) {
@@ -319,7 +318,6 @@ TEST_P(CudaIpc, DataMovesBothWaysAndReopenSharesTheMapping) {
 }
 
 TEST_P(CudaIpc, ReopenIsAlreadyMappedInTheOlderMode) {
-    std::string why;
     if (!cu->emulated()) {
         GTEST_SKIP() << cu->path
                      << ": UMF_GPU_MOCK_CUDA_IPC_REOPEN is a "
@@ -343,13 +341,26 @@ TEST_P(CudaIpc, MemoryStaysValidAfterTheExporterFrees) {
     }
     Start();
     ASSERT_EQ(Ask(importer, CMD_OPEN).result, CUDA_SUCCESS);
+    EXPECT_EQ(
+        Ask(importer, CMD_LIVE, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS).result, 1);
+    EXPECT_EQ(Ask(exporter, CMD_LIVE, UMF_GPU_MOCK_LIVE_IPC_HANDLES).result, 1);
     ASSERT_EQ(Ask(exporter, CMD_FREE).result, CUDA_SUCCESS);
+    EXPECT_EQ(Ask(exporter, CMD_LIVE, UMF_GPU_MOCK_LIVE_IPC_HANDLES).result, 0);
+    // The arena keeps the imported block out of new allocations; a memfd
+    // of its own lives on in the importer's mapping.
+    bool arena = std::string(GetParam()) == "arena";
+    EXPECT_EQ(Ask(exporter, CMD_LIVE, UMF_GPU_MOCK_LIVE_QUARANTINED).result,
+              arena ? 1 : 0);
     EXPECT_EQ(Ask(exporter, CMD_ALLOC_FILL, 4).result, CUDA_SUCCESS);
     EXPECT_EQ(Ask(importer, CMD_CHECK, 1).result, 1)
         << "the freed pages went to a new allocation";
     EXPECT_EQ(Ask(importer, CMD_WRITE, 5).result, CUDA_SUCCESS);
     EXPECT_EQ(Ask(importer, CMD_CHECK, 5).result, 1);
     EXPECT_EQ(Ask(importer, CMD_CLOSE).result, CUDA_SUCCESS);
+    EXPECT_EQ(
+        Ask(importer, CMD_LIVE, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS).result, 0);
+    EXPECT_EQ(Ask(exporter, CMD_LIVE, UMF_GPU_MOCK_LIVE_QUARANTINED).result, 0)
+        << "given back once no longer imported";
     // A new open of the freed allocation's handle fails.
     EXPECT_EQ(Ask(importer, CMD_OPEN).result, CUDA_ERROR_INVALID_HANDLE);
     Finish();
@@ -425,13 +436,8 @@ UMF_TEST_CHILD(malloc_mode) {
     return 0;
 }
 
-TEST(CudaIpcModes, MallocModeHasNoIpc) {
-    std::string why;
-    const cuda_test_driver_t *cu = cuda_test_driver_load(&why);
-    ASSERT_NE(cu, nullptr) << why;
-    if (!cu->emulated()) {
-        GTEST_SKIP() << cu->path << ": memory modes are the emulated driver's";
-    }
+TEST_F(CudaLoaded, MallocModeHasNoIpc) {
+    CUDA_TEST_REQUIRE_EMULATED();
     int status = -1;
     ASSERT_TRUE(cuda_test_run_child(
         "malloc_mode", {"UMF_GPU_MOCK_MEMORY=malloc"}, &status, nullptr));

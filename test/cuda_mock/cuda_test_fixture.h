@@ -2,7 +2,8 @@
 //
 // GoogleTest fixtures and helpers of the CUDA driver suites.
 //
-//   CudaTest     the driver loaded and cuInit done; no context
+//   CudaLoaded   the driver loaded
+//   CudaTest     and cuInit done; no context
 //   CudaCtxTest  and device 0's primary context retained and current
 //
 // Checks of the emulated driver alone (fault rules, leak report, memory
@@ -14,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,6 +31,29 @@ inline void PrintTo(CUresult r, std::ostream *os) {
 #define CU_ASSERT_OK(call) ASSERT_EQ((call), CUDA_SUCCESS)
 #define CU_EXPECT_OK(call) EXPECT_EQ((call), CUDA_SUCCESS)
 
+// In a child role (UMF_TEST_CHILD): a failed check prints where and ends
+// the role with status 1.
+#define CHILD_CHECK(cond)                                                      \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
+                         __LINE__, #cond);                                     \
+            return 1;                                                          \
+        }                                                                      \
+    } while (0)
+#define CHILD_CU(call) CHILD_CHECK((call) == CUDA_SUCCESS)
+
+// Attribute `attr` of `ptr`, read as a T (zero-initialised first); a failed
+// call is a test failure.
+template <typename T>
+T cuda_test_attr(const cuda_test_driver_t *cu, CUpointer_attribute attr,
+                 CUdeviceptr ptr) {
+    T value{};
+    CUresult r = cu->cuPointerGetAttribute(&value, attr, ptr);
+    EXPECT_EQ(r, CUDA_SUCCESS) << "pointer attribute " << attr;
+    return value;
+}
+
 #define CUDA_TEST_REQUIRE_EMULATED()                                           \
     do {                                                                       \
         if (!cu->emulated()) {                                                 \
@@ -38,7 +63,8 @@ inline void PrintTo(CUresult r, std::ostream *os) {
         }                                                                      \
     } while (0)
 
-class CudaTest : public ::testing::Test {
+// The driver loaded; cuInit not called.
+class CudaLoaded : public ::testing::Test {
   protected:
     const cuda_test_driver_t *cu = nullptr;
 
@@ -46,7 +72,16 @@ class CudaTest : public ::testing::Test {
         std::string why;
         cu = cuda_test_driver_load(&why);
         ASSERT_NE(cu, nullptr) << why;
-        CU_ASSERT_OK(cu->cuInit(0));
+    }
+};
+
+class CudaTest : public CudaLoaded {
+  protected:
+    void SetUp() override {
+        CudaLoaded::SetUp();
+        if (!HasFatalFailure()) {
+            CU_ASSERT_OK(cu->cuInit(0));
+        }
     }
 };
 
