@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "gpu_ipc.h"
+
+#include <stdbool.h>
+
+#include "log.h"
+
+static const char *kind_name(umf_gpu_provider_kind_t kind) {
+    return kind == UMF_GPU_PROVIDER_KIND_CUDA ? "CUDA" : "Level Zero";
+}
+
+umf_result_t umf_gpu_ipc_handle_size(size_t *size) {
+    if (size == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *size = sizeof(umf_ipc_data_t);
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_gpu_ipc_check_put(umf_gpu_provider_kind_t kind,
+                                   const void *providerIpcData,
+                                   umf_ipc_data_t *data) {
+    if (providerIpcData == NULL) {
+        UMF_LOG_ERROR("%s provider put_ipc_handle: NULL providerIpcData",
+                      kind_name(kind));
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret =
+        umf_ipc_data_validate(providerIpcData, sizeof(*data), kind, data);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (!umf_ipc_data_is_local(data)) {
+        UMF_LOG_ERROR("%s provider put_ipc_handle: the data was made by "
+                      "process %d, not by this one",
+                      kind_name(kind), (int)data->producer_pid);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
+                                    const void *providerIpcData, void **ptr,
+                                    size_t handle_size, umf_ipc_data_t *data) {
+    if (providerIpcData == NULL || ptr == NULL) {
+        UMF_LOG_ERROR("%s provider open_ipc_handle: NULL %s", kind_name(kind),
+                      ptr == NULL ? "ptr" : "providerIpcData");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret =
+        umf_ipc_data_validate(providerIpcData, sizeof(*data), kind, data);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (data->handle_size != handle_size) {
+        UMF_LOG_ERROR("%s provider open_ipc_handle: the native handle has %u "
+                      "bytes, not %zu",
+                      kind_name(kind), (unsigned)data->handle_size,
+                      handle_size);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t unmap_nothing(const umf_ipc_cache_key_t *key,
+                                  const umf_ipc_cache_mapping_t *mapping) {
+    (void)key, (void)mapping; // the producer's memory stays the producer's
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_gpu_ipc_open(umf_gpu_provider_kind_t kind,
+                              umf_gpu_stats_t *stats, const void *context,
+                              const umf_ipc_data_t *data,
+                              const umf_gpu_ipc_mappers_t *mappers, void *arg,
+                              void **ptr) {
+    umf_ipc_cache_key_t key = {context, data->instance_id, data->alloc_id};
+    bool local = umf_ipc_data_is_local(data), hit = false;
+    umf_result_t ret = umf_ipc_cache_open(
+        kind, &key, data->size, data->offset,
+        local ? mappers->map_local : mappers->map_remote, arg,
+        local ? unmap_nothing : mappers->unmap_remote, ptr, &hit);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    UMF_GPU_STATS_EVENT(stats, ipc_open, 1);
+    if (hit) {
+        UMF_GPU_STATS_EVENT(stats, cache_hits, 1);
+    } else {
+        UMF_GPU_STATS_EVENT(stats, cache_misses, 1);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,
+                               umf_gpu_stats_t *stats, const void *context,
+                               void *ptr) {
+    if (ptr == NULL) {
+        UMF_LOG_ERROR("%s provider close_ipc_handle: NULL ptr",
+                      kind_name(kind));
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = umf_ipc_cache_close(kind, context, ptr);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    UMF_GPU_STATS_EVENT(stats, ipc_open, -1);
+    return UMF_RESULT_SUCCESS;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The steps of the IPC ops that every GPU provider takes the same way around
+// its own driver calls: checking IPC data for put and open, opening through
+// the shared cache of opened handles (with the producer's own memory when
+// the data comes from this process), closing, and counting it all in the
+// provider's stats.
+
+#ifndef UMF_GPU_GPU_IPC_H
+#define UMF_GPU_GPU_IPC_H 1
+
+#include <stddef.h>
+
+#include <umf/base.h>
+
+#include "gpu_stats.h"
+#include "ipc_cache.h"
+#include "ipc_data.h"
+#include "provider_kind.h"
+
+// How a provider maps IPC data on a cache miss. `arg` of both map callbacks
+// is the one given to umf_gpu_ipc_open().
+typedef struct umf_gpu_ipc_mappers_t {
+    // Data of this very process: returns the producer's own allocation
+    // (after checking it is still the one exported); its unmap releases
+    // nothing.
+    umf_ipc_cache_map_fn map_local;
+    // Data of another process: maps it through the driver.
+    umf_ipc_cache_map_fn map_remote;
+    umf_ipc_cache_unmap_fn unmap_remote;
+} umf_gpu_ipc_mappers_t;
+
+// get_ipc_handle_size: every provider's IPC data is one umf_ipc_data_t.
+umf_result_t umf_gpu_ipc_handle_size(size_t *size);
+
+// put_ipc_handle's checks: valid data of `kind` that this process made.
+// UMF_RESULT_ERROR_INVALID_ARGUMENT otherwise (logged).
+umf_result_t umf_gpu_ipc_check_put(umf_gpu_provider_kind_t kind,
+                                   const void *providerIpcData,
+                                   umf_ipc_data_t *data);
+
+// open_ipc_handle's checks: non-NULL arguments, valid data of `kind` whose
+// native handle has `handle_size` bytes. UMF_RESULT_ERROR_INVALID_ARGUMENT
+// otherwise (logged).
+umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
+                                    const void *providerIpcData, void **ptr,
+                                    size_t handle_size, umf_ipc_data_t *data);
+
+// Opens `data` on `context` through the cache of `kind`, mapping a miss with
+// the mapper that fits where the data comes from, and counts the open and
+// the hit or miss in `stats`.
+umf_result_t umf_gpu_ipc_open(umf_gpu_provider_kind_t kind,
+                              umf_gpu_stats_t *stats, const void *context,
+                              const umf_ipc_data_t *data,
+                              const umf_gpu_ipc_mappers_t *mappers, void *arg,
+                              void **ptr);
+
+// close_ipc_handle: drops one open of `ptr` on `context` and counts it.
+umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,
+                               umf_gpu_stats_t *stats, const void *context,
+                               void *ptr);
+
+#endif // UMF_GPU_GPU_IPC_H

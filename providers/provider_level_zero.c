@@ -1,0 +1,1017 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The Level Zero memory provider: parameters, initialisation, allocation and
+// free, residency, page sizes, split/merge, allocation properties and native
+// errors. IPC is in provider_level_zero_ipc.c.
+//
+// Allocation: zeMemAllocDevice (DEVICE), zeMemAllocHost (HOST),
+// zeMemAllocShared (SHARED), with the configured ordinal, any power-of-two
+// alignment (the driver honours it), and relaxed allocation limits chained
+// when the size exceeds the device's maxMemAllocSize. Every allocation is
+// recorded in the provider's registry of live driver allocations (one shard
+// spinlock, no allocation of ours) and made resident on the resident devices
+// there; umfLevelZeroMemoryProviderResidentDeviceChange walks the registry.
+// Split pieces and merges are the shared allocation tracker's, which free
+// does not consult until the first split.
+//
+// Resident devices: DEVICE and SHARED allocations are made resident on each
+// (zeContextMakeMemoryResident) when allocated and when a device is added,
+// and evicted when it is removed. HOST memory lives in system memory that
+// every device of the context reaches; its provider keeps the list but makes
+// no residency calls (the emulated driver refuses them for host memory).
+//
+// Free: zeMemFree, or zeMemFreeExt with the policy's flag (BLOCKING_FREE,
+// DEFER_FREE); initialize probes that the driver supports it.
+//
+// Purge: Level Zero has no call that drops the pages of a USM allocation, so
+// purge_lazy and purge_force are left out and answer
+// UMF_RESULT_ERROR_NOT_SUPPORTED.
+
+#include "provider_level_zero_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_provider.h"
+#include "log.h"
+#include "memory_provider_internal.h"
+#include "native_error.h"
+#include "provider_kind.h"
+#include "ze/ze_result.h"
+
+#define DEFAULT_NAME "LEVEL_ZERO"
+
+struct umf_level_zero_memory_provider_params_t {
+    ze_context_handle_t context;
+    ze_device_handle_t device;
+    umf_usm_memory_type_t memory_type;
+    ze_device_handle_t *resident; // owned copy
+    uint32_t resident_count;
+    umf_level_zero_memory_provider_free_policy_t free_policy;
+    uint32_t ordinal;
+    char name[UMF_ZE_NAME_MAX];
+};
+
+static const char *memory_type_name(umf_usm_memory_type_t type) {
+    switch (type) {
+    case UMF_MEMORY_TYPE_HOST:
+        return "HOST";
+    case UMF_MEMORY_TYPE_DEVICE:
+        return "DEVICE";
+    case UMF_MEMORY_TYPE_SHARED:
+        return "SHARED";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Failures
+
+umf_result_t umf_ze_call_failed(ze_result_t res, const char *fmt, ...) {
+    char call[256], result[160];
+    va_list args;
+    va_start(args, fmt);
+    if (vsnprintf(call, sizeof(call), fmt, args) < 0) {
+        call[0] = '\0';
+    }
+    va_end(args);
+    umf_ze_result_describe(res, result, sizeof(result));
+    // The driver's own words, where the loader lets us ask (Level Zero 1.6).
+    const umf_ze_loader_t *ze = NULL;
+    const char *own = NULL;
+    if (umf_ze_loader_get(&ze) == UMF_RESULT_SUCCESS &&
+        ze->error_driver != NULL &&
+        ze->zeDriverGetLastErrorDescription(ze->error_driver, &own) !=
+            ZE_RESULT_SUCCESS) {
+        own = NULL;
+    }
+    umf_native_error_set(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, (int32_t)res,
+                         "%s failed: %s%s%s", call, result,
+                         own != NULL && own[0] != '\0' ? ": " : "",
+                         own != NULL ? own : "");
+    const char *message = NULL;
+    umf_native_error_get(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, &message, NULL);
+    if (res == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY) {
+        // Pools meet this in normal operation and may trim and retry.
+        UMF_LOG_WARN("Level Zero provider: %s", message);
+    } else {
+        UMF_LOG_ERROR("Level Zero provider: %s", message);
+    }
+    return umf_ze_result_to_umf(res);
+}
+
+// ---------------------------------------------------------------------------
+// Parameters
+
+#define CHECK_PARAMS(h)                                                        \
+    do {                                                                       \
+        if ((h) == NULL) {                                                     \
+            UMF_LOG_ERROR("%s: NULL params handle", __func__);                 \
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;                          \
+        }                                                                      \
+    } while (0)
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsCreate(
+    umf_level_zero_memory_provider_params_handle_t *hParams) {
+    if (hParams == NULL) {
+        UMF_LOG_ERROR("%s: NULL hParams", __func__);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_level_zero_memory_provider_params_handle_t params =
+        calloc(1, sizeof(*params));
+    if (params == NULL) {
+        UMF_LOG_ERROR("%s: out of host memory", __func__);
+        return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    params->memory_type = UMF_MEMORY_TYPE_DEVICE;
+    params->free_policy = UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_DEFAULT;
+    snprintf(params->name, sizeof(params->name), "%s", DEFAULT_NAME);
+    *hParams = params;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsDestroy(
+    umf_level_zero_memory_provider_params_handle_t hParams) {
+    CHECK_PARAMS(hParams);
+    free(hParams->resident);
+    free(hParams);
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetContext(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    ze_context_handle_t hContext) {
+    CHECK_PARAMS(hParams);
+    if (hContext == NULL) {
+        UMF_LOG_ERROR("%s: NULL context", __func__);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    hParams->context = hContext;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetDevice(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    ze_device_handle_t hDevice) {
+    CHECK_PARAMS(hParams);
+    hParams->device = hDevice; // NULL: no device (HOST memory)
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetMemoryType(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    umf_usm_memory_type_t memoryType) {
+    CHECK_PARAMS(hParams);
+    // UNKNOWN is kept, so that initialize can say why it refuses it.
+    if ((int)memoryType < (int)UMF_MEMORY_TYPE_UNKNOWN ||
+        (int)memoryType > (int)UMF_MEMORY_TYPE_SHARED) {
+        UMF_LOG_ERROR("%s: %d is not a umf_usm_memory_type_t", __func__,
+                      (int)memoryType);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    hParams->memory_type = memoryType;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetResidentDevices(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    ze_device_handle_t *hDevices, uint32_t deviceCount) {
+    CHECK_PARAMS(hParams);
+    if (deviceCount > 0 && hDevices == NULL) {
+        UMF_LOG_ERROR("%s: %u devices but a NULL array", __func__, deviceCount);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < deviceCount; i++) {
+        if (hDevices[i] == NULL) {
+            UMF_LOG_ERROR("%s: device %u is NULL", __func__, i);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        for (uint32_t j = 0; j < i; j++) {
+            if (hDevices[j] == hDevices[i]) {
+                UMF_LOG_ERROR("%s: device %p is listed twice (%u and %u)",
+                              __func__, (void *)hDevices[i], j, i);
+                return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+            }
+        }
+    }
+    ze_device_handle_t *copy = NULL;
+    if (deviceCount > 0) {
+        copy = malloc(sizeof(*copy) * deviceCount);
+        if (copy == NULL) {
+            UMF_LOG_ERROR("%s: out of host memory", __func__);
+            return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        memcpy(copy, hDevices, sizeof(*copy) * deviceCount);
+    }
+    free(hParams->resident);
+    hParams->resident = copy;
+    hParams->resident_count = deviceCount;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetFreePolicy(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    umf_level_zero_memory_provider_free_policy_t policy) {
+    CHECK_PARAMS(hParams);
+    switch (policy) {
+    case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_DEFAULT:
+    case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_BLOCKING_FREE:
+    case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_DEFER_FREE:
+        hParams->free_policy = policy;
+        return UMF_RESULT_SUCCESS;
+    default:
+        UMF_LOG_ERROR("%s: %d is not a free policy", __func__, (int)policy);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetDeviceOrdinal(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    uint32_t deviceOrdinal) {
+    CHECK_PARAMS(hParams);
+    hParams->ordinal = deviceOrdinal;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetName(
+    umf_level_zero_memory_provider_params_handle_t hParams, const char *name) {
+    CHECK_PARAMS(hParams);
+    if (name == NULL) {
+        UMF_LOG_ERROR("%s: NULL name", __func__);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    snprintf(hParams->name, sizeof(hParams->name), "%s", name);
+    return UMF_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Allocation and free (the driver calls)
+
+static ze_driver_memory_free_policy_ext_flags_t
+free_policy_flag(umf_level_zero_memory_provider_free_policy_t policy) {
+    switch (policy) {
+    case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_BLOCKING_FREE:
+        return ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE;
+    case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_DEFER_FREE:
+        return ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+    default:
+        return 0;
+    }
+}
+
+// The allocation call of the provider's memory type.
+static umf_result_t driver_alloc(const ze_provider_t *p, size_t size,
+                                 size_t alignment, void **ptr) {
+    const umf_ze_loader_t *ze = p->ze;
+    ze_relaxed_allocation_limits_exp_desc_t relaxed = {
+        .stype = ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC,
+        .pNext = NULL,
+        .flags = ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE,
+    };
+    ze_device_mem_alloc_desc_t device_desc = {
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+        .pNext = UMF_UNLIKELY(size > p->max_alloc_size) ? &relaxed : NULL,
+        .flags = 0,
+        .ordinal = p->ordinal,
+    };
+    ze_host_mem_alloc_desc_t host_desc = {
+        .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+        .pNext = NULL,
+        .flags = 0,
+    };
+    ze_result_t res;
+    switch (p->memory_type) {
+    case UMF_MEMORY_TYPE_DEVICE:
+        res = ze->zeMemAllocDevice(p->context, &device_desc, size, alignment,
+                                   p->device, ptr);
+        if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
+            return UMF_RESULT_SUCCESS;
+        }
+        return umf_ze_call_failed(res,
+                                  "zeMemAllocDevice(size=%zu, alignment=%zu, "
+                                  "ordinal=%u%s)",
+                                  size, alignment, p->ordinal,
+                                  device_desc.pNext ? ", relaxed limits" : "");
+    case UMF_MEMORY_TYPE_HOST:
+        res = ze->zeMemAllocHost(p->context, &host_desc, size, alignment, ptr);
+        if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
+            return UMF_RESULT_SUCCESS;
+        }
+        return umf_ze_call_failed(
+            res, "zeMemAllocHost(size=%zu, alignment=%zu)", size, alignment);
+    default: // SHARED; initialize allows nothing else
+        res = ze->zeMemAllocShared(p->context, &device_desc, &host_desc, size,
+                                   alignment, p->device, ptr);
+        if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
+            return UMF_RESULT_SUCCESS;
+        }
+        return umf_ze_call_failed(res,
+                                  "zeMemAllocShared(size=%zu, alignment=%zu, "
+                                  "ordinal=%u%s)",
+                                  size, alignment, p->ordinal,
+                                  device_desc.pNext ? ", relaxed limits" : "");
+    }
+}
+
+// The free call of the policy `flags` (0: zeMemFree). Stores the native
+// error on failure, unless `quiet` (when undoing after another failure,
+// whose error is the one to report).
+static umf_result_t driver_free(const ze_provider_t *p, void *ptr,
+                                ze_driver_memory_free_policy_ext_flags_t flags,
+                                bool quiet) {
+    ze_result_t res;
+    if (UMF_LIKELY(flags == 0)) {
+        res = p->ze->zeMemFree(p->context, ptr);
+    } else {
+        ze_memory_free_ext_desc_t desc = {
+            .stype = ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC,
+            .pNext = NULL,
+            .freePolicy = flags,
+        };
+        res = p->ze->zeMemFreeExt(p->context, &desc, ptr);
+    }
+    if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
+        return UMF_RESULT_SUCCESS;
+    }
+    const char *call = flags == 0 ? "zeMemFree" : "zeMemFreeExt";
+    if (quiet) {
+        UMF_LOG_ERROR("Level Zero provider: undoing an allocation, "
+                      "%s(ptr=%p) failed (0x%x); the memory leaks",
+                      call, ptr, (unsigned)res);
+        return umf_ze_result_to_umf(res);
+    }
+    return umf_ze_call_failed(res, "%s(ptr=%p, policy=0x%x)", call, ptr,
+                              (unsigned)flags);
+}
+
+// Evicts [ptr, ptr + size) from devices[0 .. count - 1]; for undoing, so
+// failures are only logged.
+static void evict_quietly(const ze_provider_t *p, void *ptr, size_t size,
+                          const ze_device_handle_t *devices, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        ze_result_t res =
+            p->ze->zeContextEvictMemory(p->context, devices[i], ptr, size);
+        if (res != ZE_RESULT_SUCCESS) {
+            UMF_LOG_ERROR("Level Zero provider: undoing residency, "
+                          "zeContextEvictMemory(device=%p, ptr=%p) failed "
+                          "(0x%x)",
+                          (void *)devices[i], ptr, (unsigned)res);
+        }
+    }
+}
+
+// Registry insert hook: makes a new allocation resident on every resident
+// device, under the registry lock that guards the device list.
+static umf_result_t make_resident_on_all(void *arg, void *ptr, size_t size) {
+    const ze_provider_t *p = arg;
+    if (p->memory_type == UMF_MEMORY_TYPE_HOST) {
+        return UMF_RESULT_SUCCESS; // see the top of this file
+    }
+    for (uint32_t i = 0; i < p->resident_count; i++) {
+        ze_result_t res = p->ze->zeContextMakeMemoryResident(
+            p->context, p->resident[i], ptr, size);
+        if (res != ZE_RESULT_SUCCESS) {
+            umf_result_t ret = umf_ze_call_failed(
+                res, "zeContextMakeMemoryResident(device=%p, ptr=%p, size=%zu)",
+                (void *)p->resident[i], ptr, size);
+            evict_quietly(p, ptr, size, p->resident, i);
+            return ret;
+        }
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Initialisation
+
+static umf_result_t
+check_params(const struct umf_level_zero_memory_provider_params_t *in) {
+    if (in->context == NULL) {
+        UMF_LOG_ERROR("Level Zero provider: no context set "
+                      "(umfLevelZeroMemoryProviderParamsSetContext)");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    switch (in->memory_type) {
+    case UMF_MEMORY_TYPE_HOST:
+        if (in->device != NULL) {
+            UMF_LOG_ERROR("Level Zero provider: HOST memory takes no device, "
+                          "but device %p is set",
+                          (void *)in->device);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        break;
+    case UMF_MEMORY_TYPE_DEVICE:
+    case UMF_MEMORY_TYPE_SHARED:
+        if (in->device == NULL) {
+            UMF_LOG_ERROR("Level Zero provider: %s memory needs a device "
+                          "(umfLevelZeroMemoryProviderParamsSetDevice)",
+                          memory_type_name(in->memory_type));
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        break;
+    default:
+        UMF_LOG_ERROR("Level Zero provider: memory type %s (%d) is not "
+                      "HOST, DEVICE or SHARED",
+                      memory_type_name(in->memory_type), (int)in->memory_type);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if ((in->resident_count > 0) != (in->resident != NULL)) {
+        UMF_LOG_ERROR("Level Zero provider: %u resident devices but %s array",
+                      in->resident_count, in->resident ? "an" : "no");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// A probe allocation the driver failed to free: the page size is known, so
+// initialisation goes on, and the probe is freed again when the provider is
+// finalized (or right away if initialisation fails later).
+static void keep_probe(ze_provider_t *p, void *probe) {
+    UMF_LOG_WARN("Level Zero provider: freeing the probe allocation %p "
+                 "failed; trying again at finalize",
+                 probe);
+    p->probe = probe;
+}
+
+static void free_probe(ze_provider_t *p) {
+    if (p->probe != NULL) {
+        if (driver_free(p, p->probe, 0, false) == UMF_RESULT_SUCCESS) {
+            p->probe = NULL;
+        }
+    }
+}
+
+// Reads maxMemAllocSize, and the page size and free-policy support from a
+// probe allocation.
+static umf_result_t query_driver(ze_provider_t *p) {
+    const umf_ze_loader_t *ze = p->ze;
+    p->max_alloc_size = SIZE_MAX;
+    if (p->device != NULL) {
+        ze_device_properties_t props = {
+            .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+            .pNext = NULL,
+        };
+        ze_result_t res = ze->zeDeviceGetProperties(p->device, &props);
+        if (res != ZE_RESULT_SUCCESS) {
+            return umf_ze_call_failed(res, "zeDeviceGetProperties(device=%p)",
+                                      (void *)p->device);
+        }
+        if (props.maxMemAllocSize > 0 && props.maxMemAllocSize < SIZE_MAX) {
+            p->max_alloc_size = (size_t)props.maxMemAllocSize;
+        }
+    }
+
+    void *probe = NULL;
+    umf_result_t ret = driver_alloc(p, 1, 0, &probe);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ze_memory_allocation_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+        .pNext = NULL,
+    };
+    ze_result_t res =
+        ze->zeMemGetAllocProperties(p->context, probe, &props, NULL);
+    if (res != ZE_RESULT_SUCCESS) {
+        ret = umf_ze_call_failed(res, "zeMemGetAllocProperties(ptr=%p)", probe);
+        (void)driver_free(p, probe, 0, true);
+        return ret;
+    }
+    p->min_page_size = props.pageSize > 0 ? (size_t)props.pageSize : 4096;
+
+    if (p->free_policy == 0) {
+        if (driver_free(p, probe, 0, false) != UMF_RESULT_SUCCESS) {
+            keep_probe(p, probe);
+        }
+        return UMF_RESULT_SUCCESS;
+    }
+    // The policy needs zeMemFreeExt in the loader and in the driver (the
+    // loader answers ZE_RESULT_ERROR_UNINITIALIZED for a driver without it).
+    if (ze->zeMemFreeExt == NULL) {
+        UMF_LOG_ERROR("Level Zero provider: a free policy other than DEFAULT "
+                      "needs zeMemFreeExt, which the Level Zero loader lacks");
+        (void)driver_free(p, probe, 0, true);
+        return UMF_RESULT_ERROR_NOT_SUPPORTED;
+    }
+    ret = driver_free(p, probe, p->free_policy, false);
+    if (ret == UMF_RESULT_ERROR_NOT_SUPPORTED ||
+        ret == UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE) {
+        UMF_LOG_ERROR("Level Zero provider: the driver does not support free "
+                      "policy 0x%x (zeMemFreeExt)",
+                      (unsigned)p->free_policy);
+        if (driver_free(p, probe, 0, true) != UMF_RESULT_SUCCESS) {
+            keep_probe(p, probe);
+        }
+        return UMF_RESULT_ERROR_NOT_SUPPORTED;
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        keep_probe(p, probe);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t ze_initialize(void *params, void **provider) {
+    const struct umf_level_zero_memory_provider_params_t *in = params;
+    if (in == NULL || provider == NULL) {
+        UMF_LOG_ERROR("Level Zero provider: NULL %s",
+                      in == NULL ? "params" : "provider");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = check_params(in);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    const umf_ze_loader_t *ze = NULL;
+    ret = umf_ze_loader_get(&ze);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ze_provider_t *p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        UMF_LOG_ERROR("Level Zero provider: out of host memory");
+        return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    p->ze = ze;
+    p->context = in->context;
+    p->device = in->device;
+    p->memory_type = in->memory_type;
+    p->ordinal = in->ordinal;
+    p->free_policy_param = in->free_policy;
+    p->free_policy = free_policy_flag(in->free_policy);
+    snprintf(p->name, sizeof(p->name), "%s", in->name);
+    if (in->resident_count > 0) {
+        p->resident = malloc(sizeof(*p->resident) * in->resident_count);
+        if (p->resident == NULL) {
+            UMF_LOG_ERROR("Level Zero provider: out of host memory");
+            ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            goto err_free;
+        }
+        memcpy(p->resident, in->resident,
+               sizeof(*p->resident) * in->resident_count);
+        p->resident_count = p->resident_capacity = in->resident_count;
+    }
+
+    ret = query_driver(p);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_free;
+    }
+    ret = umf_alloc_tracker_init(&p->tracker);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_free;
+    }
+    ret = umf_alloc_registry_init(&p->registry);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_tracker;
+    }
+    ret = umf_gpu_stats_init(&p->stats);
+    if (ret != UMF_RESULT_SUCCESS) {
+        goto err_registry;
+    }
+    UMF_LOG_INFO("Level Zero provider '%s': %s memory, context %p, device %p, "
+                 "ordinal %u, %u resident devices, pages of %zu bytes",
+                 p->name, memory_type_name(p->memory_type), (void *)p->context,
+                 (void *)p->device, p->ordinal, p->resident_count,
+                 p->min_page_size);
+    *provider = p;
+    return UMF_RESULT_SUCCESS;
+
+err_registry:
+    umf_alloc_registry_fini(&p->registry);
+err_tracker:
+    umf_alloc_tracker_fini(&p->tracker);
+err_free:
+    free_probe(p);
+    free(p->resident);
+    free(p);
+    return ret;
+}
+
+static void ze_finalize(void *provider) {
+    ze_provider_t *p = provider;
+    if (p == NULL) {
+        return;
+    }
+    size_t live = umf_alloc_registry_count(&p->registry);
+    if (live > 0) {
+        UMF_LOG_WARN("Level Zero provider '%s': finalized with %zu "
+                     "allocations not freed; they stay with the driver",
+                     p->name, live);
+    }
+    free_probe(p);
+    umf_gpu_stats_fini(&p->stats);
+    umf_alloc_registry_fini(&p->registry);
+    umf_alloc_tracker_fini(&p->tracker);
+    free(p->resident);
+    free(p);
+}
+
+// ---------------------------------------------------------------------------
+// Allocation and free (the ops)
+
+static umf_result_t ze_alloc(void *provider, size_t size, size_t alignment,
+                             void **resultPtr) {
+    ze_provider_t *p = provider;
+    if (UMF_UNLIKELY(resultPtr == NULL || size == 0)) {
+        UMF_LOG_ERROR("Level Zero provider alloc: %s",
+                      resultPtr == NULL ? "NULL result pointer" : "size 0");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (UMF_UNLIKELY((alignment & (alignment - 1)) != 0)) {
+        UMF_LOG_ERROR("Level Zero provider alloc: alignment %zu is not a "
+                      "power of two",
+                      alignment);
+        return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
+    }
+    void *ptr = NULL;
+    umf_result_t ret = driver_alloc(p, size, alignment, &ptr);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    ret = umf_alloc_registry_insert(&p->registry, ptr, size,
+                                    make_resident_on_all, p);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        if (ret == UMF_RESULT_ERROR_INVALID_ARGUMENT) {
+            UMF_LOG_ERROR("Level Zero provider: the driver returned %p, which "
+                          "is still allocated",
+                          ptr);
+            ret = UMF_RESULT_ERROR_UNKNOWN;
+        } else if (ret == UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY) {
+            UMF_LOG_ERROR("Level Zero provider: out of host memory");
+        }
+        (void)driver_free(p, ptr, 0, true);
+        return ret;
+    }
+    umf_gpu_stats_on_alloc(&p->stats, size);
+    *resultPtr = ptr;
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t ze_free(void *provider, void *ptr, size_t size) {
+    ze_provider_t *p = provider;
+    if (UMF_UNLIKELY(ptr == NULL)) {
+        UMF_LOG_ERROR("Level Zero provider free: NULL pointer");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    void *base = ptr;
+    bool tracked = false;
+    umf_alloc_piece_info_t piece;
+    if (UMF_UNLIKELY(umf_alloc_tracker_in_use(&p->tracker))) {
+        bool release = false;
+        umf_result_t ret = umf_alloc_tracker_remove(&p->tracker, ptr, size,
+                                                    &tracked, &release, &piece);
+        if (ret != UMF_RESULT_SUCCESS) {
+            return ret;
+        }
+        if (tracked) {
+            size = piece.size;
+            if (!release) {
+                // Other pieces of its driver allocation are still in use.
+                umf_gpu_stats_on_free(&p->stats, size);
+                return UMF_RESULT_SUCCESS;
+            }
+            base = (void *)piece.driver_base;
+        }
+    }
+    size_t registered = 0;
+    if (UMF_UNLIKELY(
+            !umf_alloc_registry_remove(&p->registry, base, &registered))) {
+        UMF_LOG_ERROR("Level Zero provider '%s' free: %p is not an allocation "
+                      "of this provider (or was freed already)",
+                      p->name, ptr);
+        if (tracked) {
+            (void)umf_alloc_tracker_add(&p->tracker, piece.ptr, piece.size,
+                                        piece.driver_base, piece.driver_size);
+        }
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = driver_free(p, base, p->free_policy, false);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        // The driver kept it: so do we, for a later try. Putting an entry
+        // back where one was just removed never needs memory.
+        (void)umf_alloc_registry_insert(&p->registry, base, registered, NULL,
+                                        NULL);
+        if (tracked) {
+            (void)umf_alloc_tracker_add(&p->tracker, piece.ptr, piece.size,
+                                        piece.driver_base, piece.driver_size);
+        }
+        return ret;
+    }
+    umf_gpu_stats_on_free(&p->stats, size != 0 ? size : registered);
+    return UMF_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Native errors, page sizes, name
+
+static void ze_get_last_native_error(void *provider, const char **ppMessage,
+                                     int32_t *pError) {
+    (void)provider;
+    umf_native_error_get(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, ppMessage, pError);
+}
+
+static umf_result_t ze_get_recommended_page_size(void *provider, size_t size,
+                                                 size_t *pageSize) {
+    const ze_provider_t *p = provider;
+    (void)size; // the driver uses one page size for every size it is asked
+    if (pageSize == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *pageSize = p->min_page_size;
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t ze_get_min_page_size(void *provider, void *ptr,
+                                         size_t *pageSize) {
+    const ze_provider_t *p = provider;
+    if (pageSize == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (ptr == NULL) {
+        *pageSize = p->min_page_size;
+        return UMF_RESULT_SUCCESS;
+    }
+    ze_memory_allocation_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+        .pNext = NULL,
+    };
+    ze_result_t res =
+        p->ze->zeMemGetAllocProperties(p->context, ptr, &props, NULL);
+    if (res != ZE_RESULT_SUCCESS) {
+        return umf_ze_call_failed(res, "zeMemGetAllocProperties(ptr=%p)", ptr);
+    }
+    if (props.type == ZE_MEMORY_TYPE_UNKNOWN) {
+        UMF_LOG_ERROR("Level Zero provider '%s': %p is not memory of its "
+                      "context",
+                      p->name, ptr);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *pageSize = props.pageSize > 0 ? (size_t)props.pageSize : p->min_page_size;
+    return UMF_RESULT_SUCCESS;
+}
+
+static const char *ze_get_name(void *provider) {
+    const ze_provider_t *p = provider;
+    return p != NULL ? p->name : DEFAULT_NAME;
+}
+
+// ---------------------------------------------------------------------------
+// Split and merge: the shared tracker keeps the pieces; an untracked
+// pointer is a whole allocation, which the registry describes.
+
+static umf_result_t query_registered(void *provider, const void *ptr,
+                                     uintptr_t *driver_base,
+                                     size_t *driver_size) {
+    ze_provider_t *p = provider;
+    if (!umf_alloc_registry_lookup(&p->registry, ptr, driver_size)) {
+        UMF_LOG_ERROR("Level Zero provider '%s': %p is not an allocation of "
+                      "this provider",
+                      p->name, ptr);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *driver_base = (uintptr_t)ptr;
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t ze_allocation_split(void *provider, void *ptr,
+                                        size_t totalSize, size_t firstSize) {
+    ze_provider_t *p = provider;
+    return umf_alloc_tracker_split(&p->tracker, ptr, totalSize, firstSize,
+                                   query_registered, p);
+}
+
+static umf_result_t ze_allocation_merge(void *provider, void *lowPtr,
+                                        void *highPtr, size_t totalSize) {
+    ze_provider_t *p = provider;
+    return umf_alloc_tracker_merge(&p->tracker, lowPtr, highPtr, totalSize);
+}
+
+// ---------------------------------------------------------------------------
+// Allocation properties and the GPU extensions
+
+umf_result_t umf_ze_find_allocation(ze_provider_t *p, const void *ptr,
+                                    void **base, size_t *size,
+                                    ze_memory_allocation_properties_t *props,
+                                    ze_device_handle_t *device) {
+    ze_result_t res = p->ze->zeMemGetAddressRange(p->context, ptr, base, size);
+    if (res != ZE_RESULT_SUCCESS) {
+        return umf_ze_call_failed(res, "zeMemGetAddressRange(ptr=%p)", ptr);
+    }
+    if (*base == NULL ||
+        !umf_alloc_registry_lookup(&p->registry, *base, NULL)) {
+        UMF_LOG_ERROR("Level Zero provider '%s': %p is not memory this "
+                      "provider allocated",
+                      p->name, ptr);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (props == NULL) {
+        return UMF_RESULT_SUCCESS;
+    }
+    props->stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
+    props->pNext = NULL;
+    res = p->ze->zeMemGetAllocProperties(p->context, *base, props, device);
+    if (res != ZE_RESULT_SUCCESS) {
+        return umf_ze_call_failed(res, "zeMemGetAllocProperties(ptr=%p)",
+                                  *base);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+static umf_gpu_stats_t *ze_stats(void *provider) {
+    return &((ze_provider_t *)provider)->stats;
+}
+
+static umf_result_t
+ze_get_allocation_properties(void *provider, const void *ptr,
+                             umf_gpu_allocation_properties_t *out) {
+    ze_provider_t *p = provider;
+    void *base = NULL;
+    size_t size = 0;
+    ze_memory_allocation_properties_t props;
+    ze_device_handle_t device = NULL;
+    umf_result_t ret =
+        umf_ze_find_allocation(p, ptr, &base, &size, &props, &device);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    umf_alloc_piece_info_t piece;
+    if (umf_alloc_tracker_find(&p->tracker, (uintptr_t)base, ptr, &piece)) {
+        out->base = piece.ptr;
+        out->size = piece.size;
+    } else {
+        out->base = base;
+        // What the provider handed out, which the driver may have rounded.
+        (void)umf_alloc_registry_lookup(&p->registry, base, &out->size);
+    }
+    out->memory_type = p->memory_type;
+    out->device = p->memory_type == UMF_MEMORY_TYPE_HOST ? NULL
+                  : device != NULL                       ? (void *)device
+                                                         : (void *)p->device;
+    out->context = (void *)p->context;
+    out->driver_id = props.id;
+    return UMF_RESULT_SUCCESS;
+}
+
+const umf_gpu_provider_class_t umf_gpu_provider_class_level_zero = {
+    .kind = UMF_GPU_PROVIDER_KIND_LEVEL_ZERO,
+    .initialize = ze_initialize,
+    .stats = ze_stats,
+    .get_allocation_properties = ze_get_allocation_properties,
+};
+
+// ---------------------------------------------------------------------------
+// Resident devices
+
+typedef struct residency_walk_t {
+    const ze_provider_t *provider;
+    ze_device_handle_t device;
+    bool evict;
+} residency_walk_t;
+
+static umf_result_t change_residency(void *arg, void *ptr, size_t size) {
+    const residency_walk_t *w = arg;
+    const ze_provider_t *p = w->provider;
+    ze_result_t res;
+    if (w->evict) {
+        res = p->ze->zeContextEvictMemory(p->context, w->device, ptr, size);
+        if (res != ZE_RESULT_SUCCESS) {
+            return umf_ze_call_failed(
+                res, "zeContextEvictMemory(device=%p, ptr=%p, size=%zu)",
+                (void *)w->device, ptr, size);
+        }
+    } else {
+        res = p->ze->zeContextMakeMemoryResident(p->context, w->device, ptr,
+                                                 size);
+        if (res != ZE_RESULT_SUCCESS) {
+            return umf_ze_call_failed(
+                res, "zeContextMakeMemoryResident(device=%p, ptr=%p, size=%zu)",
+                (void *)w->device, ptr, size);
+        }
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// Undoes change_residency for the first `count` entries of the walk order;
+// failures are only logged (the first error is the one reported).
+static umf_result_t undo_residency(void *arg, void *ptr, size_t size) {
+    const residency_walk_t *w = arg;
+    const ze_provider_t *p = w->provider;
+    ze_result_t res =
+        w->evict
+            ? p->ze->zeContextMakeMemoryResident(p->context, w->device, ptr,
+                                                 size)
+            : p->ze->zeContextEvictMemory(p->context, w->device, ptr, size);
+    if (res != ZE_RESULT_SUCCESS) {
+        UMF_LOG_ERROR("Level Zero provider: undoing a residency change of %p "
+                      "on device %p failed (0x%x)",
+                      ptr, (void *)w->device, (unsigned)res);
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderResidentDeviceChange(
+    umf_memory_provider_handle_t hProvider, ze_device_handle_t hDevice,
+    bool isAdding) {
+    const umf_memory_provider_ops_t *ops =
+        umf_memory_provider_get_ops(hProvider);
+    if (ops == NULL || ops->initialize != ze_initialize || hDevice == NULL) {
+        UMF_LOG_ERROR("%s: %s", __func__,
+                      hDevice == NULL ? "NULL device"
+                      : ops == NULL   ? "NULL provider handle"
+                                      : "not a Level Zero provider");
+        if (hProvider != NULL) {
+            umf_memory_provider_set_last_failed(hProvider);
+        }
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    ze_provider_t *p = umf_memory_provider_get_priv(hProvider);
+    umf_result_t ret = UMF_RESULT_SUCCESS;
+
+    // Every registry lock: no allocation comes or goes, and the list of
+    // resident devices may change.
+    umf_alloc_registry_lock_all(&p->registry);
+    uint32_t at = p->resident_count;
+    for (uint32_t i = 0; i < p->resident_count; i++) {
+        if (p->resident[i] == hDevice) {
+            at = i;
+        }
+    }
+    if (isAdding == (at < p->resident_count)) {
+        UMF_LOG_ERROR("%s: device %p is %s resident device of provider '%s'",
+                      __func__, (void *)hDevice,
+                      isAdding ? "already a" : "not a", p->name);
+        ret = UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        goto out;
+    }
+    if (isAdding && p->resident_count == p->resident_capacity) {
+        uint32_t capacity = p->resident_capacity ? 2 * p->resident_capacity : 4;
+        ze_device_handle_t *grown =
+            realloc(p->resident, sizeof(*grown) * capacity);
+        if (grown == NULL) {
+            UMF_LOG_ERROR("%s: out of host memory", __func__);
+            ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            goto out;
+        }
+        p->resident = grown;
+        p->resident_capacity = capacity;
+    }
+    residency_walk_t walk = {p, hDevice, !isAdding};
+    size_t done = 0;
+    if (p->memory_type != UMF_MEMORY_TYPE_HOST) {
+        ret = umf_alloc_registry_walk_locked(&p->registry, change_residency,
+                                             &walk, SIZE_MAX, &done);
+    }
+    if (ret != UMF_RESULT_SUCCESS) {
+        (void)umf_alloc_registry_walk_locked(&p->registry, undo_residency,
+                                             &walk, done, NULL);
+        goto out;
+    }
+    if (isAdding) {
+        p->resident[p->resident_count++] = hDevice;
+    } else {
+        p->resident[at] = p->resident[--p->resident_count];
+    }
+out:
+    umf_alloc_registry_unlock_all(&p->registry);
+    if (ret != UMF_RESULT_SUCCESS) {
+        umf_memory_provider_set_last_failed(hProvider);
+    }
+    return ret;
+}
+
+// ---------------------------------------------------------------------------
+// The ops table
+
+static const umf_memory_provider_ops_t ze_ops = {
+    .version = UMF_VERSION_CURRENT,
+    .initialize = ze_initialize,
+    .finalize = ze_finalize,
+    .alloc = ze_alloc,
+    .free = ze_free,
+    .get_last_native_error = ze_get_last_native_error,
+    .get_recommended_page_size = ze_get_recommended_page_size,
+    .get_min_page_size = ze_get_min_page_size,
+    .get_name = ze_get_name,
+    .ext =
+        {
+            .purge_lazy = NULL,
+            .purge_force = NULL,
+            .allocation_merge = ze_allocation_merge,
+            .allocation_split = ze_allocation_split,
+        },
+    .ipc =
+        {
+            .get_ipc_handle_size = umf_ze_ipc_get_handle_size,
+            .get_ipc_handle = umf_ze_ipc_get_handle,
+            .put_ipc_handle = umf_ze_ipc_put_handle,
+            .open_ipc_handle = umf_ze_ipc_open_handle,
+            .close_ipc_handle = umf_ze_ipc_close_handle,
+        },
+};
+
+UMF_EXPORT const umf_memory_provider_ops_t *
+umfLevelZeroMemoryProviderOps(void) {
+    return &ze_ops;
+}
