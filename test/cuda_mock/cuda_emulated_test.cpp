@@ -7,6 +7,7 @@
 // driver's behaviour is undefined. Every case skips, saying why, when
 // UMF_GPU_CUDA_LIB names another driver.
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -107,6 +108,57 @@ TEST_F(CudaEmulated, MalformedVariablesFailCuInit) {
         EXPECT_NE(out.find(name), std::string::npos)
             << "the log names the variable: " << out;
     }
+}
+
+// The core (mock/) lives in each emulated driver as a private copy: nothing
+// of it is exported, and the Level Zero driver in the same process keeps
+// its own allocations, rules and counts.
+TEST_F(CudaEmulated, CoreStaysPrivateToTheDriver) {
+    for (const char *name :
+         {"umf_mock_init", "umf_mock_alloc", "umf_mock_enter",
+          "umf_mock_fault_check", "umf_mock_log_threshold", "umf_mock_self",
+          "umf_mock_fault_rule_count", "cuda_mock_initialized",
+          "cuda_mock_result_of", "cuda_mock_ctx_current"}) {
+        EXPECT_EQ(cuda_test_driver_symbol(name), nullptr) << name;
+    }
+    const char *ze_path = getenv("ZE_ENABLE_ALT_DRIVERS");
+    if (ze_path == nullptr || ze_path[0] == '\0') {
+        GTEST_SKIP() << "no emulated Level Zero driver in this build";
+    }
+    void *ze = dlopen(ze_path, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(ze, nullptr) << dlerror();
+    auto ze_live = reinterpret_cast<umf_gpu_mock_get_live_count_fn>(
+        dlsym(ze, "umfZeMockGetLiveCount"));
+    auto ze_inject = reinterpret_cast<umf_gpu_mock_inject_faults_fn>(
+        dlsym(ze, "umfZeMockInjectFaults"));
+    ASSERT_TRUE(ze_live != nullptr && ze_inject != nullptr);
+    EXPECT_EQ(dlsym(ze, "cuMemAlloc_v2"), nullptr);
+
+    CU_ASSERT_OK(cu->cuInit(0));
+    CUcontext ctx;
+    CU_ASSERT_OK(cu->cuDevicePrimaryCtxRetain(&ctx, 0));
+    CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(ctx));
+    int64_t ze_allocs = ze_live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    int64_t cu_allocs =
+        cu->umfCudaMockGetLiveCount(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    CUdeviceptr p;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&p, 64));
+    EXPECT_EQ(cu->umfCudaMockGetLiveCount(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+              cu_allocs + 1);
+    EXPECT_EQ(ze_live(UMF_GPU_MOCK_LIVE_ALLOCATIONS), ze_allocs)
+        << "one registry per driver";
+    // A CUDA rule is foreign to the Level Zero driver, and its rules stay
+    // there.
+    EXPECT_EQ(ze_inject("cuMemFree_v2:1=1"), -1);
+    ASSERT_EQ(ze_inject("zeMemFree:1=ZE_RESULT_ERROR_UNKNOWN"), 0);
+    CU_EXPECT_OK(cu->cuMemFree_v2(p));
+    auto ze_clear = reinterpret_cast<umf_gpu_mock_clear_faults_fn>(
+        dlsym(ze, "umfZeMockClearFaults"));
+    ASSERT_NE(ze_clear, nullptr);
+    ze_clear();
+    CU_EXPECT_OK(cu->cuCtxPopCurrent_v2(nullptr));
+    CU_EXPECT_OK(cu->cuDevicePrimaryCtxRelease_v2(0));
+    // Stays loaded: its exit-time report must not run from unmapped code.
 }
 
 // ---------------------------------------------------------------------------
