@@ -292,11 +292,14 @@ TEST_F(CudaTest, DeviceNameUuidAndTotalMem) {
     char name[256];
     CU_ASSERT_OK(cu->cuDeviceGetName(name, sizeof(name), 0));
     EXPECT_GT(std::strlen(name), 0u);
-    char small[5];
+    // At most len bytes are written.
+    char small[16];
     std::memset(small, 'x', sizeof(small));
-    CU_ASSERT_OK(cu->cuDeviceGetName(small, sizeof(small), 0));
-    EXPECT_EQ(std::strlen(small), 4u) << "truncated and terminated";
+    CU_ASSERT_OK(cu->cuDeviceGetName(small, 5, 0));
     EXPECT_EQ(std::strncmp(small, name, 4), 0);
+    for (size_t i = 5; i < sizeof(small); i++) {
+        EXPECT_EQ(small[i], 'x') << i;
+    }
     EXPECT_EQ(cu->cuDeviceGetName(nullptr, 16, 0), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(cu->cuDeviceGetName(name, sizeof(name), count),
               CUDA_ERROR_INVALID_DEVICE);
@@ -745,19 +748,21 @@ TEST_F(CudaCtxTest, MemGetInfoAndAddressRange) {
     const size_t size = 3 * 4096 + 100;
     CUdeviceptr p = 0;
     CU_ASSERT_OK(cu->cuMemAlloc_v2(&p, size));
+    size_t range = 0;
     for (size_t off : {size_t{0}, size_t{1}, size_t{4096}, size - 1}) {
         CUdeviceptr base = 0;
         size_t got = 0;
         CU_EXPECT_OK(cu->cuMemGetAddressRange_v2(&base, &got, p + off));
         EXPECT_EQ(base, p) << off;
-        EXPECT_EQ(got, size) << off;
+        EXPECT_GE(got, size) << off;
+        range = got;
     }
     CUdeviceptr base = 0;
     size_t got = 0;
     CU_EXPECT_OK(cu->cuMemGetAddressRange_v2(&base, nullptr, p + 5));
     EXPECT_EQ(base, p);
     CU_EXPECT_OK(cu->cuMemGetAddressRange_v2(nullptr, &got, p + 5));
-    EXPECT_EQ(got, size);
+    EXPECT_EQ(got, range);
     int on_stack = 0;
     EXPECT_EQ(cu->cuMemGetAddressRange_v2(
                   &base, &got, reinterpret_cast<CUdeviceptr>(&on_stack)),

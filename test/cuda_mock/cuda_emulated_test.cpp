@@ -736,6 +736,9 @@ TEST_F(CudaEmulatedCtx, EveryPointerAttribute) {
 
 TEST_F(CudaEmulatedCtx, MoreArgumentChecks) {
     char name[16];
+    std::memset(name, 'x', sizeof(name));
+    CU_ASSERT_OK(cu->cuDeviceGetName(name, 5, dev));
+    EXPECT_EQ(std::strlen(name), 4u) << "truncated and terminated";
     EXPECT_EQ(cu->cuDeviceGetName(name, 0, dev), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(cu->cuDeviceGetName(name, -1, dev), CUDA_ERROR_INVALID_VALUE);
     CUmemAllocationProp prop = {};
@@ -770,6 +773,21 @@ TEST_F(CudaEmulatedCtx, MoreArgumentChecks) {
     EXPECT_EQ(cu->cuCtxGetDevice_v2(&d, c), CUDA_ERROR_INVALID_CONTEXT);
     EXPECT_EQ(cu->umfCudaMockGetLiveCount(static_cast<umf_gpu_mock_live_t>(9)),
               -1);
+}
+
+TEST_F(CudaEmulatedCtx, AddressRangeIsTheSizeAskedFor) {
+    for (size_t size : {size_t{1}, size_t{4096}, size_t{3 * 4096 + 100}}) {
+        CUdeviceptr p = 0, base = 0;
+        size_t got = 0;
+        CU_ASSERT_OK(cu->cuMemAlloc_v2(&p, size));
+        CU_EXPECT_OK(cu->cuMemGetAddressRange_v2(&base, &got, p + size - 1));
+        EXPECT_EQ(base, p);
+        EXPECT_EQ(got, size);
+        EXPECT_EQ(
+            cuda_test_attr<size_t>(cu, CU_POINTER_ATTRIBUTE_RANGE_SIZE, p),
+            size);
+        CU_EXPECT_OK(cu->cuMemFree_v2(p));
+    }
 }
 
 TEST_F(CudaEmulatedCtx, CopyRangeChecks) {
