@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // IPC of the CUDA provider: the 64-byte CUipcMemHandle travels inside the
-// IPC data shared with the Level Zero provider (ipc_data.h), and opened
-// handles live in the shared cache (ipc_cache.h), keyed by (this provider's
-// context, producer instance, allocation id).
+// IPC data shared with the Level Zero provider (ipc_data.h), and the steps
+// both providers take alike (checks, the shared cache of opened handles
+// keyed by (this provider's context, producer instance, allocation id),
+// stats) are gpu_ipc.h's; here are the driver calls.
 //
 // What the real driver does not allow, the provider hides:
 // - cuIpcOpenMemHandle fails in the process that made the handle: an open
@@ -17,8 +18,7 @@
 
 #include <string.h>
 
-#include "ipc_cache.h"
-#include "ipc_data.h"
+#include "gpu_ipc.h"
 #include "log.h"
 #include "provider_cuda_internal.h"
 #include "provider_kind.h"
@@ -28,11 +28,7 @@ _Static_assert(sizeof(CUipcMemHandle) <= UMF_IPC_NATIVE_HANDLE_MAX,
 
 umf_result_t umf_cuda_ipc_get_handle_size(void *provider, size_t *size) {
     (void)provider;
-    if (size == NULL) {
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    *size = sizeof(umf_ipc_data_t);
-    return UMF_RESULT_SUCCESS;
+    return umf_gpu_ipc_handle_size(size);
 }
 
 // What get_ipc_handle asks the driver, with the context current.
@@ -114,21 +110,12 @@ umf_result_t umf_cuda_ipc_get_handle(void *provider, const void *ptr,
 umf_result_t umf_cuda_ipc_put_handle(void *provider, void *providerIpcData) {
     cu_provider_t *p = provider;
     umf_ipc_data_t data;
-    if (providerIpcData == NULL) {
-        UMF_LOG_ERROR("CUDA provider put_ipc_handle: NULL providerIpcData");
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    umf_result_t ret = umf_ipc_data_validate(providerIpcData, sizeof(data),
-                                             UMF_GPU_PROVIDER_KIND_CUDA, &data);
+    umf_result_t ret = umf_gpu_ipc_check_put(UMF_GPU_PROVIDER_KIND_CUDA,
+                                             providerIpcData, &data);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    if (!umf_ipc_data_is_local(&data)) {
-        UMF_LOG_ERROR("CUDA provider put_ipc_handle: the data was made by "
-                      "process %d, not by this one",
-                      (int)data.producer_pid);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
+    // Nothing to give back: the driver has no call for it.
     UMF_GPU_STATS_EVENT(&p->stats, ipc_exported, -1);
     return UMF_RESULT_SUCCESS;
 }
@@ -165,12 +152,6 @@ static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     mapping->base = (void *)base;
-    return UMF_RESULT_SUCCESS;
-}
-
-static umf_result_t unmap_local(const umf_ipc_cache_key_t *key,
-                                const umf_ipc_cache_mapping_t *mapping) {
-    (void)key, (void)mapping; // the producer's memory stays the producer's
     return UMF_RESULT_SUCCESS;
 }
 
@@ -236,59 +217,37 @@ static umf_result_t unmap_remote(const umf_ipc_cache_key_t *key,
     return ret;
 }
 
+static const umf_gpu_ipc_mappers_t mappers = {
+    .map_local = map_local,
+    .map_remote = map_remote,
+    .unmap_remote = unmap_remote,
+};
+
 umf_result_t umf_cuda_ipc_open_handle(void *provider, void *providerIpcData,
                                       void **ptr) {
     cu_provider_t *p = provider;
     umf_ipc_data_t data;
-    if (providerIpcData == NULL || ptr == NULL) {
-        UMF_LOG_ERROR("CUDA provider open_ipc_handle: NULL %s",
-                      ptr == NULL ? "ptr" : "providerIpcData");
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    umf_result_t ret = umf_ipc_data_validate(providerIpcData, sizeof(data),
-                                             UMF_GPU_PROVIDER_KIND_CUDA, &data);
+    umf_result_t ret =
+        umf_gpu_ipc_check_open(UMF_GPU_PROVIDER_KIND_CUDA, providerIpcData, ptr,
+                               sizeof(CUipcMemHandle), &data);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    if (data.memory_type != UMF_MEMORY_TYPE_DEVICE ||
-        data.handle_size != sizeof(CUipcMemHandle)) {
+    if (data.memory_type != UMF_MEMORY_TYPE_DEVICE) {
         UMF_LOG_ERROR("CUDA provider open_ipc_handle: the data describes "
-                      "memory type %u with a %u-byte handle, not DEVICE "
-                      "memory with a CUipcMemHandle",
-                      (unsigned)data.memory_type, (unsigned)data.handle_size);
+                      "memory type %u; CUDA shares DEVICE memory only",
+                      (unsigned)data.memory_type);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_ipc_cache_key_t key = {(const void *)p->context, data.instance_id,
-                               data.alloc_id};
     open_arg_t arg = {p, &data};
-    bool local = umf_ipc_data_is_local(&data), hit = false;
-    ret = umf_ipc_cache_open(UMF_GPU_PROVIDER_KIND_CUDA, &key, data.size,
-                             data.offset, local ? map_local : map_remote, &arg,
-                             local ? unmap_local : unmap_remote, ptr, &hit);
-    if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
-    }
-    UMF_GPU_STATS_EVENT(&p->stats, ipc_open, 1);
-    if (hit) {
-        UMF_GPU_STATS_EVENT(&p->stats, cache_hits, 1);
-    } else {
-        UMF_GPU_STATS_EVENT(&p->stats, cache_misses, 1);
-    }
-    return UMF_RESULT_SUCCESS;
+    return umf_gpu_ipc_open(UMF_GPU_PROVIDER_KIND_CUDA, &p->stats,
+                            (const void *)p->context, &data, &mappers, &arg,
+                            ptr);
 }
 
 umf_result_t umf_cuda_ipc_close_handle(void *provider, void *ptr, size_t size) {
     cu_provider_t *p = provider;
     (void)size; // the cache knows the mapping's size
-    if (ptr == NULL) {
-        UMF_LOG_ERROR("CUDA provider close_ipc_handle: NULL ptr");
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    umf_result_t ret = umf_ipc_cache_close(UMF_GPU_PROVIDER_KIND_CUDA,
-                                           (const void *)p->context, ptr);
-    if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
-    }
-    UMF_GPU_STATS_EVENT(&p->stats, ipc_open, -1);
-    return UMF_RESULT_SUCCESS;
+    return umf_gpu_ipc_close(UMF_GPU_PROVIDER_KIND_CUDA, &p->stats,
+                             (const void *)p->context, ptr);
 }
