@@ -16,10 +16,13 @@
 #include "mock_log.h"
 
 typedef struct device_t {
-    _Alignas(64) _Atomic uint64_t used; // its own cache line
+    _Alignas(64) _Atomic uint64_t used; // reserved by threads; own line
     uint64_t total;
+    uint64_t batch; // what a thread reserves at once beyond its need
     _Atomic(umf_mock_arena_t *) arena;
 } device_t;
+
+#define QUOTA_BATCH_MAX (256u << 10)
 
 static device_t devices[UMF_MOCK_MAX_DEVICES];
 static unsigned device_count;
@@ -31,7 +34,10 @@ umf_mock_status_t umf_mock_memory_setup(const umf_mock_config_t *cfg) {
     device_count = cfg->devices;
     memory_mode = cfg->memory;
     for (unsigned i = 0; i < device_count; i++) {
+        uint64_t batch = cfg->device_mem / 256;
+        batch = batch > QUOTA_BATCH_MAX ? QUOTA_BATCH_MAX : batch;
         devices[i].total = cfg->device_mem;
+        devices[i].batch = batch & ~((uint64_t)umf_mock_page_size - 1);
     }
     if (memory_mode == UMF_MOCK_MEMORY_MEMFD) {
         // One fd per allocation: the default soft limit (often 1024) would
@@ -61,9 +67,84 @@ uint64_t umf_mock_device_total(unsigned device) {
 }
 
 uint64_t umf_mock_device_used(unsigned device) {
-    return device < device_count ? atomic_load_explicit(&devices[device].used,
-                                                        memory_order_relaxed)
-                                 : 0;
+    if (device >= device_count) {
+        return 0;
+    }
+    uint64_t reserved =
+        atomic_load_explicit(&devices[device].used, memory_order_relaxed);
+    uint64_t unused = umf_mock_threads_quota(device);
+    return reserved > unused ? reserved - unused : 0;
+}
+
+// ---- Reservations ---------------------------------------------------------
+
+// Takes `bytes` from the device counter; false if that passes the limit.
+static bool take(device_t *dev, uint64_t bytes) {
+    uint64_t before =
+        atomic_fetch_add_explicit(&dev->used, bytes, memory_order_relaxed);
+    if (before + bytes > dev->total) {
+        atomic_fetch_sub_explicit(&dev->used, bytes, memory_order_relaxed);
+        return false;
+    }
+    return true;
+}
+
+static bool reserve_slow(umf_mock_thread_t *t, unsigned device,
+                         uint64_t bytes) {
+    device_t *dev = &devices[device];
+    uint64_t have =
+        atomic_load_explicit(&t->quota[device], memory_order_relaxed);
+    uint64_t missing = bytes - have;
+    if (take(dev, missing + dev->batch)) {
+        atomic_store_explicit(&t->quota[device], dev->batch,
+                              memory_order_relaxed);
+        return true;
+    }
+    // Near the limit: only what is missing.
+    if (take(dev, missing)) {
+        atomic_store_explicit(&t->quota[device], 0, memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
+// Reserves `bytes` of device memory for this thread's allocation.
+static inline bool reserve(umf_mock_thread_t *t, unsigned device,
+                           uint64_t bytes) {
+    uint64_t have =
+        atomic_load_explicit(&t->quota[device], memory_order_relaxed);
+    if (__builtin_expect(have >= bytes, 1)) {
+        atomic_store_explicit(&t->quota[device], have - bytes,
+                              memory_order_relaxed);
+        return true;
+    }
+    return reserve_slow(t, device, bytes);
+}
+
+// Gives `bytes` back to this thread's reservation; beyond two batches, the
+// excess goes back to the device.
+static inline void unreserve(umf_mock_thread_t *t, unsigned device,
+                             uint64_t bytes) {
+    device_t *dev = &devices[device];
+    uint64_t have =
+        atomic_load_explicit(&t->quota[device], memory_order_relaxed) + bytes;
+    if (have > 2 * dev->batch) {
+        atomic_fetch_sub_explicit(&dev->used, have - dev->batch,
+                                  memory_order_relaxed);
+        have = dev->batch;
+    }
+    atomic_store_explicit(&t->quota[device], have, memory_order_relaxed);
+}
+
+void umf_mock_memory_thread_exit(umf_mock_thread_t *t) {
+    for (unsigned i = 0; i < device_count; i++) {
+        uint64_t have =
+            atomic_exchange_explicit(&t->quota[i], 0, memory_order_relaxed);
+        if (have > 0) {
+            atomic_fetch_sub_explicit(&devices[i].used, have,
+                                      memory_order_relaxed);
+        }
+    }
 }
 
 umf_mock_memory_mode_t umf_mock_memory_mode(void) {
@@ -256,14 +337,8 @@ umf_mock_status_t umf_mock_alloc(umf_mock_kind_t kind, int device, size_t size,
         .export_fd = -1,
         .peer_pid = 0,
     };
-    if (device >= 0) {
-        device_t *dev = &devices[device];
-        uint64_t before =
-            atomic_fetch_add_explicit(&dev->used, mapped, memory_order_relaxed);
-        if (before + mapped > dev->total) {
-            atomic_fetch_sub_explicit(&dev->used, mapped, memory_order_relaxed);
-            return UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY;
-        }
+    if (device >= 0 && !reserve(t, (unsigned)device, mapped)) {
+        return UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY;
     }
     umf_mock_record_t *rec = umf_mock_record_get(t);
     if (rec == NULL) {
@@ -322,8 +397,7 @@ err_record:
     umf_mock_record_put(t, rec);
 err_unaccount:
     if (device >= 0) {
-        atomic_fetch_sub_explicit(&devices[device].used, mapped,
-                                  memory_order_relaxed);
+        unreserve(t, (unsigned)device, mapped);
     }
     return status;
 }
@@ -339,31 +413,27 @@ umf_mock_status_t umf_mock_free(const void *ptr, unsigned kinds,
     }
     umf_mock_record_t *rec;
     umf_mock_rec_data_t d;
-    uint64_t seq;
-    for (;;) {
-        if (ptr == NULL || !umf_mock_registry_lookup(ptr, &rec, &d, &seq)) {
-            return UMF_MOCK_ERR_NOT_FOUND;
-        }
-        if (d.base != (uint64_t)(uintptr_t)ptr) {
-            return UMF_MOCK_ERR_NOT_BASE;
-        }
-        if ((d.kind & kinds) == 0) {
-            return UMF_MOCK_ERR_WRONG_KIND;
-        }
-        if (owner != 0 && d.owner != owner) {
-            return UMF_MOCK_ERR_WRONG_OWNER;
-        }
-        // Fails if another thread frees or exports it right now: then
-        // look again (a second free finds nothing).
-        if (umf_mock_record_claim(rec, seq)) {
-            break;
-        }
+    // Claimed first, checked then: a second free of the same pointer (even
+    // in another thread at the same moment) finds nothing to claim.
+    if (ptr == NULL || !umf_mock_registry_claim_at(ptr, &rec, &d)) {
+        return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    umf_mock_status_t status = UMF_MOCK_OK;
+    if (d.base != (uint64_t)(uintptr_t)ptr) {
+        status = UMF_MOCK_ERR_NOT_BASE;
+    } else if ((d.kind & kinds) == 0) {
+        status = UMF_MOCK_ERR_WRONG_KIND;
+    } else if (owner != 0 && d.owner != owner) {
+        status = UMF_MOCK_ERR_WRONG_OWNER;
+    }
+    if (status != UMF_MOCK_OK) {
+        umf_mock_record_release(rec);
+        return status;
     }
     umf_mock_registry_remove(rec);
     backend_release(t, &d);
     if (d.device >= 0) {
-        atomic_fetch_sub_explicit(&devices[d.device].used, d.mapped,
-                                  memory_order_relaxed);
+        unreserve(t, (unsigned)d.device, d.mapped);
     }
     umf_mock_stat_add(t, UMF_MOCK_STAT_ALLOCATIONS, -1);
     if (d.export_fd >= 0) {

@@ -5,9 +5,14 @@
 //
 // Device allocations (and shared ones tied to a device) count against their
 // device's memory, by their size rounded up to whole pages; going past it is
-// OUT_OF_DEVICE_MEMORY. Host allocations (and device-less shared ones) come
-// from the C heap and are limited only by the machine. Every allocation is
-// page-aligned and owns its pages (see mock_registry.h).
+// OUT_OF_DEVICE_MEMORY. To keep atomics off the allocation path, each thread
+// reserves device memory in small batches (at most 256 KiB, or 1/256 of the
+// device) and allocates from its reservation: the limit is never exceeded,
+// but while several threads are alive an allocation may fail up to two
+// batches per other thread early. A thread's own reservation never blocks it.
+// Host allocations (and device-less shared ones) come from the C heap and are
+// limited only by the machine. Every allocation is page-aligned and owns its
+// pages (see mock_registry.h).
 
 #ifndef UMF_GPU_MOCK_MEMORY_H
 #define UMF_GPU_MOCK_MEMORY_H 1
@@ -74,7 +79,10 @@ umf_mock_status_t umf_mock_lookup(const void *ptr, umf_mock_alloc_info_t *info);
 // Releases quarantined blocks no longer imported; returns those that stay.
 size_t umf_mock_quarantined(void);
 
-// Internal to the core: the arena of a device, made at first use.
+// Internal to the core: a thread is exiting; its unused reservation of
+// device memory goes back.
+void umf_mock_memory_thread_exit(umf_mock_thread_t *t);
+// The arena of a device, made at first use.
 struct umf_mock_arena_t;
 umf_mock_status_t umf_mock_device_arena(unsigned device,
                                         struct umf_mock_arena_t **out);

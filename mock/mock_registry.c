@@ -10,9 +10,7 @@
 
 #include "mock_log.h"
 
-#define VA_BITS 48
-#define LEAF_BITS 18
-#define TOP_ENTRIES_MAX (1u << (VA_BITS - 12 - LEAF_BITS))
+#define LEAF_BITS UMF_MOCK_MAP_LEAF_BITS
 #define LEAF_ENTRIES (1u << LEAF_BITS)
 
 #define SLAB_RECORDS 256
@@ -21,13 +19,13 @@
 
 #define DATA_WORDS (sizeof(umf_mock_rec_data_t) / sizeof(uint64_t))
 
-typedef _Atomic(umf_mock_record_t *) map_entry_t;
+typedef umf_mock_record_t *map_entry_t;
 
 size_t umf_mock_page_size = 4096;
 unsigned umf_mock_page_shift = 12;
 
-static _Atomic(map_entry_t *) page_map[TOP_ENTRIES_MAX];
-static unsigned top_entries = TOP_ENTRIES_MAX;
+map_entry_t *umf_mock_page_map[UMF_MOCK_MAP_TOP_MAX];
+unsigned umf_mock_page_map_top = UMF_MOCK_MAP_TOP_MAX;
 
 typedef struct slab_t {
     struct slab_t *next;
@@ -45,16 +43,17 @@ void umf_mock_registry_setup(void) {
     }
     umf_mock_page_size = (size_t)page;
     umf_mock_page_shift = (unsigned)__builtin_ctzl((unsigned long)page);
-    top_entries = 1u << (VA_BITS - umf_mock_page_shift - LEAF_BITS);
+    umf_mock_page_map_top =
+        1u << (UMF_MOCK_MAP_VA_BITS - umf_mock_page_shift - LEAF_BITS);
 }
 
 static map_entry_t *leaf_of(uint64_t page, bool create) {
     uint64_t top = page >> LEAF_BITS;
-    if (top >= top_entries) {
+    if (top >= umf_mock_page_map_top) {
         return NULL;
     }
     map_entry_t *leaf =
-        atomic_load_explicit(&page_map[top], memory_order_acquire);
+        __atomic_load_n(&umf_mock_page_map[top], __ATOMIC_ACQUIRE);
     if (leaf != NULL || !create) {
         return leaf;
     }
@@ -67,9 +66,9 @@ static map_entry_t *leaf_of(uint64_t page, bool create) {
         return NULL;
     }
     map_entry_t *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(
-            &page_map[top], &expected, (map_entry_t *)mem, memory_order_acq_rel,
-            memory_order_acquire)) {
+    if (!__atomic_compare_exchange_n(&umf_mock_page_map[top], &expected,
+                                     (map_entry_t *)mem, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         munmap(mem, LEAF_ENTRIES * sizeof(map_entry_t));
         return expected;
     }
@@ -91,8 +90,8 @@ static bool map_set(uint64_t first, uint64_t end, umf_mock_record_t *rec) {
             continue;
         }
         for (; p < stop; p++) {
-            atomic_store_explicit(&leaf[p & (LEAF_ENTRIES - 1)], rec,
-                                  memory_order_release);
+            __atomic_store_n(&leaf[p & (LEAF_ENTRIES - 1)], rec,
+                             __ATOMIC_RELEASE);
         }
     }
     return true;
@@ -149,16 +148,6 @@ bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
     }
 }
 
-umf_mock_record_t *umf_mock_registry_find(const void *ptr) {
-    uint64_t page = (uint64_t)(uintptr_t)ptr >> umf_mock_page_shift;
-    map_entry_t *leaf = leaf_of(page, false);
-    if (leaf == NULL) {
-        return NULL;
-    }
-    return atomic_load_explicit(&leaf[page & (LEAF_ENTRIES - 1)],
-                                memory_order_acquire);
-}
-
 bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
                               umf_mock_rec_data_t *out, uint64_t *seq) {
     uint64_t addr = (uint64_t)(uintptr_t)ptr;
@@ -180,6 +169,35 @@ bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
         rec = again;
     }
     return false;
+}
+
+bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec_out,
+                                umf_mock_rec_data_t *data) {
+    uint64_t addr = (uint64_t)(uintptr_t)ptr;
+    unsigned spins = 0;
+    for (;;) {
+        umf_mock_record_t *rec = umf_mock_registry_find(ptr);
+        if (rec == NULL) {
+            return false;
+        }
+        uint64_t seq = atomic_load_explicit(&rec->seq, memory_order_acquire);
+        if (!umf_mock_record_claim(rec, seq)) {
+            wait_a_little(&spins); // another writer holds it
+            continue;
+        }
+        // Ours now: no writer can change it, plain reads are consistent.
+        data_copy_out(rec, data);
+        if (atomic_load_explicit(&rec->live, memory_order_relaxed) &&
+            data->base <= addr && addr - data->base < data->mapped) {
+            *rec_out = rec;
+            return true;
+        }
+        umf_mock_record_release(rec);
+        // Freed (and maybe reused) before the claim: the map tells.
+        if (umf_mock_registry_find(ptr) == rec) {
+            return false;
+        }
+    }
 }
 
 bool umf_mock_record_claim(umf_mock_record_t *rec, uint64_t seq) {

@@ -81,9 +81,32 @@ void umf_mock_record_put(umf_mock_thread_t *t, umf_mock_record_t *rec);
 bool umf_mock_registry_insert(umf_mock_record_t *rec,
                               const umf_mock_rec_data_t *data);
 
+// The page map: page number >> UMF_MOCK_MAP_LEAF_BITS selects a leaf (made
+// at first use), the low bits an entry in it. 48-bit addresses.
+#define UMF_MOCK_MAP_VA_BITS 48
+#define UMF_MOCK_MAP_LEAF_BITS 18
+#define UMF_MOCK_MAP_TOP_MAX                                                   \
+    (1u << (UMF_MOCK_MAP_VA_BITS - 12 - UMF_MOCK_MAP_LEAF_BITS))
+// Entries and leaves are read and written with __atomic builtins.
+extern umf_mock_record_t **umf_mock_page_map[UMF_MOCK_MAP_TOP_MAX];
+extern unsigned umf_mock_page_map_top;
+
 // The record whose range holds `ptr`, at the moment of the call; NULL if
 // none. Read it with umf_mock_record_read before trusting it.
-umf_mock_record_t *umf_mock_registry_find(const void *ptr);
+static inline umf_mock_record_t *umf_mock_registry_find(const void *ptr) {
+    uint64_t page = (uint64_t)(uintptr_t)ptr >> umf_mock_page_shift;
+    uint64_t top = page >> UMF_MOCK_MAP_LEAF_BITS;
+    if (top >= umf_mock_page_map_top) {
+        return NULL;
+    }
+    umf_mock_record_t **leaf =
+        __atomic_load_n(&umf_mock_page_map[top], __ATOMIC_ACQUIRE);
+    if (leaf == NULL) {
+        return NULL;
+    }
+    return __atomic_load_n(&leaf[page & ((1u << UMF_MOCK_MAP_LEAF_BITS) - 1)],
+                           __ATOMIC_ACQUIRE);
+}
 
 // A consistent snapshot of a registered record and its sequence number;
 // false when the record is not registered (freed meanwhile).
@@ -93,6 +116,13 @@ bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
 // Finds and snapshots the record holding `ptr`; false if none holds it.
 bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec,
                               umf_mock_rec_data_t *out, uint64_t *seq);
+
+// Finds and claims the record whose range holds `ptr` (the free path: no
+// snapshot first). On success *data holds the record's data; the caller
+// either removes it or releases the claim. False if no live record holds
+// `ptr`.
+bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec,
+                                umf_mock_rec_data_t *data);
 
 // Claims `rec` for a writer if it is still at sequence `seq`.
 bool umf_mock_record_claim(umf_mock_record_t *rec, uint64_t seq);

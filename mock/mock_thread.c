@@ -7,6 +7,7 @@
 
 #include "mock_arena.h"
 #include "mock_log.h"
+#include "mock_memory.h"
 #include "mock_registry.h"
 
 #define ID_BLOCK 4096
@@ -26,6 +27,7 @@ static void thread_exit(void *arg) {
     umf_mock_thread_t *t = arg;
     umf_mock_arena_thread_exit(t);
     umf_mock_registry_thread_exit(t);
+    umf_mock_memory_thread_exit(t);
     pthread_mutex_lock(&threads_lock);
     for (unsigned i = 0; i < UMF_MOCK_COUNTERS; i++) {
         retired[i] +=
@@ -104,6 +106,16 @@ int64_t umf_mock_counter_sum(unsigned counter) {
     for (umf_mock_thread_t *t = threads; t != NULL; t = t->next) {
         sum +=
             atomic_load_explicit(&t->counters[counter], memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&threads_lock);
+    return sum;
+}
+
+uint64_t umf_mock_threads_quota(unsigned device) {
+    uint64_t sum = 0;
+    pthread_mutex_lock(&threads_lock);
+    for (umf_mock_thread_t *t = threads; t != NULL; t = t->next) {
+        sum += atomic_load_explicit(&t->quota[device], memory_order_relaxed);
     }
     pthread_mutex_unlock(&threads_lock);
     return sum;

@@ -31,6 +31,9 @@ struct umf_mock_record_t;
 
 typedef struct umf_mock_thread_t {
     _Atomic int64_t counters[UMF_MOCK_COUNTERS]; // written by the owner only
+    // Device memory this thread reserved and has not used yet (owner
+    // writes, others read; mock_memory.c).
+    _Atomic uint64_t quota[UMF_MOCK_MAX_DEVICES];
     struct umf_mock_arena_cache_t *arena_cache[UMF_MOCK_MAX_DEVICES];
     struct umf_mock_record_t *free_records;
     unsigned free_record_count;
@@ -70,6 +73,9 @@ uint64_t umf_mock_thread_new_id(umf_mock_thread_t *t);
 
 // The sum of counter `counter` over all threads, living and gone.
 int64_t umf_mock_counter_sum(unsigned counter);
+
+// The device memory the living threads reserved and did not use yet.
+uint64_t umf_mock_threads_quota(unsigned device);
 
 // Call counts are reported relative to the sums at the last reset.
 int64_t umf_mock_call_count(unsigned entry);

@@ -349,3 +349,101 @@ UMF_C_TEST(MockMemory, EightThreadsChurn) {
     UMF_EXPECT_EQ(umf_mock_device_used(0), 0);
     UMF_EXPECT_EQ(umf_mock_device_used(1), 0);
 }
+
+// ---- Per-thread reservations of device memory ------------------------------
+
+typedef struct filler_t {
+    pthread_barrier_t *start;
+    void *ptrs[20000];
+    int count;
+} filler_t;
+
+static void *fill_device(void *arg) {
+    filler_t *f = arg;
+    pthread_barrier_wait(f->start);
+    while (f->count < 20000 &&
+           umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1, 4096, 0, 0, 0,
+                          &f->ptrs[f->count]) == UMF_MOCK_OK) {
+        f->count++;
+    }
+    return NULL;
+}
+
+UMF_C_TEST(MockMemory, LimitHoldsUnderThreads) {
+    if (!test_core_init()) {
+        return;
+    }
+    uint64_t total = umf_mock_device_total(1);
+    uint64_t used = umf_mock_device_used(1);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 4);
+    static filler_t f[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        f[i].start = &start;
+        f[i].count = 0;
+        UMF_ASSERT_EQ(pthread_create(&th[i], NULL, fill_device, &f[i]), 0);
+    }
+    uint64_t got = 0;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        got += (uint64_t)f[i].count * 4096;
+    }
+    pthread_barrier_destroy(&start);
+    // Never past the limit; short of it by at most the reservations of the
+    // other threads (two batches of at most 256 KiB each).
+    UMF_EXPECT(used + got <= total);
+    UMF_EXPECT(used + got + 3 * 2 * (256u << 10) >= total);
+    UMF_EXPECT_EQ(umf_mock_device_used(1), used + got);
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < f[i].count; j++) {
+            UMF_EXPECT_EQ(
+                umf_mock_free(f[i].ptrs[j], UMF_MOCK_KIND_DEVICE, 0, NULL),
+                UMF_MOCK_OK);
+        }
+    }
+    UMF_EXPECT_EQ(umf_mock_device_used(1), used);
+    // With the other threads gone, this one reaches the limit exactly.
+    void *all;
+    UMF_ASSERT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 1, total - used, 0, 0, 0, &all),
+        UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_free(all, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                  UMF_MOCK_OK);
+}
+
+typedef struct holder_t {
+    pthread_barrier_t *step;
+    int errors;
+} holder_t;
+
+static void *alloc_free_and_wait(void *arg) {
+    holder_t *h = arg;
+    void *p;
+    if (umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 64 << 10, 0, 0, 0, &p) !=
+            UMF_MOCK_OK ||
+        umf_mock_free(p, UMF_MOCK_KIND_DEVICE, 0, NULL) != UMF_MOCK_OK) {
+        h->errors++;
+    }
+    pthread_barrier_wait(h->step); // freed; still alive, still reserving
+    pthread_barrier_wait(h->step); // the main thread looked
+    return NULL;
+}
+
+UMF_C_TEST(MockMemory, UnusedReservationsAreNotUse) {
+    if (!test_core_init()) {
+        return;
+    }
+    uint64_t used = umf_mock_device_used(0);
+    pthread_barrier_t step;
+    pthread_barrier_init(&step, NULL, 2);
+    holder_t h = {&step, 0};
+    pthread_t th;
+    UMF_ASSERT_EQ(pthread_create(&th, NULL, alloc_free_and_wait, &h), 0);
+    pthread_barrier_wait(&step);
+    UMF_EXPECT_EQ(umf_mock_device_used(0), used);
+    pthread_barrier_wait(&step);
+    pthread_join(th, NULL);
+    UMF_EXPECT_EQ(h.errors, 0);
+    UMF_EXPECT_EQ(umf_mock_device_used(0), used);
+}
