@@ -27,7 +27,7 @@ extern "C" {
 
 namespace {
 
-constexpr size_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
+constexpr size_t KiB = 1024, MiB = 1024 * KiB;
 
 // ------------------------------------------------------------ parameters
 
@@ -93,14 +93,8 @@ TEST_F(ZeParamsTest, MemoryType) {
         EXPECT_EQ(umfLevelZeroMemoryProviderParamsSetMemoryType(params, t),
                   UMF_RESULT_SUCCESS);
     }
-    int bad[] = {-1, 4, 1000};
-    for (int b : bad) {
-        umf_usm_memory_type_t t;
-        std::memcpy(&t, &b, sizeof(t));
-        EXPECT_EQ(umfLevelZeroMemoryProviderParamsSetMemoryType(params, t),
-                  UMF_RESULT_ERROR_INVALID_ARGUMENT)
-            << b;
-    }
+    // Values outside the enumeration: provider_level_zero_c_test.c (C++
+    // may not even form them).
 }
 
 TEST_F(ZeParamsTest, ResidentDevices) {
@@ -136,11 +130,6 @@ TEST_F(ZeParamsTest, FreePolicy) {
         EXPECT_EQ(umfLevelZeroMemoryProviderParamsSetFreePolicy(params, p),
                   UMF_RESULT_SUCCESS);
     }
-    int bad = 3;
-    umf_level_zero_memory_provider_free_policy_t p;
-    std::memcpy(&p, &bad, sizeof(p));
-    EXPECT_EQ(umfLevelZeroMemoryProviderParamsSetFreePolicy(params, p),
-              UMF_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_F(ZeParamsTest, OrdinalAndName) {
