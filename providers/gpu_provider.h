@@ -40,6 +40,20 @@ extern const umf_gpu_provider_class_t umf_gpu_provider_class_level_zero
 extern const umf_gpu_provider_class_t umf_gpu_provider_class_cuda
     __attribute__((weak, visibility("hidden")));
 
+// "HOST", "DEVICE", "SHARED" or "UNKNOWN", for messages.
+static inline const char *umf_gpu_memory_type_name(umf_usm_memory_type_t t) {
+    switch (t) {
+    case UMF_MEMORY_TYPE_HOST:
+        return "HOST";
+    case UMF_MEMORY_TYPE_DEVICE:
+        return "DEVICE";
+    case UMF_MEMORY_TYPE_SHARED:
+        return "SHARED";
+    default:
+        return "UNKNOWN";
+    }
+}
+
 // The class of a handle, or NULL if it is not a GPU provider of this library
 // (or NULL).
 const umf_gpu_provider_class_t *

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "log.h"
+
 typedef struct native_error_t {
     int32_t code;
     char message[UMF_NATIVE_ERROR_MESSAGE_MAX];
@@ -39,6 +41,28 @@ void umf_native_error_set(umf_gpu_provider_kind_t kind, int32_t code,
     va_start(args, fmt);
     umf_native_error_set_v(kind, code, fmt, args);
     va_end(args);
+}
+
+void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
+                               const char *result, const char *detail,
+                               bool warn, const char *fmt, va_list args) {
+    char call[256];
+    if (fmt == NULL || vsnprintf(call, sizeof(call), fmt, args) < 0) {
+        call[0] = '\0';
+    }
+    bool has_detail = detail != NULL && detail[0] != '\0';
+    umf_native_error_set(kind, code, "%s failed: %s%s%s", call,
+                         result != NULL ? result : "(no description)",
+                         has_detail ? ": " : "", has_detail ? detail : "");
+    const char *message = NULL;
+    umf_native_error_get(kind, &message, NULL);
+    if (warn) {
+        UMF_LOG_WARN("%s provider: %s", umf_gpu_provider_kind_name(kind),
+                     message);
+    } else {
+        UMF_LOG_ERROR("%s provider: %s", umf_gpu_provider_kind_name(kind),
+                      message);
+    }
 }
 
 void umf_native_error_get(umf_gpu_provider_kind_t kind, const char **message,

@@ -13,6 +13,7 @@
 #define UMF_GPU_NATIVE_ERROR_H 1
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "provider_kind.h"
@@ -28,6 +29,17 @@ void umf_native_error_set(umf_gpu_provider_kind_t kind, int32_t code,
 void umf_native_error_set_v(umf_gpu_provider_kind_t kind, int32_t code,
                             const char *fmt, va_list args)
     __attribute__((format(printf, 3, 0)));
+
+// What both providers do when a driver call fails: store `code` and
+// "<call> failed: <result>[: <detail>]" for the calling thread (the call
+// printf-formatted from fmt; `result` names the code; `detail` may be NULL)
+// and log that message once, as "<kind> provider: <message>", at warning
+// level when `warn` (a failure pools meet in normal operation, such as
+// device memory running out) and as an error otherwise.
+void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
+                               const char *result, const char *detail,
+                               bool warn, const char *fmt, va_list args)
+    __attribute__((format(printf, 6, 0)));
 
 // The calling thread's last stored code and message. The message is owned by
 // this module and stays valid (and unchanged) until the thread stores the

@@ -21,6 +21,12 @@ static inline int umf_gpu_provider_kind_valid(int kind) {
            kind == UMF_GPU_PROVIDER_KIND_CUDA;
 }
 
+// "Level Zero" or "CUDA", for messages.
+static inline const char *
+umf_gpu_provider_kind_name(umf_gpu_provider_kind_t k) {
+    return k == UMF_GPU_PROVIDER_KIND_CUDA ? "CUDA" : "Level Zero";
+}
+
 // 0 .. UMF_GPU_PROVIDER_KIND_COUNT - 1 for a valid kind.
 static inline unsigned umf_gpu_provider_kind_index(umf_gpu_provider_kind_t k) {
     return (unsigned)k - 1u;
