@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cuda/cuda_result.h"
+#include "gpu_free.h"
 #include "gpu_provider.h"
 #include "log.h"
 #include "native_error.h"
@@ -48,25 +49,15 @@ struct umf_cuda_memory_provider_params_t {
 
 umf_result_t umf_cuda_call_failed(CUresult res, const char *hint,
                                   const char *fmt, ...) {
-    char call[256], result[192];
+    char result[192];
+    umf_cuda_result_describe(res, result, sizeof(result));
     va_list args;
     va_start(args, fmt);
-    if (vsnprintf(call, sizeof(call), fmt, args) < 0) {
-        call[0] = '\0';
-    }
+    // Pools meet device memory running out in normal operation and may trim
+    // and retry: a warning, not an error.
+    umf_native_error_report_v(UMF_GPU_PROVIDER_KIND_CUDA, (int32_t)res, result,
+                              hint, res == CUDA_ERROR_OUT_OF_MEMORY, fmt, args);
     va_end(args);
-    umf_cuda_result_describe(res, result, sizeof(result));
-    umf_native_error_set(UMF_GPU_PROVIDER_KIND_CUDA, (int32_t)res,
-                         "%s failed: %s%s%s", call, result, hint ? ": " : "",
-                         hint ? hint : "");
-    const char *message = NULL;
-    umf_native_error_get(UMF_GPU_PROVIDER_KIND_CUDA, &message, NULL);
-    if (res == CUDA_ERROR_OUT_OF_MEMORY) {
-        // Pools meet this in normal operation and may trim and retry.
-        UMF_LOG_WARN("CUDA provider: %s", message);
-    } else {
-        UMF_LOG_ERROR("CUDA provider: %s", message);
-    }
     return umf_cuda_result_to_umf(res);
 }
 
@@ -243,19 +234,6 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetName(
 
 // ---------------------------------------------------------------------------
 // Initialize and finalize
-
-static const char *memory_type_name(umf_usm_memory_type_t type) {
-    switch (type) {
-    case UMF_MEMORY_TYPE_HOST:
-        return "HOST";
-    case UMF_MEMORY_TYPE_DEVICE:
-        return "DEVICE";
-    case UMF_MEMORY_TYPE_SHARED:
-        return "SHARED";
-    default:
-        return "UNKNOWN";
-    }
-}
 
 // Checks the allocation flags against the memory type and stores what the
 // allocation calls take.
@@ -434,8 +412,9 @@ static umf_result_t cu_initialize(void *params, void **provider) {
     }
     UMF_LOG_INFO("CUDA provider '%s': %s memory, context %p, device %d, "
                  "pages %zu (recommended %zu) bytes",
-                 p->name, memory_type_name(p->memory_type), (void *)p->context,
-                 (int)p->device, p->min_page_size, p->recommended_page_size);
+                 p->name, umf_gpu_memory_type_name(p->memory_type),
+                 (void *)p->context, (int)p->device, p->min_page_size,
+                 p->recommended_page_size);
     *provider = p;
     return UMF_RESULT_SUCCESS;
 
@@ -648,36 +627,15 @@ static umf_result_t cu_free(void *provider, void *ptr, size_t size) {
         UMF_LOG_ERROR("CUDA provider free: NULL pointer");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    void *base = ptr;
-    bool tracked = false;
-    umf_alloc_piece_info_t piece;
-    if (UMF_UNLIKELY(umf_alloc_tracker_in_use(&p->tracker))) {
-        bool release = false;
-        umf_result_t ret = umf_alloc_tracker_remove(&p->tracker, ptr, size,
-                                                    &tracked, &release, &piece);
-        if (ret != UMF_RESULT_SUCCESS) {
-            return ret;
-        }
-        if (tracked) {
-            size = piece.size;
-            if (!release) {
-                // Other pieces of its driver allocation are still in use.
-                umf_gpu_stats_on_free(&p->stats, size);
-                return UMF_RESULT_SUCCESS;
-            }
-            base = (void *)piece.driver_base;
-        }
+    umf_gpu_free_t f;
+    umf_result_t ret =
+        umf_gpu_free_begin(&p->tracker, &p->stats, ptr, size, &f);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS || f.driver_base == NULL)) {
+        return ret; // or a piece whose driver allocation other pieces keep
     }
     bool freed;
-    umf_result_t ret = free_in_ctx(p, base, &freed);
-    if (UMF_UNLIKELY(!freed && tracked)) {
-        // The driver kept it: so does the tracker, for a later try.
-        (void)umf_alloc_tracker_add(&p->tracker, piece.ptr, piece.size,
-                                    piece.driver_base, piece.driver_size);
-    }
-    if (UMF_LIKELY(freed)) {
-        umf_gpu_stats_on_free(&p->stats, size);
-    }
+    ret = free_in_ctx(p, f.driver_base, &freed);
+    umf_gpu_free_end(&p->tracker, &p->stats, &f, freed);
     return ret;
 }
 
