@@ -101,14 +101,23 @@ static const char *lookup(umf_mock_env_fn env, void *ctx, const char *name) {
     return value != NULL && value[0] != '\0' ? value : NULL;
 }
 
-static bool pick(const char *value, const char *const *names, size_t count,
-                 unsigned *out) {
-    for (size_t i = 0; i < count; i++) {
+// Reads variable `name`, one of three words, into *out (left alone when
+// unset). False, with the reason in err, for any other value.
+static bool pick3(umf_mock_env_fn env, void *ctx, const char *name,
+                  const char *const names[3], unsigned *out, char *err,
+                  size_t err_len) {
+    const char *value = lookup(env, ctx, name);
+    if (value == NULL) {
+        return true;
+    }
+    for (unsigned i = 0; i < 3; i++) {
         if (strcmp(value, names[i]) == 0) {
-            *out = (unsigned)i;
+            *out = i;
             return true;
         }
     }
+    snprintf(err, err_len, "%s='%s' is not one of %s, %s, %s", name, value,
+             names[0], names[1], names[2]);
     return false;
 }
 
@@ -151,29 +160,15 @@ bool umf_mock_config_load(umf_mock_config_t *cfg, umf_mock_env_fn env,
         }
         cfg->device_mem = n;
     }
-    v = lookup(env, ctx, "UMF_GPU_MOCK_MEMORY");
-    unsigned choice;
-    if (v != NULL) {
-        if (!pick(v, memory_names, 3, &choice)) {
-            snprintf(err, err_len,
-                     "UMF_GPU_MOCK_MEMORY='%s' is not one of arena, memfd, "
-                     "malloc",
-                     v);
-            return false;
-        }
-        cfg->memory = (umf_mock_memory_mode_t)choice;
+    unsigned memory = cfg->memory, leaks = cfg->leaks;
+    if (!pick3(env, ctx, "UMF_GPU_MOCK_MEMORY", memory_names, &memory, err,
+               err_len) ||
+        !pick3(env, ctx, "UMF_GPU_MOCK_LEAKS", leaks_names, &leaks, err,
+               err_len)) {
+        return false;
     }
-    v = lookup(env, ctx, "UMF_GPU_MOCK_LEAKS");
-    if (v != NULL) {
-        if (!pick(v, leaks_names, 3, &choice)) {
-            snprintf(err, err_len,
-                     "UMF_GPU_MOCK_LEAKS='%s' is not one of off, report, "
-                     "strict",
-                     v);
-            return false;
-        }
-        cfg->leaks = (umf_mock_leaks_mode_t)choice;
-    }
+    cfg->memory = (umf_mock_memory_mode_t)memory;
+    cfg->leaks = (umf_mock_leaks_mode_t)leaks;
     v = lookup(env, ctx, "UMF_GPU_MOCK_SEED");
     if (v != NULL && !umf_mock_parse_u64(v, &cfg->seed)) {
         snprintf(err, err_len,

@@ -10,6 +10,7 @@
 
 #include "c_test.h"
 #include "mock_control.h"
+#include "mock_test_child_output.h"
 #include "mock_test_util.h"
 #include "test_child.h"
 
@@ -49,32 +50,6 @@ UMF_C_TEST(MockObjects, AddRemoveCount) {
     UMF_EXPECT_EQ(umf_mock_object_count(TEST_OBJECT_QUEUE), 0);
 }
 
-// Reads everything from fd until the end.
-static char *slurp(int fd) {
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    if (buf == NULL) {
-        return NULL;
-    }
-    for (;;) {
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + len, cap - len - 1);
-        if (n <= 0) {
-            break;
-        }
-        len += (size_t)n;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
 UMF_C_TEST(MockLeaks, ReportOnRequest) {
     if (!test_core_init()) {
         return;
@@ -94,7 +69,7 @@ UMF_C_TEST(MockLeaks, ReportOnRequest) {
                   2);
     UMF_EXPECT_EQ(umf_mock_control_write_leak_report(&test_desc, pipefd[1]), 3);
     close(pipefd[1]);
-    char *text = slurp(pipefd[0]);
+    char *text = umf_test_read_all(pipefd[0]);
     close(pipefd[0]);
     UMF_ASSERT(text != NULL);
     UMF_EXPECT(strstr(text, "123 bytes of device memory") != NULL);
@@ -139,39 +114,12 @@ UMF_TEST_CHILD(mock_leaker) {
     return 0; // the exit status, unless the leak report changes it
 }
 
-static int run_leaker(const char *mode, const char *clean, char **text) {
-    const char *args[] = {mode, clean, NULL};
-    umf_test_child_t child;
-    if (umf_test_child_start(&child, "mock_leaker", args) != 0) {
-        return -1;
-    }
-    *text = slurp(child.sock);
-    return umf_test_child_wait(&child);
-}
-
 UMF_C_TEST(MockLeaks, StrictExitStatus) {
-    char *text = NULL;
-    UMF_EXPECT_EQ(run_leaker("strict", "leak", &text), 86);
+    char *text = umf_test_check_leak_modes("mock_leaker", "4242 bytes");
     UMF_ASSERT(text != NULL);
     UMF_EXPECT(strstr(text, "4242 bytes of device memory") != NULL);
     UMF_EXPECT(strstr(text, "context") != NULL);
     UMF_EXPECT(strstr(text, "UMF_GPU_MOCK_LEAKS=strict") != NULL);
-    free(text);
-
-    UMF_EXPECT_EQ(run_leaker("report", "leak", &text), 0);
-    UMF_ASSERT(text != NULL);
-    UMF_EXPECT(strstr(text, "4242 bytes") != NULL);
-    UMF_EXPECT(strstr(text, "strict") == NULL);
-    free(text);
-
-    UMF_EXPECT_EQ(run_leaker("off", "leak", &text), 0);
-    UMF_ASSERT(text != NULL);
-    UMF_EXPECT(strstr(text, "leak") == NULL);
-    free(text);
-
-    UMF_EXPECT_EQ(run_leaker("strict", "clean", &text), 0);
-    UMF_ASSERT(text != NULL);
-    UMF_EXPECT(strstr(text, "leak") == NULL);
     free(text);
 }
 
@@ -202,10 +150,8 @@ UMF_C_TEST(MockLeaks, BadConfigurationFailsInit) {
     };
     for (size_t i = 0; i < 4; i++) {
         const char *args[] = {cases[i][0], cases[i][1], NULL};
-        umf_test_child_t child;
-        UMF_ASSERT_EQ(umf_test_child_start(&child, "mock_bad_config", args), 0);
-        char *text = slurp(child.sock);
-        UMF_EXPECT_EQ(umf_test_child_wait(&child), 0);
+        char *text;
+        UMF_EXPECT_EQ(umf_test_child_output("mock_bad_config", args, &text), 0);
         UMF_ASSERT(text != NULL);
         UMF_EXPECT(strstr(text, cases[i][0]) != NULL);
         free(text);
