@@ -9,19 +9,13 @@
 #include "c_test.h"
 #include "ze_test_util.h"
 
-#define SETUP(t)                                                               \
-    ze_test_t t;                                                               \
-    if (!ze_test_setup(&t)) {                                                  \
-        return;                                                                \
-    }
-
 // A handle that is none of the driver's objects (a valid address, so that a
 // driver that reads it does not crash: it must tell it from its own).
 static uint32_t not_an_object[16];
 #define BOGUS(type) ((type)(void *)not_an_object)
 
 UMF_C_TEST(ZeDriver, GetCountsAndProperties) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     uint32_t n = 0;
     UMF_EXPECT_EQ(zeDriverGet(&n, NULL), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(n, 1);
@@ -89,7 +83,7 @@ UMF_C_TEST(ZeDriver, GetCountsAndProperties) {
 }
 
 UMF_C_TEST(ZeDevice, Queries) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     UMF_ASSERT_EQ(t.device_count, 2); // UMF_GPU_MOCK_DEVICES=2
     uint32_t n = 1;
     ze_device_handle_t one;
@@ -179,7 +173,7 @@ UMF_C_TEST(ZeDevice, Queries) {
 }
 
 UMF_C_TEST(ZeContext, CreateDestroyStatus) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_context_desc_t cd = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
     ze_context_handle_t c1, c2;
     const umf_test_mock_control_t *ctl = ze_test_control();
@@ -214,7 +208,7 @@ UMF_C_TEST(ZeContext, CreateDestroyStatus) {
 }
 
 UMF_C_TEST(ZeMem, AllocKindsAndProperties) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_device_mem_alloc_desc_t dd = {
         .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     ze_host_mem_alloc_desc_t hd = {.stype =
@@ -275,7 +269,7 @@ UMF_C_TEST(ZeMem, AllocKindsAndProperties) {
 }
 
 UMF_C_TEST(ZeMem, AllocErrors) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_device_mem_alloc_desc_t dd = {
         .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     ze_host_mem_alloc_desc_t hd = {.stype =
@@ -330,7 +324,7 @@ UMF_C_TEST(ZeMem, AllocErrors) {
 }
 
 UMF_C_TEST(ZeMem, BadAndDoubleFrees) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     void *p = ze_test_alloc_device(&t, 3 * 4096, 0);
     UMF_ASSERT(p != NULL);
     int on_stack;
@@ -367,7 +361,7 @@ UMF_C_TEST(ZeMem, BadAndDoubleFrees) {
 }
 
 UMF_C_TEST(ZeMem, InteriorPointersAndAddressRange) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     char *p = ze_test_alloc_device(&t, 10000, 1);
     UMF_ASSERT(p != NULL);
     ze_memory_allocation_properties_t base = {
@@ -418,7 +412,7 @@ UMF_C_TEST(ZeMem, InteriorPointersAndAddressRange) {
 }
 
 UMF_C_TEST(ZeMem, ResidencyAndPageSize) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     char *p = ze_test_alloc_device(&t, 8192, 0);
     UMF_ASSERT(p != NULL);
     ze_host_mem_alloc_desc_t hd = {.stype =

@@ -9,12 +9,6 @@
 #include "c_test.h"
 #include "ze_test_util.h"
 
-#define SETUP(t)                                                               \
-    ze_test_t t;                                                               \
-    if (!ze_test_setup(&t)) {                                                  \
-        return;                                                                \
-    }
-
 static const ze_command_queue_desc_t queue_desc = {
     ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
     NULL,
@@ -25,7 +19,7 @@ static const ze_command_queue_desc_t queue_desc = {
     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
 
 UMF_C_TEST(ZeCommands, ImmediateCopies) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     enum { N = 20000 };
     static unsigned char src[N], dst[N];
     for (int i = 0; i < N; i++) {
@@ -60,7 +54,7 @@ UMF_C_TEST(ZeCommands, ImmediateCopies) {
 }
 
 UMF_C_TEST(ZeCommands, Fills) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     enum { N = 1000 };
     unsigned char *d = ze_test_alloc_device(&t, N, 0);
     UMF_ASSERT(d != NULL);
@@ -109,7 +103,7 @@ UMF_C_TEST(ZeCommands, Fills) {
 }
 
 UMF_C_TEST(ZeCommands, QueueListEventFence) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     const umf_test_mock_control_t *ctl = ze_test_control();
     UMF_ASSERT(ctl != NULL);
     int64_t lists = ctl->get_object_count("command list");
@@ -224,7 +218,7 @@ UMF_C_TEST(ZeCommands, QueueListEventFence) {
 }
 
 UMF_C_TEST(ZeCommands, CreateErrors) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_command_queue_desc_t qd = queue_desc;
     ze_command_queue_handle_t q;
     ze_command_list_handle_t l;
@@ -274,7 +268,7 @@ static void *signal_later(void *arg) {
 }
 
 UMF_C_TEST(ZeCommands, HostSynchronizeWaitsForAnotherThread) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ze_event_pool_handle_t pool;

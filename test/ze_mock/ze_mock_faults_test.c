@@ -8,14 +8,9 @@
 #include <unistd.h>
 
 #include "c_test.h"
+#include "mock_test_child_output.h"
 #include "test_child.h"
 #include "ze_test_util.h"
-
-#define SETUP(t)                                                               \
-    ze_test_t t;                                                               \
-    if (!ze_test_setup(&t)) {                                                  \
-        return;                                                                \
-    }
 
 static ze_result_t alloc_free(ze_test_t *t) {
     ze_device_mem_alloc_desc_t dd = {
@@ -29,7 +24,7 @@ static ze_result_t alloc_free(ze_test_t *t) {
 }
 
 UMF_C_TEST(ZeFaults, ThroughTheControlApi) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     const umf_test_mock_control_t *ctl = ze_test_control();
     UMF_ASSERT(ctl != NULL);
     ctl->clear_faults();
@@ -79,7 +74,7 @@ UMF_C_TEST(ZeFaults, ThroughTheControlApi) {
 }
 
 UMF_C_TEST(ZeFaults, CallCounts) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     const umf_test_mock_control_t *ctl = ze_test_control();
     UMF_ASSERT(ctl != NULL);
     ctl->reset_call_counts();
@@ -184,10 +179,8 @@ UMF_C_TEST(ZeFaults, BadEnvironmentFailsZeInit) {
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const char *args[] = {cases[i][0], cases[i][1], NULL};
-        umf_test_child_t c;
-        UMF_ASSERT_EQ(umf_test_child_start(&c, "ze_bad_env", args), 0);
-        char *text = ze_test_slurp(c.sock);
-        UMF_EXPECT_EQ(umf_test_child_wait(&c), 0);
+        char *text;
+        UMF_EXPECT_EQ(umf_test_child_output("ze_bad_env", args, &text), 0);
         UMF_ASSERT(text != NULL);
         // A fault injected into zeInit itself is no configuration error.
         if (strstr(cases[i][1], "zeInit") == NULL) {

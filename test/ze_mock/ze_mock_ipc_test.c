@@ -15,11 +15,16 @@
 #include "test_child.h"
 #include "ze_test_util.h"
 
-#define SETUP(t)                                                               \
-    ze_test_t t;                                                               \
-    if (!ze_test_setup(&t)) {                                                  \
+// ZE_TEST_SETUP, for tests that need IPC (none in the malloc mode), and the
+// control API.
+#define SETUP_IPC(t, ctl)                                                      \
+    ZE_TEST_SETUP(t);                                                          \
+    if (!ze_test_ipc_capable()) {                                              \
+        ze_test_teardown(&t);                                                  \
         return;                                                                \
-    }
+    }                                                                          \
+    const umf_test_mock_control_t *ctl = ze_test_control();                    \
+    UMF_ASSERT(ctl != NULL);
 
 static int handle_fd(const ze_ipc_mem_handle_t *h) {
     int fd;
@@ -32,7 +37,7 @@ static bool fd_open(int fd) {
 }
 
 UMF_C_TEST(ZeIpc, NotInMallocModeNorForHostMemory) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_host_mem_alloc_desc_t hd = {.stype =
                                        ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
     void *host;
@@ -59,13 +64,7 @@ UMF_C_TEST(ZeIpc, NotInMallocModeNorForHostMemory) {
 }
 
 UMF_C_TEST(ZeIpc, DriverOwnsTheFd) {
-    SETUP(t);
-    if (!ze_test_ipc_capable()) {
-        ze_test_teardown(&t);
-        return;
-    }
-    const umf_test_mock_control_t *ctl = ze_test_control();
-    UMF_ASSERT(ctl != NULL);
+    SETUP_IPC(t, ctl);
     // The device's memory exists from its first allocation on.
     void *warm = ze_test_alloc_device(&t, 64, 0);
     UMF_ASSERT(warm != NULL);
@@ -91,13 +90,7 @@ UMF_C_TEST(ZeIpc, DriverOwnsTheFd) {
 }
 
 UMF_C_TEST(ZeIpc, OpenInThisProcess) {
-    SETUP(t);
-    if (!ze_test_ipc_capable()) {
-        ze_test_teardown(&t);
-        return;
-    }
-    const umf_test_mock_control_t *ctl = ze_test_control();
-    UMF_ASSERT(ctl != NULL);
+    SETUP_IPC(t, ctl);
     enum { N = 10000 };
     char *dev = ze_test_alloc_device(&t, N, 1);
     UMF_ASSERT(dev != NULL);
@@ -157,7 +150,7 @@ UMF_C_TEST(ZeIpc, OpenInThisProcess) {
 }
 
 UMF_C_TEST(ZeIpc, BadHandles) {
-    SETUP(t);
+    ZE_TEST_SETUP(t);
     ze_ipc_mem_handle_t h;
     memset(&h, 0, sizeof(h));
     void *p;
@@ -256,13 +249,7 @@ UMF_TEST_CHILD(ze_ipc_consumer) {
 }
 
 UMF_C_TEST(ZeIpc, AcrossProcessesAndAfterTheExporterFrees) {
-    SETUP(t);
-    if (!ze_test_ipc_capable()) {
-        ze_test_teardown(&t);
-        return;
-    }
-    const umf_test_mock_control_t *ctl = ze_test_control();
-    UMF_ASSERT(ctl != NULL);
+    SETUP_IPC(t, ctl);
     char *dev = ze_test_alloc_device(&t, XP_SIZE, 0);
     UMF_ASSERT(dev != NULL);
     UMF_ASSERT(ze_test_fill_byte(&t, dev, 0x5a, XP_SIZE));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "c_test.h"
+#include "mock_test_child_output.h"
 #include "test_child.h"
 #include "ze_test_util.h"
 
@@ -46,22 +47,11 @@ UMF_TEST_CHILD(ze_leaker) {
     return 0;
 }
 
-static int run_leaker(const char *mode, const char *what, char **text) {
-    const char *args[] = {mode, what, NULL};
-    umf_test_child_t c;
-    if (umf_test_child_start(&c, "ze_leaker", args) != 0) {
-        return -1;
-    }
-    *text = ze_test_slurp(c.sock);
-    return umf_test_child_wait(&c);
-}
-
 UMF_C_TEST(ZeLeaks, ReportAndStrictExitStatus) {
     if (!ze_test_ipc_capable()) {
         return; // the leaker exports
     }
-    char *text = NULL;
-    UMF_EXPECT_EQ(run_leaker("strict", "leak", &text), 86);
+    char *text = umf_test_check_leak_modes("ze_leaker", "4321 bytes");
     UMF_ASSERT(text != NULL);
     UMF_EXPECT(strstr(text, "4321 bytes of device memory") != NULL);
     UMF_EXPECT(strstr(text, "on device 1") != NULL);
@@ -72,29 +62,10 @@ UMF_C_TEST(ZeLeaks, ReportAndStrictExitStatus) {
     UMF_EXPECT(strstr(text, "command list 0x") != NULL);
     UMF_EXPECT(strstr(text, "exiting with status 86") != NULL);
     free(text);
-
-    UMF_EXPECT_EQ(run_leaker("report", "leak", &text), 0);
-    UMF_ASSERT(text != NULL);
-    UMF_EXPECT(strstr(text, "4321 bytes") != NULL);
-    UMF_EXPECT(strstr(text, "exiting") == NULL);
-    free(text);
-
-    UMF_EXPECT_EQ(run_leaker("off", "leak", &text), 0);
-    UMF_ASSERT(text != NULL);
-    UMF_EXPECT(strstr(text, "leak") == NULL);
-    free(text);
-
-    UMF_EXPECT_EQ(run_leaker("strict", "clean", &text), 0);
-    UMF_ASSERT(text != NULL);
-    UMF_EXPECT(strstr(text, "leak") == NULL);
-    free(text);
 }
 
 UMF_C_TEST(ZeLeaks, LiveCountsAndReportOnRequest) {
-    ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return;
-    }
+    ZE_TEST_SETUP(t);
     const umf_test_mock_control_t *ctl = ze_test_control();
     UMF_ASSERT(ctl != NULL);
     int64_t allocs = ctl->get_live_count(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
@@ -106,7 +77,7 @@ UMF_C_TEST(ZeLeaks, LiveCountsAndReportOnRequest) {
     UMF_ASSERT_EQ(pipe(fds), 0);
     UMF_EXPECT(ctl->write_leak_report(fds[1]) >= 3); // p, context, list
     close(fds[1]);
-    char *text = ze_test_slurp(fds[0]);
+    char *text = umf_test_read_all(fds[0]);
     close(fds[0]);
     UMF_ASSERT(text != NULL);
     UMF_EXPECT(strstr(text, "777 bytes of device memory") != NULL);

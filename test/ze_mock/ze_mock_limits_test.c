@@ -9,10 +9,7 @@
 #define MiB (1ull << 20)
 
 UMF_C_TEST(ZeLimits, DeviceMemoryLimit) {
-    ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return;
-    }
+    ZE_TEST_SETUP(t);
     ze_device_mem_alloc_desc_t dd = {
         .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     ze_relaxed_allocation_limits_exp_desc_t relaxed = {
@@ -58,10 +55,7 @@ UMF_C_TEST(ZeLimits, DeviceMemoryLimit) {
 }
 
 UMF_C_TEST(ZeLimits, ManySmallAllocations) {
-    ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return;
-    }
+    ZE_TEST_SETUP(t);
     enum { N = 3000 };
     static void *p[N];
     for (int i = 0; i < N; i++) {

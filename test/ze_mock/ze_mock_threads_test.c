@@ -81,10 +81,7 @@ static void *work(void *arg) {
 }
 
 UMF_C_TEST(ZeThreads, EightThreadsAllocCopyExportFree) {
-    ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return;
-    }
+    ZE_TEST_SETUP(t);
     const umf_test_mock_control_t *ctl = ze_test_control();
     UMF_ASSERT(ctl != NULL);
     int64_t allocs = ctl->get_live_count(UMF_GPU_MOCK_LIVE_ALLOCATIONS);

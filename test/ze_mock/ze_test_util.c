@@ -142,27 +142,3 @@ bool ze_test_all_bytes(ze_test_t *t, const void *src, unsigned char byte,
     free(buf);
     return ok;
 }
-
-char *ze_test_slurp(int fd) {
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + len, cap - len - 1);
-        if (n <= 0) {
-            break;
-        }
-        len += (size_t)n;
-    }
-    if (buf != NULL) {
-        buf[len] = '\0';
-    }
-    return buf;
-}

@@ -27,6 +27,13 @@ typedef struct ze_test_t {
 // zeInit (once per process), the driver and its devices, a new context and
 // an immediate command list. False, with a test failure, if any fails.
 bool ze_test_setup(ze_test_t *t);
+// Declares `t` and sets it up in a test body; returns from it on failure.
+#define ZE_TEST_SETUP(t)                                                       \
+    ze_test_t t;                                                               \
+    if (!ze_test_setup(&t)) {                                                  \
+        return;                                                                \
+    }
+
 // Destroys what ze_test_setup made.
 void ze_test_teardown(ze_test_t *t);
 
@@ -52,8 +59,5 @@ bool ze_test_fill_byte(ze_test_t *t, void *dst, unsigned char byte,
 // True when all `size` bytes at `src` (device memory) are `byte`.
 bool ze_test_all_bytes(ze_test_t *t, const void *src, unsigned char byte,
                        size_t size);
-
-// Reads everything from fd until its end; the caller frees.
-char *ze_test_slurp(int fd);
 
 #endif // UMF_GPU_TEST_ZE_UTIL_H

@@ -515,15 +515,28 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
     return check_range(ptr, size);
 }
 
+// A command on one event: signal it, or reset it.
+static ze_result_t append_event_command(ze_command_list_handle_t hCommandList,
+                                        command_kind_t kind,
+                                        ze_event_handle_t hEvent) {
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    event_t *e = as_event(hEvent);
+    if (e == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    command_t c = {.kind = kind};
+    if (kind == CMD_RESET) {
+        c.reset = e;
+    } else {
+        c.signal = e;
+    }
+    return submit(l, &c);
+}
+
 static ze_result_t ZE_APICALL mock_CommandListAppendSignalEvent(
     ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeCommandListAppendSignalEvent);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (as_event(hEvent) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    command_t c = {.kind = CMD_BARRIER, .signal = as_event(hEvent)};
-    return submit(l, &c);
+    return append_event_command(hCommandList, CMD_BARRIER, hEvent);
 }
 
 static ze_result_t ZE_APICALL mock_CommandListAppendWaitOnEvents(
@@ -539,12 +552,7 @@ static ze_result_t ZE_APICALL mock_CommandListAppendWaitOnEvents(
 static ze_result_t ZE_APICALL mock_CommandListAppendEventReset(
     ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeCommandListAppendEventReset);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (as_event(hEvent) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    command_t c = {.kind = CMD_RESET, .reset = as_event(hEvent)};
-    return submit(l, &c);
+    return append_event_command(hCommandList, CMD_RESET, hEvent);
 }
 
 void ze_mock_fill_command_list(ze_command_list_dditable_t *t) {

@@ -2,6 +2,7 @@
 //
 // zeInit, the driver's and the devices' queries.
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,17 @@ static ze_result_t count_only(uint32_t *pCount, uint32_t available,
 
 // ---- Global ---------------------------------------------------------------
 
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+
+static void make_devices(void) {
+    unsigned n = umf_mock_device_count();
+    for (unsigned i = 0; i < n; i++) {
+        devices[i].magic = ZE_MOCK_MAGIC_DEVICE;
+        devices[i].index = i;
+    }
+    atomic_store_explicit(&initialized, 1, memory_order_release);
+}
+
 static ze_result_t ZE_APICALL mock_Init(ze_init_flags_t flags) {
     // The configuration first: rules of UMF_GPU_MOCK_FAULTS apply to this
     // very call.
@@ -75,12 +87,7 @@ static ze_result_t ZE_APICALL mock_Init(ze_init_flags_t flags) {
     if (flags == ZE_INIT_FLAG_VPU_ONLY) {
         return ZE_RESULT_ERROR_UNINITIALIZED; // no VPU here
     }
-    unsigned n = umf_mock_device_count();
-    for (unsigned i = 0; i < n; i++) {
-        devices[i].magic = ZE_MOCK_MAGIC_DEVICE;
-        devices[i].index = i;
-    }
-    atomic_store_explicit(&initialized, 1, memory_order_release);
+    pthread_once(&devices_once, make_devices);
     return ZE_RESULT_SUCCESS;
 }
 
