@@ -89,8 +89,9 @@ TEST_F(GpuFree, PiecesReleaseTheDriverAllocationWithTheLast) {
     EXPECT_EQ(read().allocated_bytes, 0u);
 }
 
-void report(umf_gpu_provider_kind_t kind, int32_t code, const char *result,
-            const char *detail, bool warn, const char *fmt, ...) {
+__attribute__((format(printf, 6, 7))) void
+report(umf_gpu_provider_kind_t kind, int32_t code, const char *result,
+       const char *detail, bool warn, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     umf_native_error_report_v(kind, code, result, detail, warn, fmt, args);
