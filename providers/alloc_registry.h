@@ -7,8 +7,10 @@
 //
 // It is on the alloc/free path, so it is built for that: entries are spread
 // over shards by address, each shard has a spinlock (one atomic exchange to
-// take, one store to release) and an open-addressing table; an insert or
-// remove touches one shard and allocates nothing but when a table grows.
+// take, one store to release) and its own open-addressing table, indexed by
+// one multiplicative hash of the address (which also picks the shard); an
+// insert or remove touches one shard and allocates nothing but when a table
+// grows.
 //
 // Operations over all entries take every shard's lock, in order, for their
 // whole duration (umf_alloc_registry_lock_all), so they are atomic with
@@ -25,13 +27,19 @@
 
 #include <umf/base.h>
 
-#include "utils_hash_map.h"
+#define UMF_ALLOC_REGISTRY_SHARD_BITS 6
+#define UMF_ALLOC_REGISTRY_SHARDS (1u << UMF_ALLOC_REGISTRY_SHARD_BITS)
 
-#define UMF_ALLOC_REGISTRY_SHARDS 64
+typedef struct umf_alloc_registry_slot_t {
+    uintptr_t base; // 0: empty
+    size_t size;
+} umf_alloc_registry_slot_t;
 
 typedef struct umf_alloc_registry_shard_t {
     int lock;
-    umf_hash_map_t entries; // base -> size (as a pointer-sized value, not 0)
+    unsigned bits; // capacity = 1 << bits, once slots is allocated
+    size_t count;
+    umf_alloc_registry_slot_t *slots; // NULL until the first insert
 } __attribute__((aligned(64))) umf_alloc_registry_shard_t;
 
 typedef struct umf_alloc_registry_t {
