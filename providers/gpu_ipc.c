@@ -6,10 +6,6 @@
 
 #include "log.h"
 
-static const char *kind_name(umf_gpu_provider_kind_t kind) {
-    return kind == UMF_GPU_PROVIDER_KIND_CUDA ? "CUDA" : "Level Zero";
-}
-
 umf_result_t umf_gpu_ipc_handle_size(size_t *size) {
     if (size == NULL) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
@@ -23,7 +19,7 @@ umf_result_t umf_gpu_ipc_check_put(umf_gpu_provider_kind_t kind,
                                    umf_ipc_data_t *data) {
     if (providerIpcData == NULL) {
         UMF_LOG_ERROR("%s provider put_ipc_handle: NULL providerIpcData",
-                      kind_name(kind));
+                      umf_gpu_provider_kind_name(kind));
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret =
@@ -34,7 +30,8 @@ umf_result_t umf_gpu_ipc_check_put(umf_gpu_provider_kind_t kind,
     if (!umf_ipc_data_is_local(data)) {
         UMF_LOG_ERROR("%s provider put_ipc_handle: the data was made by "
                       "process %d, not by this one",
-                      kind_name(kind), (int)data->producer_pid);
+                      umf_gpu_provider_kind_name(kind),
+                      (int)data->producer_pid);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     return UMF_RESULT_SUCCESS;
@@ -44,7 +41,8 @@ umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
                                     const void *providerIpcData, void **ptr,
                                     size_t handle_size, umf_ipc_data_t *data) {
     if (providerIpcData == NULL || ptr == NULL) {
-        UMF_LOG_ERROR("%s provider open_ipc_handle: NULL %s", kind_name(kind),
+        UMF_LOG_ERROR("%s provider open_ipc_handle: NULL %s",
+                      umf_gpu_provider_kind_name(kind),
                       ptr == NULL ? "ptr" : "providerIpcData");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
@@ -56,8 +54,8 @@ umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
     if (data->handle_size != handle_size) {
         UMF_LOG_ERROR("%s provider open_ipc_handle: the native handle has %u "
                       "bytes, not %zu",
-                      kind_name(kind), (unsigned)data->handle_size,
-                      handle_size);
+                      umf_gpu_provider_kind_name(kind),
+                      (unsigned)data->handle_size, handle_size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     return UMF_RESULT_SUCCESS;
@@ -97,7 +95,7 @@ umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,
                                void *ptr) {
     if (ptr == NULL) {
         UMF_LOG_ERROR("%s provider close_ipc_handle: NULL ptr",
-                      kind_name(kind));
+                      umf_gpu_provider_kind_name(kind));
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret = umf_ipc_cache_close(kind, context, ptr);

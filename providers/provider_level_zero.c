@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_free.h"
 #include "gpu_provider.h"
 #include "log.h"
 #include "memory_provider_internal.h"
@@ -54,30 +55,11 @@ struct umf_level_zero_memory_provider_params_t {
     char name[UMF_ZE_NAME_MAX];
 };
 
-static const char *memory_type_name(umf_usm_memory_type_t type) {
-    switch (type) {
-    case UMF_MEMORY_TYPE_HOST:
-        return "HOST";
-    case UMF_MEMORY_TYPE_DEVICE:
-        return "DEVICE";
-    case UMF_MEMORY_TYPE_SHARED:
-        return "SHARED";
-    default:
-        return "UNKNOWN";
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Failures
 
 umf_result_t umf_ze_call_failed(ze_result_t res, const char *fmt, ...) {
-    char call[256], result[160];
-    va_list args;
-    va_start(args, fmt);
-    if (vsnprintf(call, sizeof(call), fmt, args) < 0) {
-        call[0] = '\0';
-    }
-    va_end(args);
+    char result[160];
     umf_ze_result_describe(res, result, sizeof(result));
     // The driver's own words, where the loader lets us ask (Level Zero 1.6).
     const umf_ze_loader_t *ze = NULL;
@@ -88,18 +70,14 @@ umf_result_t umf_ze_call_failed(ze_result_t res, const char *fmt, ...) {
             ZE_RESULT_SUCCESS) {
         own = NULL;
     }
-    umf_native_error_set(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, (int32_t)res,
-                         "%s failed: %s%s%s", call, result,
-                         own != NULL && own[0] != '\0' ? ": " : "",
-                         own != NULL ? own : "");
-    const char *message = NULL;
-    umf_native_error_get(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, &message, NULL);
-    if (res == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY) {
-        // Pools meet this in normal operation and may trim and retry.
-        UMF_LOG_WARN("Level Zero provider: %s", message);
-    } else {
-        UMF_LOG_ERROR("Level Zero provider: %s", message);
-    }
+    va_list args;
+    va_start(args, fmt);
+    // Pools meet device memory running out in normal operation, and may
+    // trim and retry: a warning.
+    umf_native_error_report_v(
+        UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, (int32_t)res, result, own,
+        res == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, fmt, args);
+    va_end(args);
     return umf_ze_result_to_umf(res);
 }
 
@@ -408,14 +386,15 @@ check_params(const struct umf_level_zero_memory_provider_params_t *in) {
         if (in->device == NULL) {
             UMF_LOG_ERROR("Level Zero provider: %s memory needs a device "
                           "(umfLevelZeroMemoryProviderParamsSetDevice)",
-                          memory_type_name(in->memory_type));
+                          umf_gpu_memory_type_name(in->memory_type));
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         break;
     default:
         UMF_LOG_ERROR("Level Zero provider: memory type %s (%d) is not "
                       "HOST, DEVICE or SHARED",
-                      memory_type_name(in->memory_type), (int)in->memory_type);
+                      umf_gpu_memory_type_name(in->memory_type),
+                      (int)in->memory_type);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     if ((in->resident_count > 0) != (in->resident != NULL)) {
@@ -572,9 +551,9 @@ static umf_result_t ze_initialize(void *params, void **provider) {
     }
     UMF_LOG_INFO("Level Zero provider '%s': %s memory, context %p, device %p, "
                  "ordinal %u, %u resident devices, pages of %zu bytes",
-                 p->name, memory_type_name(p->memory_type), (void *)p->context,
-                 (void *)p->device, p->ordinal, p->resident_count,
-                 p->min_page_size);
+                 p->name, umf_gpu_memory_type_name(p->memory_type),
+                 (void *)p->context, (void *)p->device, p->ordinal,
+                 p->resident_count, p->min_page_size);
     *provider = p;
     return UMF_RESULT_SUCCESS;
 
@@ -655,52 +634,33 @@ static umf_result_t ze_free(void *provider, void *ptr, size_t size) {
         UMF_LOG_ERROR("Level Zero provider free: NULL pointer");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    void *base = ptr;
-    bool tracked = false;
-    umf_alloc_piece_info_t piece;
-    if (UMF_UNLIKELY(umf_alloc_tracker_in_use(&p->tracker))) {
-        bool release = false;
-        umf_result_t ret = umf_alloc_tracker_remove(&p->tracker, ptr, size,
-                                                    &tracked, &release, &piece);
-        if (ret != UMF_RESULT_SUCCESS) {
-            return ret;
-        }
-        if (tracked) {
-            size = piece.size;
-            if (!release) {
-                // Other pieces of its driver allocation are still in use.
-                umf_gpu_stats_on_free(&p->stats, size);
-                return UMF_RESULT_SUCCESS;
-            }
-            base = (void *)piece.driver_base;
-        }
+    umf_gpu_free_t f;
+    umf_result_t ret =
+        umf_gpu_free_begin(&p->tracker, &p->stats, ptr, size, &f);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS || f.driver_base == NULL)) {
+        return ret; // an error, or a piece whose driver allocation lives on
     }
     size_t registered = 0;
-    if (UMF_UNLIKELY(
-            !umf_alloc_registry_remove(&p->registry, base, &registered))) {
+    if (UMF_UNLIKELY(!umf_alloc_registry_remove(&p->registry, f.driver_base,
+                                                &registered))) {
         UMF_LOG_ERROR("Level Zero provider '%s' free: %p is not an allocation "
                       "of this provider (or was freed already)",
                       p->name, ptr);
-        if (tracked) {
-            (void)umf_alloc_tracker_add(&p->tracker, piece.ptr, piece.size,
-                                        piece.driver_base, piece.driver_size);
-        }
+        umf_gpu_free_end(&p->tracker, &p->stats, &f, false);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_result_t ret = driver_free(p, base, p->free_policy, false);
+    if (f.size == 0) { // the caller did not say: what alloc was asked for
+        f.size = registered;
+    }
+    ret = driver_free(p, f.driver_base, p->free_policy, false);
     if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
         // The driver kept it: so do we, for a later try. Putting an entry
         // back where one was just removed never needs memory.
-        (void)umf_alloc_registry_insert(&p->registry, base, registered, NULL,
-                                        NULL);
-        if (tracked) {
-            (void)umf_alloc_tracker_add(&p->tracker, piece.ptr, piece.size,
-                                        piece.driver_base, piece.driver_size);
-        }
-        return ret;
+        (void)umf_alloc_registry_insert(&p->registry, f.driver_base, registered,
+                                        NULL, NULL);
     }
-    umf_gpu_stats_on_free(&p->stats, size != 0 ? size : registered);
-    return UMF_RESULT_SUCCESS;
+    umf_gpu_free_end(&p->tracker, &p->stats, &f, ret == UMF_RESULT_SUCCESS);
+    return ret;
 }
 
 // ---------------------------------------------------------------------------
