@@ -34,8 +34,10 @@ typedef enum umf_usm_memory_type_t {
 typedef struct umf_gpu_provider_stats_t {
     /// Bytes allocated and not yet freed (sizes as passed to alloc and free).
     uint64_t allocated_bytes;
-    /// The highest allocated_bytes reached; exact for allocations made by
-    /// one thread, and within a few MiB per thread otherwise.
+    /// The highest allocated_bytes reached. Exact while one thread at a
+    /// time allocates and frees through the provider; with n threads doing
+    /// so concurrently, off the true peak by less than (n + 1) MiB either
+    /// way (each thread publishes its bytes in steps of up to 1 MiB).
     uint64_t peak_bytes;
     /// Successful allocations.
     uint64_t alloc_count;
@@ -71,7 +73,8 @@ typedef struct umf_gpu_allocation_properties_t {
 } umf_gpu_allocation_properties_t;
 
 ///
-/// @brief Reads the counters of a GPU provider.
+/// @brief Reads the counters of a GPU provider. Lock-free: it sums the
+///        threads' shards while they go on counting.
 /// @param hProvider a Level Zero or CUDA provider
 /// @param stats [out] the counters
 /// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
@@ -82,7 +85,9 @@ umfGpuMemoryProviderGetStats(umf_memory_provider_handle_t hProvider,
                              umf_gpu_provider_stats_t *stats);
 
 ///
-/// @brief Describes the allocation of a GPU provider that holds \p ptr.
+/// @brief Describes the allocation of a GPU provider that holds \p ptr:
+///        after a split or merge, the piece that holds it. It asks the
+///        driver (which can fail), so it is no call for a hot path.
 /// @param hProvider a Level Zero or CUDA provider
 /// @param ptr any address inside an allocation of that provider
 /// @param props [out] the allocation's properties
