@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "gpu_free.h"
+#include "gpu_params.h"
 #include "gpu_provider.h"
 #include "log.h"
 #include "memory_provider_internal.h"
@@ -84,14 +85,6 @@ umf_result_t umf_ze_call_failed(ze_result_t res, const char *fmt, ...) {
 // ---------------------------------------------------------------------------
 // Parameters
 
-#define CHECK_PARAMS(h)                                                        \
-    do {                                                                       \
-        if ((h) == NULL) {                                                     \
-            UMF_LOG_ERROR("%s: NULL params handle", __func__);                 \
-            return UMF_RESULT_ERROR_INVALID_ARGUMENT;                          \
-        }                                                                      \
-    } while (0)
-
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsCreate(
     umf_level_zero_memory_provider_params_handle_t *hParams) {
     if (hParams == NULL) {
@@ -113,7 +106,7 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsCreate(
 
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsDestroy(
     umf_level_zero_memory_provider_params_handle_t hParams) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     free(hParams->resident);
     free(hParams);
     return UMF_RESULT_SUCCESS;
@@ -122,7 +115,7 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsDestroy(
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetContext(
     umf_level_zero_memory_provider_params_handle_t hParams,
     ze_context_handle_t hContext) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     if (hContext == NULL) {
         UMF_LOG_ERROR("%s: NULL context", __func__);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
@@ -134,7 +127,7 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetContext(
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetDevice(
     umf_level_zero_memory_provider_params_handle_t hParams,
     ze_device_handle_t hDevice) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     hParams->device = hDevice; // NULL: no device (HOST memory)
     return UMF_RESULT_SUCCESS;
 }
@@ -142,22 +135,18 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetDevice(
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetMemoryType(
     umf_level_zero_memory_provider_params_handle_t hParams,
     umf_usm_memory_type_t memoryType) {
-    CHECK_PARAMS(hParams);
-    // UNKNOWN is kept, so that initialize can say why it refuses it.
-    if ((int)memoryType < (int)UMF_MEMORY_TYPE_UNKNOWN ||
-        (int)memoryType > (int)UMF_MEMORY_TYPE_SHARED) {
-        UMF_LOG_ERROR("%s: %d is not a umf_usm_memory_type_t", __func__,
-                      (int)memoryType);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    UMF_GPU_CHECK_PARAMS(hParams);
+    umf_result_t ret = umf_gpu_params_check_memory_type(__func__, memoryType);
+    if (ret == UMF_RESULT_SUCCESS) {
+        hParams->memory_type = memoryType;
     }
-    hParams->memory_type = memoryType;
-    return UMF_RESULT_SUCCESS;
+    return ret;
 }
 
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetResidentDevices(
     umf_level_zero_memory_provider_params_handle_t hParams,
     ze_device_handle_t *hDevices, uint32_t deviceCount) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     if (deviceCount > 0 && hDevices == NULL) {
         UMF_LOG_ERROR("%s: %u devices but a NULL array", __func__, deviceCount);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
@@ -193,7 +182,7 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetResidentDevices(
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetFreePolicy(
     umf_level_zero_memory_provider_params_handle_t hParams,
     umf_level_zero_memory_provider_free_policy_t policy) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     switch (policy) {
     case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_DEFAULT:
     case UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_BLOCKING_FREE:
@@ -209,20 +198,16 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetFreePolicy(
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetDeviceOrdinal(
     umf_level_zero_memory_provider_params_handle_t hParams,
     uint32_t deviceOrdinal) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     hParams->ordinal = deviceOrdinal;
     return UMF_RESULT_SUCCESS;
 }
 
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetName(
     umf_level_zero_memory_provider_params_handle_t hParams, const char *name) {
-    CHECK_PARAMS(hParams);
-    if (name == NULL) {
-        UMF_LOG_ERROR("%s: NULL name", __func__);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    snprintf(hParams->name, sizeof(hParams->name), "%s", name);
-    return UMF_RESULT_SUCCESS;
+    UMF_GPU_CHECK_PARAMS(hParams);
+    return umf_gpu_params_set_name(__func__, hParams->name,
+                                   sizeof(hParams->name), name);
 }
 
 // ---------------------------------------------------------------------------

@@ -22,31 +22,11 @@
 
 #include <unistd.h>
 
+#include "child_check.h"
 #include "test_child.h"
 #include "ze_test_env.h"
 
 namespace {
-
-int g_failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
-                         __LINE__, #cond);                                     \
-            g_failures++;                                                      \
-        }                                                                      \
-    } while (0)
-
-#define CHECK_EQ(a, b)                                                         \
-    do {                                                                       \
-        long long a_ = (long long)(a), b_ = (long long)(b);                    \
-        if (a_ != b_) {                                                        \
-            std::fprintf(stderr, "%s:%d: %s == %s failed: %lld vs %lld\n",     \
-                         __FILE__, __LINE__, #a, #b, a_, b_);                  \
-            g_failures++;                                                      \
-        }                                                                      \
-    } while (0)
 
 // What a case runs in: a context and the driver's control API.
 struct Env {
@@ -502,10 +482,11 @@ UMF_TEST_CHILD(ze_fault_case) {
     }
     c.run(env, c.fault, c.expected);
     ze_test_context_destroy(env.ctx);
-    if (g_failures > 0) {
-        std::fprintf(stderr, "case %s: %d checks failed\n", c.name, g_failures);
+    if (child_failures > 0) {
+        std::fprintf(stderr, "case %s: %d checks failed\n", c.name,
+                     child_failures);
     }
-    return g_failures > 0 ? 1 : 0; // the leak check may still say otherwise
+    return child_status(); // the leak check may still say otherwise
 }
 
 class ZeFaults : public ::testing::TestWithParam<size_t> {};

@@ -26,33 +26,13 @@ extern "C" {
 #include "providers/ipc_data.h"
 }
 
+#include "child_check.h"
 #include "test_child.h"
 #include "ze_test_env.h"
 
 namespace {
 
 constexpr size_t kSize = 1 << 20;
-
-int g_failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
-                         __LINE__, #cond);                                     \
-            g_failures++;                                                      \
-        }                                                                      \
-    } while (0)
-
-#define CHECK_EQ(a, b)                                                         \
-    do {                                                                       \
-        long long a_ = (long long)(a), b_ = (long long)(b);                    \
-        if (a_ != b_) {                                                        \
-            std::fprintf(stderr, "%s:%d: %s == %s failed: %lld vs %lld\n",     \
-                         __FILE__, __LINE__, #a, #b, a_, b_);                  \
-            g_failures++;                                                      \
-        }                                                                      \
-    } while (0)
 
 // Messages between the processes: a tag, then the IPC data if any.
 enum Tag : uint32_t { TAG_DATA = 1, TAG_GO, TAG_DONE, TAG_FREED };
@@ -159,7 +139,7 @@ UMF_TEST_CHILD(ze_consumer_rw) {
     CHECK_EQ(s.stats().ipc_handles_open, 0);
     s.close();
     send_tag(sock, TAG_DONE);
-    return g_failures > 0 ? 1 : 0;
+    return child_status();
 }
 
 // Gets two handles, for an interior pointer and for the base: the interior
@@ -191,7 +171,7 @@ UMF_TEST_CHILD(ze_consumer_interior) {
     CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
     s.close();
     send_tag(sock, TAG_DONE);
-    return g_failures > 0 ? 1 : 0;
+    return child_status();
 }
 
 // Opens; the producer frees its allocation; the mapping still holds the
@@ -217,7 +197,7 @@ UMF_TEST_CHILD(ze_consumer_outlives_free) {
     CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
     s.close();
     send_tag(sock, TAG_DONE);
-    return g_failures > 0 ? 1 : 0;
+    return child_status();
 }
 
 // ------------------------------------------------------- producer role
@@ -245,10 +225,17 @@ UMF_TEST_CHILD(ze_producer) {
              UMF_RESULT_SUCCESS);
     CHECK_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
     s.close();
-    return g_failures > 0 ? 1 : 0;
+    return child_status();
 }
 
 // ------------------------------------------------------------ the tests
+
+// Starts a ze_producer (with `args`) and receives its IPC data.
+void start_producer(umf_test_child_t *prod, std::vector<unsigned char> *data,
+                    const char *const *args = nullptr) {
+    ASSERT_EQ(umf_test_child_start(prod, "ze_producer", args), 0);
+    ASSERT_TRUE(recv_data(prod->sock, data));
+}
 
 class ZeIpc : public ZeProviderTest {
   protected:
@@ -342,9 +329,8 @@ TEST_F(ZeIpc, ProducerFreesBeforeTheConsumerCloses) {
 // the data cannot be opened again (no such process).
 TEST_F(ZeIpc, ProducerKilledWithSigkill) {
     umf_test_child_t prod;
-    ASSERT_EQ(umf_test_child_start(&prod, "ze_producer", nullptr), 0);
     std::vector<unsigned char> data;
-    ASSERT_TRUE(recv_data(prod.sock, &data));
+    ASSERT_NO_FATAL_FAILURE(start_producer(&prod, &data));
     void *p = nullptr, *q = nullptr;
     ASSERT_EQ(umfMemoryProviderOpenIPCHandle(h_, data.data(), &p),
               UMF_RESULT_SUCCESS);
@@ -397,9 +383,8 @@ TEST_F(ZeIpc, OpenInTheProducerReturnsItsOwnMemory) {
 
 TEST_F(ZeIpc, OpenOnAHostProviderNeedsADevice) {
     umf_test_child_t prod;
-    ASSERT_EQ(umf_test_child_start(&prod, "ze_producer", nullptr), 0);
     std::vector<unsigned char> data;
-    ASSERT_TRUE(recv_data(prod.sock, &data));
+    ASSERT_NO_FATAL_FAILURE(start_producer(&prod, &data));
     ZeProviderConfig cfg;
     cfg.type = UMF_MEMORY_TYPE_HOST;
     umf_memory_provider_handle_t host = provider(cfg);
@@ -413,9 +398,8 @@ TEST_F(ZeIpc, OpenOnAHostProviderNeedsADevice) {
 // Malformed data is refused before the driver sees it, and leaks nothing.
 TEST_F(ZeIpc, MalformedDataIsRefused) {
     umf_test_child_t prod;
-    ASSERT_EQ(umf_test_child_start(&prod, "ze_producer", nullptr), 0);
     std::vector<unsigned char> good;
-    ASSERT_TRUE(recv_data(prod.sock, &good));
+    ASSERT_NO_FATAL_FAILURE(start_producer(&prod, &good));
     const int fds = umf_test_count_open_fds();
     const int64_t opens = ze_test_calls("zeMemOpenIpcHandle");
     void *p = nullptr;
@@ -548,9 +532,8 @@ UMF_TEST_CHILD(ze_consumer_no_ptrace) {
 TEST_F(ZeIpc, RefusedPtracePermissionIsExplained) {
     umf_test_child_t prod, cons;
     const char *nodump[] = {"nodump", nullptr};
-    ASSERT_EQ(umf_test_child_start(&prod, "ze_producer", nodump), 0);
     std::vector<unsigned char> data;
-    ASSERT_TRUE(recv_data(prod.sock, &data));
+    ASSERT_NO_FATAL_FAILURE(start_producer(&prod, &data, nodump));
     ASSERT_EQ(umf_test_child_start(&cons, "ze_consumer_no_ptrace", nullptr), 0);
     ASSERT_TRUE(send_data(cons.sock, data));
     EXPECT_TRUE(expect_tag(cons.sock, TAG_DONE));
@@ -590,7 +573,7 @@ UMF_TEST_CHILD(ze_producer_cycles) {
     CHECK_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
     s.close();
     send_tag(sock, TAG_DONE);
-    return g_failures > 0 ? 1 : 0;
+    return child_status();
 }
 
 TEST_F(ZeIpc, FdsAndMappingsAtBaselineAfter1000Cycles) {

@@ -948,10 +948,16 @@ UMF_TEST_CHILD(ze_app_loaded_loader) {
                : 103;
 }
 
-TEST(ZeLoading, ReusesTheApplicationsLoader) {
+// Runs a child role to its end; its exit status, or -1.
+int run_child(const char *role) {
     umf_test_child_t c;
-    ASSERT_EQ(umf_test_child_start(&c, "ze_app_loaded_loader", nullptr), 0);
-    EXPECT_EQ(umf_test_child_wait(&c), 0);
+    return umf_test_child_start(&c, role, nullptr) == 0
+               ? umf_test_child_wait(&c)
+               : -1;
+}
+
+TEST(ZeLoading, ReusesTheApplicationsLoader) {
+    EXPECT_EQ(run_child("ze_app_loaded_loader"), 0);
 }
 
 // Nothing but the library touches Level Zero: it calls zeInit itself.
@@ -969,9 +975,7 @@ UMF_TEST_CHILD(ze_library_inits) {
 }
 
 TEST(ZeLoading, CallsZeInitWhenTheApplicationDidNot) {
-    umf_test_child_t c;
-    ASSERT_EQ(umf_test_child_start(&c, "ze_library_inits", nullptr), 0);
-    EXPECT_EQ(umf_test_child_wait(&c), 0);
+    EXPECT_EQ(run_child("ze_library_inits"), 0);
 }
 
 // ---------------------------------------------------------------- threads
