@@ -96,6 +96,12 @@ struct Side {
                  UMF_RESULT_SUCCESS);
         return data;
     }
+    // A consumer role's end: closes, tells the parent, returns the status.
+    int finish(int sock) {
+        close();
+        send_tag(sock, TAG_DONE);
+        return child_status();
+    }
     umf_gpu_provider_stats_t stats() {
         umf_gpu_provider_stats_t s = {};
         CHECK_EQ(umfGpuMemoryProviderGetStats(h, &s), UMF_RESULT_SUCCESS);
@@ -137,9 +143,7 @@ UMF_TEST_CHILD(ze_consumer_rw) {
     CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
              UMF_RESULT_ERROR_INVALID_ARGUMENT);
     CHECK_EQ(s.stats().ipc_handles_open, 0);
-    s.close();
-    send_tag(sock, TAG_DONE);
-    return child_status();
+    return s.finish(sock);
 }
 
 // Gets two handles, for an interior pointer and for the base: the interior
@@ -169,9 +173,7 @@ UMF_TEST_CHILD(ze_consumer_interior) {
     CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, b, kSize),
              UMF_RESULT_SUCCESS);
     CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
-    s.close();
-    send_tag(sock, TAG_DONE);
-    return child_status();
+    return s.finish(sock);
 }
 
 // Opens; the producer frees its allocation; the mapping still holds the
@@ -195,9 +197,7 @@ UMF_TEST_CHILD(ze_consumer_outlives_free) {
     CHECK(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p) !=
           UMF_RESULT_SUCCESS);
     CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
-    s.close();
-    send_tag(sock, TAG_DONE);
-    return child_status();
+    return s.finish(sock);
 }
 
 // ------------------------------------------------------- producer role
@@ -571,9 +571,7 @@ UMF_TEST_CHILD(ze_producer_cycles) {
     CHECK_EQ(umf_test_count_mappings(), maps);
     CHECK_EQ(s.stats().ipc_handles_exported, 0);
     CHECK_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
-    s.close();
-    send_tag(sock, TAG_DONE);
-    return child_status();
+    return s.finish(sock);
 }
 
 TEST_F(ZeIpc, FdsAndMappingsAtBaselineAfter1000Cycles) {
