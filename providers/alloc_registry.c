@@ -202,7 +202,8 @@ bool umf_alloc_registry_remove(umf_alloc_registry_t *reg, void *base,
     uint64_t hash = hash_of(key);
     umf_alloc_registry_shard_t *s = shard_of(reg, hash);
     spin_lock(&s->lock);
-    umf_alloc_registry_slot_t *slot = find(s, key, hash);
+    // Key 0 marks empty slots: never an entry.
+    umf_alloc_registry_slot_t *slot = key != 0 ? find(s, key, hash) : NULL;
     if (slot != NULL) {
         if (size != NULL) {
             *size = slot->size;

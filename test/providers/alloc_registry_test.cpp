@@ -47,6 +47,9 @@ TEST_F(AllocRegistry, InsertLookupRemove) {
     EXPECT_EQ(size, 64u);
     EXPECT_FALSE(umf_alloc_registry_lookup(&reg, P(0x1008), nullptr))
         << "only bases are recorded";
+    EXPECT_FALSE(umf_alloc_registry_lookup(&reg, nullptr, nullptr));
+    EXPECT_FALSE(umf_alloc_registry_remove(&reg, nullptr, &size))
+        << "NULL is never an entry (nor an empty slot)";
     EXPECT_EQ(umf_alloc_registry_count(&reg), 1u);
     size = 0;
     EXPECT_TRUE(umf_alloc_registry_remove(&reg, P(0x1000), &size));

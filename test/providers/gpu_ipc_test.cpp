@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 extern "C" {
@@ -56,8 +58,10 @@ class GpuIpc : public ::testing::Test {
                                     reinterpret_cast<uintptr_t>(m.own),
                                     sizeof(m.own), 16, handle, sizeof(handle)),
                   UMF_RESULT_SUCCESS);
-        // The same data as if another process had made it.
+        // The same data as if another process (here: our parent) had made
+        // it.
         remote = local;
+        remote.producer_pid = static_cast<int32_t>(getppid());
         remote.instance_id ^= 0x5a5a;
         remote.checksum = umf_ipc_data_checksum(&remote);
     }
