@@ -22,6 +22,7 @@
 
 #include "cuda/cuda_result.h"
 #include "gpu_free.h"
+#include "gpu_params.h"
 #include "gpu_provider.h"
 #include "log.h"
 #include "native_error.h"
@@ -160,24 +161,16 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsCreate(
     return UMF_RESULT_SUCCESS;
 }
 
-#define CHECK_PARAMS(h)                                                        \
-    do {                                                                       \
-        if ((h) == NULL) {                                                     \
-            UMF_LOG_ERROR("%s: NULL params handle", __func__);                 \
-            return UMF_RESULT_ERROR_INVALID_ARGUMENT;                          \
-        }                                                                      \
-    } while (0)
-
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsDestroy(
     umf_cuda_memory_provider_params_handle_t hParams) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     free(hParams);
     return UMF_RESULT_SUCCESS;
 }
 
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetContext(
     umf_cuda_memory_provider_params_handle_t hParams, void *hContext) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     if (hContext == NULL) {
         UMF_LOG_ERROR("%s: NULL context", __func__);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
@@ -188,7 +181,7 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetContext(
 
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetDevice(
     umf_cuda_memory_provider_params_handle_t hParams, int hDevice) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     if (hDevice < 0) {
         UMF_LOG_ERROR("%s: negative device ordinal %d", __func__, hDevice);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
@@ -200,21 +193,17 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetDevice(
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetMemoryType(
     umf_cuda_memory_provider_params_handle_t hParams,
     umf_usm_memory_type_t memoryType) {
-    CHECK_PARAMS(hParams);
-    // UNKNOWN is accepted here (it means "not set") and rejected by
-    // initialize, as for every provider.
-    if ((int)memoryType < (int)UMF_MEMORY_TYPE_UNKNOWN ||
-        (int)memoryType > (int)UMF_MEMORY_TYPE_SHARED) {
-        UMF_LOG_ERROR("%s: %d is not a memory type", __func__, (int)memoryType);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    UMF_GPU_CHECK_PARAMS(hParams);
+    umf_result_t ret = umf_gpu_params_check_memory_type(__func__, memoryType);
+    if (ret == UMF_RESULT_SUCCESS) {
+        hParams->memory_type = memoryType;
     }
-    hParams->memory_type = memoryType;
-    return UMF_RESULT_SUCCESS;
+    return ret;
 }
 
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetAllocFlags(
     umf_cuda_memory_provider_params_handle_t hParams, unsigned int flags) {
-    CHECK_PARAMS(hParams);
+    UMF_GPU_CHECK_PARAMS(hParams);
     // Checked against the memory type by initialize, which knows both.
     hParams->alloc_flags = flags;
     hParams->alloc_flags_set = true;
@@ -223,13 +212,9 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetAllocFlags(
 
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetName(
     umf_cuda_memory_provider_params_handle_t hParams, const char *name) {
-    CHECK_PARAMS(hParams);
-    if (name == NULL) {
-        UMF_LOG_ERROR("%s: NULL name", __func__);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    snprintf(hParams->name, sizeof(hParams->name), "%s", name);
-    return UMF_RESULT_SUCCESS;
+    UMF_GPU_CHECK_PARAMS(hParams);
+    return umf_gpu_params_set_name(__func__, hParams->name,
+                                   sizeof(hParams->name), name);
 }
 
 // ---------------------------------------------------------------------------
