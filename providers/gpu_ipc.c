@@ -3,7 +3,6 @@
 #include "gpu_ipc.h"
 
 #include <stdbool.h>
-#include <unistd.h>
 
 #include "log.h"
 
@@ -62,7 +61,7 @@ umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
     // This process's pid with another instance id: the producer was an
     // earlier process with this pid, and it is gone. Its handle names an fd
     // of that process, a number that here would name one of our own fds.
-    if (data->producer_pid == (int32_t)getpid() &&
+    if (data->producer_pid == umf_ipc_process_id() &&
         !umf_ipc_data_is_local(data)) {
         UMF_LOG_ERROR("%s provider open_ipc_handle: the data was made by an "
                       "earlier process with this process's pid (%d), which "

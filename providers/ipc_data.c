@@ -15,17 +15,26 @@
 
 // 0 until drawn; reset in the child of a fork so that it draws its own.
 static _Atomic uint64_t instance_id;
+// This process's pid, 0 until asked. getpid() is a system call (about
+// 100 ns), and every open_ipc_handle compares the producer's pid with ours;
+// so the pid is kept, and forgotten in the child of a fork like the
+// instance id. Kept only once the fork handler is in place.
+static _Atomic int32_t self_pid;
+static bool atfork_registered;
 static umf_once_t atfork_once = UMF_ONCE_INIT;
 
 static void forget_instance_id(void) {
     atomic_store_explicit(&instance_id, 0, memory_order_relaxed);
+    atomic_store_explicit(&self_pid, 0, memory_order_relaxed);
 }
 
 static void register_atfork(void) {
     if (pthread_atfork(NULL, NULL, forget_instance_id) != 0) {
         UMF_LOG_WARN("pthread_atfork failed: a forked child would reuse the "
                      "parent's IPC instance id until it calls exec");
+        return;
     }
+    atfork_registered = true;
 }
 
 static uint64_t draw_instance_id(void) {
@@ -39,6 +48,19 @@ static uint64_t draw_instance_id(void) {
         UMF_LOG_DEBUG("getrandom failed; IPC instance id from pid and clock");
     }
     return id != 0 ? id : 1;
+}
+
+int32_t umf_ipc_process_id(void) {
+    int32_t pid = atomic_load_explicit(&self_pid, memory_order_relaxed);
+    if (UMF_LIKELY(pid != 0)) {
+        return pid;
+    }
+    umf_once(&atfork_once, register_atfork);
+    pid = (int32_t)getpid();
+    if (atfork_registered) {
+        atomic_store_explicit(&self_pid, pid, memory_order_relaxed);
+    }
+    return pid;
 }
 
 uint64_t umf_ipc_instance_id(void) {
@@ -139,7 +161,7 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
     d.kind = (uint16_t)kind;
     d.memory_type = (uint16_t)memory_type;
     d.handle_size = (uint16_t)handle_size;
-    d.producer_pid = (int32_t)getpid();
+    d.producer_pid = umf_ipc_process_id();
     d.instance_id = umf_ipc_instance_id();
     d.alloc_id = alloc_id;
     d.base = base;
@@ -186,6 +208,6 @@ umf_result_t umf_ipc_data_validate(const void *bytes, size_t len,
 }
 
 bool umf_ipc_data_is_local(const umf_ipc_data_t *data) {
-    return data->producer_pid == (int32_t)getpid() &&
-           data->instance_id == umf_ipc_instance_id();
+    return data->instance_id == umf_ipc_instance_id() &&
+           data->producer_pid == umf_ipc_process_id();
 }

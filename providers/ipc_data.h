@@ -65,6 +65,11 @@ static_assert(offsetof(umf_ipc_data_t, checksum) ==
 // (even with the same pid, one after the other) never share it.
 uint64_t umf_ipc_instance_id(void);
 
+// getpid(), without the system call after the first: kept, and forgotten in
+// the child of a fork (a process made by a bare clone(2), which runs no fork
+// handlers, must exec before it uses the library).
+int32_t umf_ipc_process_id(void);
+
 // Fills `out` for an allocation of this process: magic, version, this
 // process's pid and instance id, the given fields, the handle (copied) and the
 // checksum. UMF_RESULT_ERROR_INVALID_ARGUMENT (and `out` untouched) if a

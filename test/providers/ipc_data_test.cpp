@@ -109,6 +109,20 @@ TEST(IpcData, ForkedChildDrawsItsOwnInstanceId) {
     EXPECT_EQ(umf_ipc_instance_id(), parent);
 }
 
+TEST(IpcData, ProcessIdIsKeptAndRenewedInAForkedChild) {
+    EXPECT_EQ(umf_ipc_process_id(), (int32_t)getpid());
+    EXPECT_EQ(umf_ipc_process_id(), (int32_t)getpid()); // the kept one
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        _exit(umf_ipc_process_id() == (int32_t)getpid() ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_EQ(umf_ipc_process_id(), (int32_t)getpid());
+}
+
 TEST(IpcData, DataOfAnotherProcessIsNotLocal) {
     umf_ipc_data_t d = makeValid();
     d.instance_id ^= 1;
