@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The results of a run: the table, the summary lines of the headline ratios
+// against their targets, and the JSON document.
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+bool bench_report_add(bench_report_t *rep, const bench_result_t *r) {
+    if (rep->count == rep->capacity) {
+        size_t cap = rep->capacity ? rep->capacity * 2 : 64;
+        bench_result_t *grown = realloc(rep->results, cap * sizeof(*grown));
+        if (grown == NULL) {
+            return false;
+        }
+        rep->results = grown;
+        rep->capacity = cap;
+    }
+    rep->results[rep->count++] = *r;
+    return true;
+}
+
+static const bench_result_t *find(const bench_report_t *rep, const char *name,
+                                  const char *provider, const char *mode,
+                                  long long size, unsigned threads,
+                                  long long live) {
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *r = &rep->results[i];
+        if (strcmp(r->name, name) == 0 && strcmp(r->provider, provider) == 0 &&
+            (mode == NULL || strcmp(r->mode, mode) == 0) && r->size == size &&
+            r->threads == threads && r->live == live) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static const char *provider_title(const char *provider) {
+    return strcmp(provider, "ze") == 0 ? "Level Zero DEVICE" : "CUDA DEVICE";
+}
+
+static void format_size(long long size, char *out, size_t len) {
+    if (size < 0) {
+        snprintf(out, len, "-");
+    } else if (size >= (1 << 20) && size % (1 << 20) == 0) {
+        snprintf(out, len, "%lld MiB", size >> 20);
+    } else if (size >= 1024 && size % 1024 == 0) {
+        snprintf(out, len, "%lld KiB", size >> 10);
+    } else {
+        snprintf(out, len, "%lld B", size);
+    }
+}
+
+// "median (p10..p90)" with a precision that suits the magnitude.
+static void format_dist(const bench_result_t *r, char *out, size_t len) {
+    if (r->median_ns < 100) {
+        snprintf(out, len, "%.1f (%.1f..%.1f)", r->median_ns, r->p10_ns,
+                 r->p90_ns);
+    } else {
+        snprintf(out, len, "%.0f (%.0f..%.0f)", r->median_ns, r->p10_ns,
+                 r->p90_ns);
+    }
+}
+
+// ---- Headline ratios -------------------------------------------------------
+
+typedef struct summary_t {
+    char provider[8];
+    const char *name; // JSON name
+    char text[200];   // what was compared, for the table
+    double value;
+    double target;
+    bool at_most; // met when value <= target (else value >= target)
+} summary_t;
+
+#define MAX_SUMMARIES 16
+
+static size_t add_summary(summary_t *s, size_t n, const char *provider,
+                          const char *name, double value, double target,
+                          bool at_most, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+static size_t add_summary(summary_t *s, size_t n, const char *provider,
+                          const char *name, double value, double target,
+                          bool at_most, const char *fmt, ...) {
+    if (n == MAX_SUMMARIES || isnan(value)) {
+        return n;
+    }
+    summary_t *e = &s[n];
+    snprintf(e->provider, sizeof(e->provider), "%s", provider);
+    e->name = name;
+    e->value = value;
+    e->target = target;
+    e->at_most = at_most;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(e->text, sizeof(e->text), fmt, args);
+    va_end(args);
+    return n + 1;
+}
+
+static bool summary_met(const summary_t *s) {
+    return s->at_most ? s->value <= s->target : s->value >= s->target;
+}
+
+// The mode that holds the full set of measurements: arena, or real.
+static const char *main_mode(const bench_report_t *rep, const char *provider) {
+    return find(rep, "alloc_free_added", provider, "real", 64, 1, 0) ? "real"
+                                                                     : "arena";
+}
+
+static size_t summarize(const bench_report_t *rep, summary_t *s) {
+    size_t n = 0;
+    static const char *const providers[] = {"ze", "cuda"};
+    for (size_t p = 0; p < 2; p++) {
+        const char *pr = providers[p];
+        const char *mode = main_mode(rep, pr);
+        const bench_result_t *added =
+            find(rep, "alloc_free_added", pr, mode, 64, 1, 0);
+        if (added != NULL) {
+            n = add_summary(s, n, pr, "added_ns_64B", added->median_ns, 25,
+                            true,
+                            "provider's added cost per 64 B alloc+free pair "
+                            "(%s, 1 thread): %.1f ns",
+                            mode, added->median_ns);
+        }
+        // The worst size in memfd mode.
+        const bench_result_t *worst = NULL;
+        for (size_t i = 0; i < rep->count; i++) {
+            const bench_result_t *r = &rep->results[i];
+            if (strcmp(r->name, "alloc_free_provider") == 0 &&
+                strcmp(r->provider, pr) == 0 && strcmp(r->mode, "memfd") == 0 &&
+                r->threads == 1 && r->live == 0 &&
+                (worst == NULL || r->ratio > worst->ratio)) {
+                worst = r;
+            }
+        }
+        if (worst != NULL) {
+            char size[32];
+            format_size(worst->size, size, sizeof(size));
+            n = add_summary(s, n, pr, "memfd_ratio", worst->ratio, 1.02, true,
+                            "provider/raw ratio in memfd mode (worst size, "
+                            "%s): %.3f",
+                            size, worst->ratio);
+        }
+        // Scale: the fewest and the most live allocations measured.
+        const bench_result_t *lo = NULL, *hi = NULL;
+        for (size_t i = 0; i < rep->count; i++) {
+            const bench_result_t *r = &rep->results[i];
+            if (strcmp(r->name, "alloc_free_provider") != 0 ||
+                strcmp(r->provider, pr) != 0 || strcmp(r->mode, mode) != 0 ||
+                r->live == 0 || r->threads != 1) {
+                continue;
+            }
+            lo = lo == NULL || r->live < lo->live ? r : lo;
+            hi = hi == NULL || r->live > hi->live ? r : hi;
+        }
+        if (lo != NULL && hi != NULL && lo != hi) {
+            double v = hi->median_ns / lo->median_ns;
+            const bench_result_t *lo_add =
+                find(rep, "alloc_free_added", pr, mode, lo->size, 1, lo->live);
+            const bench_result_t *hi_add =
+                find(rep, "alloc_free_added", pr, mode, hi->size, 1, hi->live);
+            n = add_summary(
+                s, n, pr, "scale_growth", v, 1.5, true,
+                "ns per pair with %lld vs %lld live allocations: %.2fx "
+                "(%.1f vs %.1f ns; added %.1f vs %.1f ns)",
+                hi->live, lo->live, v, hi->median_ns, lo->median_ns,
+                hi_add ? hi_add->median_ns : NAN,
+                lo_add ? lo_add->median_ns : NAN);
+        }
+        const bench_result_t *t1 =
+            find(rep, "alloc_free_provider", pr, mode, 64, 1, 0);
+        const bench_result_t *t2 =
+            find(rep, "alloc_free_provider", pr, mode, 64, 2, 0);
+        if (t1 != NULL && t2 != NULL) {
+            double v = t2->ratio / t1->ratio;
+            n = add_summary(s, n, pr, "threads_ratio_growth", v, 1.1, true,
+                            "2-thread provider/raw ratio over the 1-thread "
+                            "one: %.3f / %.3f = %.3f",
+                            t2->ratio, t1->ratio, v);
+        }
+        static const char *const ipc_modes[] = {"arena", "memfd", "real"};
+        static const char *const ipc_names[] = {"ipc_first_over_cached_arena",
+                                                "ipc_first_over_cached_memfd",
+                                                "ipc_first_over_cached_real"};
+        for (size_t m = 0; m < 3; m++) {
+            const bench_result_t *first = NULL;
+            for (size_t i = 0; i < rep->count && first == NULL; i++) {
+                const bench_result_t *r = &rep->results[i];
+                if (strcmp(r->name, "ipc_open_first") == 0 &&
+                    strcmp(r->provider, pr) == 0 &&
+                    strcmp(r->mode, ipc_modes[m]) == 0) {
+                    first = r;
+                }
+            }
+            if (first != NULL) {
+                n = add_summary(s, n, pr, ipc_names[m], first->ratio, 50, false,
+                                "IPC first open / cached open (%s): %.0fx "
+                                "(%.0f ns / %.1f ns)",
+                                ipc_modes[m], first->ratio, first->median_ns,
+                                first->median_ns / first->ratio);
+            }
+        }
+        double worst_err = NAN;
+        unsigned worst_threads = 0;
+        for (unsigned t = 1; t <= BENCH_MAX_THREADS; t++) {
+            const bench_result_t *r =
+                find(rep, "native_error", pr, mode, -1, t, 0);
+            if (r != NULL && (isnan(worst_err) || r->median_ns > worst_err)) {
+                worst_err = r->median_ns;
+                worst_threads = t;
+            }
+        }
+        n = add_summary(s, n, pr, "native_error_ns", worst_err, 20, true,
+                        "get_last_native_error per call (slowest of 1..%d "
+                        "threads: %u): %.1f ns",
+                        BENCH_MAX_THREADS, worst_threads, worst_err);
+    }
+    return n;
+}
+
+// ---- Table -----------------------------------------------------------------
+
+static void print_pairs(const bench_report_t *rep, const char *pr) {
+    printf("  alloc+free pairs          provider ns/pair       raw ns/pair"
+           "            added ns   ratio  Mpairs/s\n"
+           "  mode   size    thr  live  median (p10..p90)      median "
+           "(p10..p90)      median   p/raw  prov/raw\n");
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *p = &rep->results[i];
+        if (strcmp(p->name, "alloc_free_provider") != 0 ||
+            strcmp(p->provider, pr) != 0) {
+            continue;
+        }
+        const bench_result_t *r = find(rep, "alloc_free_raw", pr, p->mode,
+                                       p->size, p->threads, p->live);
+        const bench_result_t *d = find(rep, "alloc_free_added", pr, p->mode,
+                                       p->size, p->threads, p->live);
+        char size[32], pd[64], rd[64] = "-";
+        format_size(p->size, size, sizeof(size));
+        format_dist(p, pd, sizeof(pd));
+        if (r != NULL) {
+            format_dist(r, rd, sizeof(rd));
+        }
+        printf("  %-6s %-7s %3u %5lld%s  %-21s  %-21s  %7.1f  %6.3f  "
+               "%.2f/%.2f\n",
+               p->mode, size, p->threads,
+               p->live >= 1000000 ? p->live / 1000000
+               : p->live >= 1000  ? p->live / 1000
+                                  : p->live,
+               p->live >= 1000000 ? "M"
+               : p->live >= 1000  ? "k"
+                                  : " ",
+               pd, rd, d != NULL ? d->median_ns : NAN, p->ratio,
+               p->throughput / 1e6, r != NULL ? r->throughput / 1e6 : NAN);
+    }
+}
+
+static void print_others(const bench_report_t *rep, const char *pr) {
+    bool header = false;
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *r = &rep->results[i];
+        if (strcmp(r->provider, pr) != 0 ||
+            strncmp(r->name, "alloc_free", 10) == 0) {
+            continue;
+        }
+        if (!header) {
+            printf("\n  other operations              mode   size    thr  "
+                   "ns/op median (p10..p90)  ratio\n");
+            header = true;
+        }
+        char size[32], dist[64], ratio[32] = "";
+        format_size(r->size, size, sizeof(size));
+        format_dist(r, dist, sizeof(dist));
+        if (!isnan(r->ratio)) {
+            snprintf(ratio, sizeof(ratio), "%.1fx", r->ratio);
+        }
+        printf("  %-29s %-6s %-7s %3u  %-25s  %s\n", r->name, r->mode, size,
+               r->threads, dist, ratio);
+    }
+}
+
+void bench_report_print(const bench_report_t *rep, const bench_options_t *o) {
+    printf("umf-gpu-bench%s: %u repetitions (+%u warm-up) of ~%.2g ms, %s "
+           "time; median and p10..p90 of the repetitions\n",
+           o->quick ? " --quick" : "", o->reps, o->warmup, o->rep_ns / 1e6,
+           o->clock == BENCH_CLOCK_CPU ? "thread CPU" : "wall");
+    for (size_t i = 0; i < rep->driver_count; i++) {
+        printf("  driver: %s\n", rep->drivers[i]);
+    }
+    static const char *const providers[] = {"ze", "cuda"};
+    for (size_t p = 0; p < 2; p++) {
+        bool any = false;
+        for (size_t i = 0; i < rep->count && !any; i++) {
+            any = strcmp(rep->results[i].provider, providers[p]) == 0;
+        }
+        if (!any) {
+            continue;
+        }
+        printf("\n%s\n", provider_title(providers[p]));
+        print_pairs(rep, providers[p]);
+        print_others(rep, providers[p]);
+    }
+    summary_t s[MAX_SUMMARIES];
+    size_t n = summarize(rep, s);
+    printf("\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("summary %-4s %s (target %s %g%s): %s\n", s[i].provider,
+               s[i].text, s[i].at_most ? "<=" : ">=", s[i].target,
+               strcmp(s[i].name, "added_ns_64B") == 0 ||
+                       strcmp(s[i].name, "native_error_ns") == 0
+                   ? " ns"
+                   : "",
+               summary_met(&s[i]) ? "met" : "MISSED");
+    }
+    fflush(stdout);
+}
+
+// ---- JSON ------------------------------------------------------------------
+
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(f, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(f, "\\u%04x", c);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+// A number, or null for NAN (JSON has no NaN).
+static void json_number(FILE *f, double v) {
+    if (isnan(v) || isinf(v)) {
+        fputs("null", f);
+    } else {
+        fprintf(f, "%.6g", v);
+    }
+}
+
+bool bench_report_write_json(const bench_report_t *rep,
+                             const bench_options_t *o, const char *path) {
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        perror(path);
+        return false;
+    }
+    char host[256] = "";
+    if (gethostname(host, sizeof(host) - 1) != 0) {
+        host[0] = '\0';
+    }
+    fprintf(f, "{\n  \"benchmark\": \"umf-gpu-bench\",\n  \"parameters\": {\n");
+    fprintf(f, "    \"quick\": %s,\n", o->quick ? "true" : "false");
+    fprintf(f, "    \"clock\": \"%s\",\n",
+            o->clock == BENCH_CLOCK_CPU ? "thread_cpu" : "wall");
+    fprintf(f, "    \"repetitions\": %u,\n    \"warmup\": %u,\n", o->reps,
+            o->warmup);
+    fprintf(f, "    \"repetition_target_ns\": %.0f,\n", o->rep_ns);
+    fprintf(f, "    \"providers\": [%s%s%s],\n",
+            o->providers & BENCH_PROVIDER_ZE ? "\"ze\"" : "",
+            (o->providers & BENCH_PROVIDER_ZE) &&
+                    (o->providers & BENCH_PROVIDER_CUDA)
+                ? ", "
+                : "",
+            o->providers & BENCH_PROVIDER_CUDA ? "\"cuda\"" : "");
+    fprintf(f, "    \"pair_sizes\": [64, 4096, 2097152],\n");
+    fprintf(f, "    \"live\": [");
+    for (unsigned i = 0; i < o->live_count; i++) {
+        fprintf(f, "%s%zu", i ? ", " : "", o->live[i]);
+    }
+    fprintf(f, "],\n    \"threads\": [1, %d],\n", BENCH_MAX_THREADS);
+    fprintf(f,
+            "    \"ipc_size\": %zu,\n    \"ipc_handles\": %u,\n"
+            "    \"ipc_cached_opens\": %u,\n    \"ipc_repetitions\": %u,\n",
+            o->ipc_size, o->ipc_handles, o->ipc_cached, o->ipc_reps);
+    fprintf(
+        f, "    \"cpus\": %ld,\n    \"host\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    json_string(f, host);
+    fprintf(f, ",\n    \"drivers\": [");
+    for (size_t i = 0; i < rep->driver_count; i++) {
+        fprintf(f, "%s\n      ", i ? "," : "");
+        json_string(f, rep->drivers[i]);
+    }
+    fprintf(f, "]\n  },\n  \"measurements\": [");
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *r = &rep->results[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, r->name);
+        fprintf(f, ", \"provider\": ");
+        json_string(f, r->provider);
+        fprintf(f, ", \"mode\": ");
+        json_string(f, r->mode);
+        if (r->size < 0) {
+            fprintf(f, ", \"size\": null");
+        } else {
+            fprintf(f, ", \"size\": %lld", r->size);
+        }
+        fprintf(f, ", \"threads\": %u, \"live\": %lld, \"median_ns\": ",
+                r->threads, r->live);
+        json_number(f, r->median_ns);
+        fprintf(f, ", \"p10_ns\": ");
+        json_number(f, r->p10_ns);
+        fprintf(f, ", \"p90_ns\": ");
+        json_number(f, r->p90_ns);
+        if (!isnan(r->ratio)) {
+            fprintf(f, ", \"ratio\": ");
+            json_number(f, r->ratio);
+        }
+        if (!isnan(r->throughput)) {
+            fprintf(f, ", \"throughput_per_s\": ");
+            json_number(f, r->throughput);
+        }
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n  \"summary\": [");
+    summary_t s[MAX_SUMMARIES];
+    size_t n = summarize(rep, s);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, s[i].name);
+        fprintf(f, ", \"provider\": ");
+        json_string(f, s[i].provider);
+        fprintf(f, ", \"text\": ");
+        json_string(f, s[i].text);
+        fprintf(f, ", \"value\": ");
+        json_number(f, s[i].value);
+        fprintf(f, ", \"target\": ");
+        json_number(f, s[i].target);
+        fprintf(
+            f, ", \"comparison\": \"%s\", \"met\": %s}",
+            s[i].at_most ? "<=" : ">=", summary_met(&s[i]) ? "true" : "false");
+    }
+    fprintf(f, "\n  ]\n}\n");
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "umf-gpu-bench: writing %s failed\n", path);
+    }
+    return ok;
+}

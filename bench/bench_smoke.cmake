@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# The benchmark's smoke test (ctest, label bench): one --quick run, then
+# checks on what it wrote, never on the timings. Invoked as
+#   cmake -DBENCH=<umf-gpu-bench> -DJSON=<file> [-DPYTHON3=<python3>]
+#         -DPROVIDERS=<ze ON|OFF>,<cuda ON|OFF> -DMOCKS=<ON|OFF> -P this
+# Checks: exit status 0; the JSON parses (CMake's own parser, and
+# python3 -m json.tool where python3 exists); every measurement has the
+# documented fields; with the emulated drivers built, every built provider
+# has results in both memory modes, and every kind of measurement is there.
+
+cmake_minimum_required(VERSION 3.25) # string(JSON), IN_LIST
+
+file(REMOVE "${JSON}")
+execute_process(
+    COMMAND "${BENCH}" --quick --json "${JSON}"
+    RESULT_VARIABLE status
+    OUTPUT_VARIABLE out
+    ERROR_VARIABLE err)
+message("${out}")
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "umf-gpu-bench --quick exited with ${status}:\n${err}")
+endif()
+if(NOT out MATCHES "\nsummary ")
+    message(FATAL_ERROR "the table has no summary lines")
+endif()
+
+file(READ "${JSON}" doc)
+string(JSON count ERROR_VARIABLE json_err LENGTH "${doc}" measurements)
+if(json_err)
+    message(FATAL_ERROR "${JSON} does not parse: ${json_err}")
+endif()
+if(count EQUAL 0)
+    message(FATAL_ERROR "${JSON} holds no measurement")
+endif()
+string(JSON reps ERROR_VARIABLE json_err GET "${doc}" parameters repetitions)
+if(json_err)
+    message(FATAL_ERROR "${JSON} has no parameters.repetitions: ${json_err}")
+endif()
+
+if(PYTHON3)
+    execute_process(
+        COMMAND "${PYTHON3}" -m json.tool "${JSON}"
+        RESULT_VARIABLE status
+        OUTPUT_QUIET
+        ERROR_VARIABLE err)
+    if(NOT status EQUAL 0)
+        message(FATAL_ERROR "python3 -m json.tool rejects ${JSON}: ${err}")
+    endif()
+endif()
+
+set(seen "")
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+    foreach(key name provider mode size threads live median_ns p10_ns p90_ns)
+        string(JSON type ERROR_VARIABLE json_err TYPE "${doc}" measurements ${i}
+               ${key})
+        if(json_err)
+            message(FATAL_ERROR "measurement ${i} lacks '${key}': ${json_err}")
+        endif()
+    endforeach()
+    string(JSON name GET "${doc}" measurements ${i} name)
+    string(JSON provider GET "${doc}" measurements ${i} provider)
+    string(JSON mode GET "${doc}" measurements ${i} mode)
+    list(APPEND seen "${provider}/${mode}/${name}")
+endforeach()
+
+if(MOCKS)
+    string(REPLACE "," ";" built "${PROVIDERS}")
+    list(GET built 0 have_ze)
+    list(GET built 1 have_cuda)
+    set(providers "")
+    if(have_ze)
+        list(APPEND providers ze)
+    endif()
+    if(have_cuda)
+        list(APPEND providers cuda)
+    endif()
+    set(arena_names
+        alloc_free_provider
+        alloc_free_raw
+        alloc_free_added
+        native_error
+        ipc_get_put
+        ipc_get_put_again
+        ipc_open_first
+        ipc_open_cached
+        ipc_close_ref
+        ipc_close_last)
+    set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
+                    ipc_open_first ipc_open_cached)
+    foreach(provider ${providers})
+        foreach(mode arena memfd)
+            foreach(name ${${mode}_names})
+                if(NOT "${provider}/${mode}/${name}" IN_LIST seen)
+                    message(FATAL_ERROR "no ${name} for ${provider} in the "
+                                        "${mode} mode in ${JSON}")
+                endif()
+            endforeach()
+        endforeach()
+    endforeach()
+endif()
+message(STATUS "umf-gpu-bench --quick: ${count} measurements, JSON valid")
