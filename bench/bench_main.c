@@ -36,7 +36,8 @@ static void usage(FILE *out) {
         "ze|cuda|all]\n"
         "                     [--reps N] [--warmup N] [--rep-ms MS]\n"
         "                     [--clock cpu|wall] [--live N[,N...]]\n"
-        "                     [--ipc-handles N] [--system-drivers]\n"
+        "                     [--ipc-handles N] [--ipc-size BYTES]\n"
+        "                     [--system-drivers]\n"
         "\n"
         "Measures the Level Zero and CUDA DEVICE memory providers of umf-gpu "
         "against\nthe same driver calls made directly, in one run:\n"
@@ -80,6 +81,8 @@ static void usage(FILE *out) {
         "1000,100000)\n"
         "  --ipc-handles N   allocations shared per IPC repetition (default "
         "64)\n"
+        "  --ipc-size BYTES  size of each shared allocation (default 2 MiB: "
+        "one\n                    allocation granule of a GPU)\n"
         "  --system-drivers  never point an unset variable at an emulated "
         "driver\n"
         "  --help            this text\n"
@@ -127,7 +130,7 @@ void bench_options_defaults(bench_options_t *o, bool quick) {
     o->live_count = quick ? 2 : 3;
     o->ipc_handles = quick ? 8 : 64;
     o->ipc_cached = quick ? 4 : 16;
-    o->ipc_size = 64u << 10;
+    o->ipc_size = 2u << 20;
     o->ipc_reps = quick ? 5 : 31;
 }
 
@@ -245,6 +248,9 @@ static int parse_args(int argc, char **argv, args_t *a, bool *exit_now) {
         } else if (strcmp(opt, "--ipc-handles") == 0) {
             ok = parse_ulong(val, 1, 4096, &v);
             a->o.ipc_handles = (unsigned)v;
+        } else if (strcmp(opt, "--ipc-size") == 0) {
+            ok = parse_ulong(val, 1, 1ul << 30, &v);
+            a->o.ipc_size = v;
         } else if (strcmp(opt, "--ipc-cached") == 0) { // internal
             ok = parse_ulong(val, 1, 4096, &v);
             a->o.ipc_cached = (unsigned)v;

@@ -31,6 +31,7 @@ static void build_argv(const bench_options_t *o, const char *const *role_args,
     ADD("--rep-ms", "%.9g", o->rep_ns / 1e6);
     ADD("--clock", "%s", o->clock == BENCH_CLOCK_CPU ? "cpu" : "wall");
     ADD("--ipc-handles", "%u", o->ipc_handles);
+    ADD("--ipc-size", "%zu", o->ipc_size);
     ADD("--ipc-cached", "%u", o->ipc_cached);
     ADD("--ipc-reps", "%u", o->ipc_reps);
 #undef ADD
