@@ -79,13 +79,18 @@ uint64_t umf_mock_device_used(unsigned device) {
 // ---- Reservations ---------------------------------------------------------
 
 // Takes `bytes` from the device counter; false if that passes the limit.
+// The counter never holds more than the limit, not even for a moment: a
+// request that does not fit (a huge one, say) must not make another
+// thread's concurrent request fail. Only batch refills come here.
 static bool take(device_t *dev, uint64_t bytes) {
-    uint64_t before =
-        atomic_fetch_add_explicit(&dev->used, bytes, memory_order_relaxed);
-    if (before + bytes > dev->total) {
-        atomic_fetch_sub_explicit(&dev->used, bytes, memory_order_relaxed);
-        return false;
-    }
+    uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
+    do {
+        if (bytes > dev->total || used > dev->total - bytes) {
+            return false;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(
+        &dev->used, &used, used + bytes, memory_order_relaxed,
+        memory_order_relaxed));
     return true;
 }
 
