@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Stress: 2, then 8 threads on one provider of each kind for a bounded time,
+// each drawing a random mix of alloc (sizes and alignments), free (of its
+// own pieces and of pieces other threads handed over), split, merge, IPC
+// get/open/close/put of its own memory, opens and closes of a producer
+// process's allocations (the same few handles from every thread, so that
+// cache hits, misses and last closes race), allocation properties, stats,
+// and failing calls whose native error must stay in their thread. Every
+// piece carries a pattern that is checked before it is freed; at the end
+// the counters and the driver's live counts are back where they started.
+//
+// UMF_GPU_STRESS_SECONDS sets the time per thread count and provider
+// (default 2). Meant to be clean under ASan+UBSan and TSan.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "rel_child.h"
+
+namespace {
+
+constexpr size_t KiB = 1024;
+
+struct Piece {
+    char *ptr;
+    size_t size;
+    uint64_t group; // the allocation it came from (split pieces share it)
+    unsigned seed;  // the pattern of its first bytes
+};
+
+// How many bytes of a piece carry its pattern.
+size_t marked(const Piece &p) {
+    return std::min<size_t>(p.size, 256);
+}
+
+enum Op {
+    OP_ALLOC,
+    OP_FREE,
+    OP_SPLIT,
+    OP_MERGE,
+    OP_IPC_LOCAL,
+    OP_IPC_REMOTE_OPEN,
+    OP_IPC_REMOTE_CLOSE,
+    OP_PROPS,
+    OP_STATS,
+    OP_HAND_OVER,
+    OP_ERROR,
+    OP_COUNT
+};
+const char *const kOpNames[OP_COUNT] = {
+    "alloc",     "free",  "split", "merge",     "ipc_local", "ipc_open",
+    "ipc_close", "props", "stats", "hand_over", "error"};
+
+struct Shared {
+    RelGpu *g;
+    umf_memory_provider_handle_t h;
+    std::vector<RelIpcData> remote;
+    std::atomic<bool> stop{false};
+    std::mutex pool_lock; // pieces handed between threads
+    std::vector<Piece> pool;
+    std::atomic<uint64_t> next_group{1};
+    std::atomic<uint64_t> ops[OP_COUNT];
+    std::atomic<uint64_t> allocs{0}, frees{0}; // that succeeded
+};
+
+struct Worker {
+    Shared *s;
+    std::mt19937_64 rng;
+    std::vector<Piece> mine;
+    std::vector<std::pair<void *, int>> opened; // remote opens, which one
+    unsigned next_seed;
+
+    bool mark(const Piece &p) {
+        return s->g->fill(p.ptr, marked(p), p.seed);
+    }
+    bool intact(const Piece &p) {
+        return s->g->check(p.ptr, marked(p), p.seed);
+    }
+
+    void alloc() {
+        static const size_t sizes[] = {64,    256,      4 * KiB,   8 * KiB,
+                                       60000, 64 * KiB, 256 * KiB, 1 << 20};
+        static const size_t aligns[] = {0, 0, 0, 64, 4096, 64 * KiB};
+        size_t size = sizes[rng() % 8] + rng() % 64;
+        size_t align = aligns[rng() % 6];
+        void *p = nullptr;
+        umf_result_t r = umfMemoryProviderAlloc(s->h, size, align, &p);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        if (r != UMF_RESULT_SUCCESS) {
+            std::fprintf(stderr, "alloc(%zu, %zu): %s\n", size, align,
+                         s->g->native_message().c_str());
+            return;
+        }
+        s->allocs++;
+        REL_CHECK(align == 0 || reinterpret_cast<uintptr_t>(p) % align == 0);
+        Piece pc = {static_cast<char *>(p), size, s->next_group++, next_seed++};
+        REL_CHECK(mark(pc));
+        mine.push_back(pc);
+    }
+
+    void free_one(size_t i) {
+        Piece pc = mine[i];
+        mine[i] = mine.back();
+        mine.pop_back();
+        REL_CHECK(intact(pc));
+        umf_result_t r = umfMemoryProviderFree(s->h, pc.ptr, pc.size);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        s->frees += r == UMF_RESULT_SUCCESS;
+    }
+
+    void split(size_t i) {
+        Piece &pc = mine[i];
+        if (pc.size < 2) {
+            return;
+        }
+        size_t first = 1 + rng() % (pc.size - 1);
+        umf_result_t r =
+            umfMemoryProviderAllocationSplit(s->h, pc.ptr, pc.size, first);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        if (r != UMF_RESULT_SUCCESS) {
+            return;
+        }
+        Piece high = {pc.ptr + first, pc.size - first, pc.group, next_seed++};
+        pc.size = first;
+        REL_CHECK(mark(pc));
+        REL_CHECK(mark(high));
+        mine.push_back(high);
+    }
+
+    // Merges a piece with its higher neighbour, if this thread has it.
+    void merge(size_t i) {
+        Piece lo = mine[i];
+        for (size_t j = 0; j < mine.size(); j++) {
+            if (mine[j].ptr == lo.ptr + lo.size && mine[j].group == lo.group) {
+                umf_result_t r = umfMemoryProviderAllocationMerge(
+                    s->h, lo.ptr, mine[j].ptr, lo.size + mine[j].size);
+                REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+                if (r == UMF_RESULT_SUCCESS) {
+                    mine[i].size += mine[j].size;
+                    REL_CHECK(mark(mine[i]));
+                    mine[j] = mine.back();
+                    mine.pop_back();
+                }
+                return;
+            }
+        }
+    }
+
+    void ipc_local(size_t i) {
+        const Piece &pc = mine[i];
+        RelIpcData d;
+        umf_result_t r =
+            umfMemoryProviderGetIPCHandle(s->h, pc.ptr, pc.size, d.bytes);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        if (r != UMF_RESULT_SUCCESS) {
+            return;
+        }
+        void *p = nullptr;
+        r = umfMemoryProviderOpenIPCHandle(s->h, d.bytes, &p);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        if (r == UMF_RESULT_SUCCESS) {
+            REL_CHECK(p == pc.ptr);
+            REL_CHECK_EQ(umfMemoryProviderCloseIPCHandle(s->h, p, pc.size),
+                         UMF_RESULT_SUCCESS);
+        }
+        REL_CHECK_EQ(umfMemoryProviderPutIPCHandle(s->h, d.bytes),
+                     UMF_RESULT_SUCCESS);
+    }
+
+    void remote_open() {
+        if (s->remote.empty()) {
+            return;
+        }
+        int which = static_cast<int>(rng() % s->remote.size());
+        RelIpcData d = s->remote[static_cast<size_t>(which)];
+        void *p = nullptr;
+        umf_result_t r = umfMemoryProviderOpenIPCHandle(s->h, d.bytes, &p);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        if (r != UMF_RESULT_SUCCESS) {
+            return;
+        }
+        if (rng() % 4 == 0) {
+            REL_CHECK(s->g->check(p, kRelSharedSize, rel_shared_seed(which)));
+        }
+        opened.push_back({p, which});
+    }
+
+    void remote_close() {
+        if (opened.empty()) {
+            return;
+        }
+        size_t i = rng() % opened.size();
+        REL_CHECK_EQ(umfMemoryProviderCloseIPCHandle(s->h, opened[i].first,
+                                                     kRelSharedSize),
+                     UMF_RESULT_SUCCESS);
+        opened[i] = opened.back();
+        opened.pop_back();
+    }
+
+    void props(size_t i) {
+        const Piece &pc = mine[i];
+        umf_gpu_allocation_properties_t props;
+        size_t off = rng() % pc.size;
+        umf_result_t r = umfGpuMemoryProviderGetAllocationProperties(
+            s->h, pc.ptr + off, &props);
+        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        if (r == UMF_RESULT_SUCCESS) {
+            REL_CHECK(props.base == pc.ptr);
+            REL_CHECK_EQ(props.size, pc.size);
+            REL_CHECK_EQ(props.memory_type, UMF_MEMORY_TYPE_DEVICE);
+        }
+    }
+
+    void stats() {
+        umf_gpu_provider_stats_t st;
+        REL_CHECK_EQ(umfGpuMemoryProviderGetStats(s->h, &st),
+                     UMF_RESULT_SUCCESS);
+        // Read while others count: each counter at some recent value, but
+        // never wrapped below zero.
+        REL_CHECK(st.allocated_bytes < (uint64_t(1) << 48));
+        REL_CHECK(st.ipc_handles_open < (uint64_t(1) << 32));
+        REL_CHECK(st.ipc_handles_exported < (uint64_t(1) << 32));
+    }
+
+    void hand_over() {
+        std::lock_guard<std::mutex> guard(s->pool_lock);
+        if (!mine.empty() && (s->pool.size() < 16 || rng() % 2 == 0)) {
+            size_t i = rng() % mine.size();
+            s->pool.push_back(mine[i]);
+            mine[i] = mine.back();
+            mine.pop_back();
+        } else if (!s->pool.empty()) {
+            mine.push_back(s->pool.back());
+            s->pool.pop_back();
+        }
+    }
+
+    // A failing call: its native error is this thread's.
+    void error() {
+        void *p = nullptr;
+        umf_result_t r = umfMemoryProviderAlloc(s->h, size_t(1) << 40, 0, &p);
+        REL_CHECK_EQ(r, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+        REL_CHECK_EQ(s->g->native_code(), s->g->oom_code);
+        char local[64];
+        REL_CHECK_EQ(umfMemoryProviderFree(s->h, local, sizeof(local)),
+                     UMF_RESULT_ERROR_INVALID_ARGUMENT);
+        REL_CHECK_EQ(umfGetLastFailedMemoryProvider(), s->h);
+    }
+
+    void run() {
+        while (!s->stop.load(std::memory_order_relaxed)) {
+            Op op = static_cast<Op>(rng() % OP_COUNT);
+            if (op == OP_ALLOC && mine.size() > 48) {
+                op = OP_FREE;
+            }
+            bool need_piece = op == OP_FREE || op == OP_SPLIT ||
+                              op == OP_MERGE || op == OP_IPC_LOCAL ||
+                              op == OP_PROPS;
+            if (need_piece && mine.empty()) {
+                op = OP_ALLOC;
+            }
+            size_t i = mine.empty() ? 0 : rng() % mine.size();
+            switch (op) {
+            case OP_ALLOC:
+                alloc();
+                break;
+            case OP_FREE:
+                free_one(i);
+                break;
+            case OP_SPLIT:
+                if (mine.size() < 64) {
+                    split(i);
+                }
+                break;
+            case OP_MERGE:
+                merge(i);
+                break;
+            case OP_IPC_LOCAL:
+                ipc_local(i);
+                break;
+            case OP_IPC_REMOTE_OPEN:
+                if (opened.size() < 8) {
+                    remote_open();
+                }
+                break;
+            case OP_IPC_REMOTE_CLOSE:
+                remote_close();
+                break;
+            case OP_PROPS:
+                props(i);
+                break;
+            case OP_STATS:
+                stats();
+                break;
+            case OP_HAND_OVER:
+                hand_over();
+                break;
+            default:
+                error();
+                break;
+            }
+            s->ops[op].fetch_add(1, std::memory_order_relaxed);
+        }
+        while (!opened.empty()) {
+            remote_close();
+        }
+    }
+};
+
+double stress_seconds() {
+    const char *env = std::getenv("UMF_GPU_STRESS_SECONDS");
+    double s = env != nullptr ? std::atof(env) : 0.0;
+    return s > 0.0 ? s : 2.0;
+}
+
+class Stress : public ::testing::TestWithParam<RelKind> {};
+
+TEST_P(Stress, ThreadsMixEveryOperation) {
+    RelGpu *g = rel_gpu(GetParam());
+    ASSERT_TRUE(g->why.empty()) << g->why;
+    uint64_t seed = rel_seed();
+
+    umf_test_child_t producer;
+    std::vector<RelIpcData> remote;
+    std::string why;
+    ASSERT_TRUE(rel_start_producer(g->kind, 4, &producer, &remote, &why))
+        << why;
+    int64_t allocs = g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    int64_t imports = g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+    double seconds = stress_seconds();
+
+    for (int threads : {2, 8}) {
+        Shared s;
+        s.g = g;
+        s.h = g->make_or_null();
+        ASSERT_NE(s.h, nullptr);
+        s.remote = remote;
+        for (auto &o : s.ops) {
+            o = 0;
+        }
+        std::vector<Worker> workers(static_cast<size_t>(threads));
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; t++) {
+            Worker &w = workers[static_cast<size_t>(t)];
+            w.s = &s;
+            w.rng.seed(seed * 1000003u + static_cast<uint64_t>(t) * 7919u +
+                       static_cast<uint64_t>(threads));
+            w.next_seed = static_cast<unsigned>(t) << 24;
+            pool.emplace_back([&w] { w.run(); });
+        }
+        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+        s.stop = true;
+        for (auto &t : pool) {
+            t.join();
+        }
+        // Whatever the threads still hold, and the pool, is freed here, in
+        // another thread than the one that allocated most of it.
+        for (Worker &w : workers) {
+            while (!w.mine.empty()) {
+                w.free_one(w.mine.size() - 1);
+            }
+        }
+        Worker last = workers[0];
+        last.mine = s.pool;
+        while (!last.mine.empty()) {
+            last.free_one(last.mine.size() - 1);
+        }
+        umf_gpu_provider_stats_t st;
+        ASSERT_EQ(umfGpuMemoryProviderGetStats(s.h, &st), UMF_RESULT_SUCCESS);
+        EXPECT_EQ(st.allocated_bytes, 0u);
+        EXPECT_EQ(st.alloc_count, s.allocs.load());
+        EXPECT_EQ(st.free_count, s.frees.load());
+        EXPECT_EQ(st.ipc_handles_open, 0u);
+        EXPECT_EQ(st.ipc_handles_exported, 0u);
+        umfMemoryProviderDestroy(s.h);
+        EXPECT_EQ(g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS), allocs);
+        EXPECT_EQ(g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), imports);
+
+        uint64_t total = 0;
+        std::string mix;
+        for (int o = 0; o < OP_COUNT; o++) {
+            total += s.ops[o];
+            mix += std::string(o ? ", " : "") + kOpNames[o] + " " +
+                   std::to_string(s.ops[o].load());
+        }
+        std::printf("stress %s: %d threads, %.1f s, %llu operations (%s); "
+                    "%llu allocations, %llu IPC cache hits, %llu misses\n",
+                    g->name, threads, seconds,
+                    static_cast<unsigned long long>(total), mix.c_str(),
+                    static_cast<unsigned long long>(st.alloc_count),
+                    static_cast<unsigned long long>(st.ipc_cache_hits),
+                    static_cast<unsigned long long>(st.ipc_cache_misses));
+        EXPECT_GT(s.ops[OP_SPLIT].load(), 0u);
+        EXPECT_GT(s.ops[OP_IPC_REMOTE_OPEN].load(), 0u);
+    }
+    EXPECT_EQ(g_rel_failures.load(), 0) << "see the failed checks above";
+    EXPECT_EQ(umf_test_child_wait(&producer), 0)
+        << "the producer's data changed or it failed";
+}
+
+// While one thread asks for more memory than the device has, others'
+// allocations that fit still succeed. (The emulated driver used to add a
+// request to the device's counter before checking it, so that a huge
+// request made concurrent small ones fail for a moment.)
+TEST_P(Stress, AnOversizedRequestFailsNoOtherThread) {
+    RelGpu *g = rel_gpu(GetParam());
+    ASSERT_TRUE(g->why.empty()) << g->why;
+    umf_memory_provider_handle_t h = g->make_or_null();
+    ASSERT_NE(h, nullptr);
+    std::atomic<bool> stop{false};
+    std::atomic<int> huge{0};
+    std::vector<std::thread> greedy;
+    for (int i = 0; i < 2; i++) {
+        greedy.emplace_back([&] {
+            while (!stop.load()) {
+                void *p = nullptr;
+                EXPECT_EQ(umfMemoryProviderAlloc(h, size_t(1) << 40, 0, &p),
+                          UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+                huge++;
+            }
+        });
+    }
+    int failed = 0, rounds = 0;
+    // Allocations above the driver's per-thread batch (256 KiB) take from
+    // the device's counter every time.
+    for (; rounds < 100000 || huge.load() < 1000; rounds++) {
+        void *p = nullptr;
+        if (umfMemoryProviderAlloc(h, 1 << 20, 0, &p) != UMF_RESULT_SUCCESS) {
+            failed++;
+            continue;
+        }
+        EXPECT_EQ(umfMemoryProviderFree(h, p, 1 << 20), UMF_RESULT_SUCCESS);
+    }
+    stop = true;
+    for (std::thread &t : greedy) {
+        t.join();
+    }
+    EXPECT_EQ(failed, 0) << "of " << rounds << " allocations of 1 MiB, while "
+                         << huge.load() << " of 1 TiB failed";
+    umfMemoryProviderDestroy(h);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, Stress, ::testing::ValuesIn(rel_kinds()),
+                         [](const ::testing::TestParamInfo<RelKind> &info) {
+                             return std::string(info.param == RelKind::Cuda
+                                                    ? "cuda"
+                                                    : "level_zero");
+                         });
+
+} // namespace
