@@ -93,8 +93,10 @@ static bool native_error_reads(void *arg, long n) {
             return false;
         }
         umfMemoryProviderGetLastNativeError(a->provider, &message, &code);
-        if (ret != UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC || code == 0 ||
-            message == NULL || message[0] == '\0') {
+        // Out of device memory is MEMORY_PROVIDER_SPECIFIC on the emulated
+        // drivers; a real driver may refuse the size otherwise, and the
+        // native error is kept for every failure.
+        if (code == 0 || message == NULL || message[0] == '\0') {
             a->error = ret;
             return false;
         }
