@@ -9,27 +9,17 @@
 //   export UMF_GPU_CUDA_LIB='<abs>/lib/mock-cuda/libcuda.so.1'
 //   export LD_LIBRARY_PATH='<abs>/lib/mock-cuda'${LD_LIBRARY_PATH:+:...}
 //
-// The libraries are found relative to this program's own location (its
-// bin/ next to lib/), so it works in a build tree and in an install prefix.
-// A driver's lines are printed only when its library is there.
+// The libraries are found relative to this program's own location, in a
+// build tree and in an install prefix (mock_locate.h, shared with
+// umf-gpu-demo). A driver's lines are printed only when its library is
+// there.
 
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-// Library folders relative to the program's folder, ':'-separated; set by
-// the build (the build tree's and the install layout's).
-#ifndef UMF_GPU_MOCK_ENV_LIBDIRS
-#define UMF_GPU_MOCK_ENV_LIBDIRS "../lib"
-#endif
-
-#define ZE_LIBRARY "libze_mock.so"
-#define CUDA_FOLDER "mock-cuda"
-#define CUDA_LIBRARY "libcuda.so.1"
+#include "mock_locate.h"
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -39,9 +29,11 @@ static void usage(FILE *out) {
             "umf-gpu:\n"
             "  eval \"$(umf-gpu-mock-env)\"\n"
             "--ze, --cuda: only that driver (default: every driver found).\n"
-            "The drivers read UMF_GPU_MOCK_DEVICES, UMF_GPU_MOCK_DEVICE_MEM, "
+            "The drivers are looked for relative to this program, in %s.\n"
+            "They read UMF_GPU_MOCK_DEVICES, UMF_GPU_MOCK_DEVICE_MEM, "
             "UMF_GPU_MOCK_MEMORY,\nUMF_GPU_MOCK_FAULTS, UMF_GPU_MOCK_SEED, "
-            "UMF_GPU_MOCK_LEAKS and UMF_GPU_MOCK_LOG.\n");
+            "UMF_GPU_MOCK_LEAKS and UMF_GPU_MOCK_LOG.\n",
+            mock_locate_searched());
 }
 
 // Prints `value` in single quotes, for any shell.
@@ -55,32 +47,6 @@ static void print_quoted(const char *value) {
         }
     }
     putchar('\'');
-}
-
-static bool exists(const char *path) {
-    return access(path, R_OK) == 0;
-}
-
-// The first library folder (made absolute) holding `file`; false if none.
-static bool find_library(const char *self_dir, const char *file, char *dir_out,
-                         size_t dir_len) {
-    char dirs[] = UMF_GPU_MOCK_ENV_LIBDIRS;
-    char *save = NULL;
-    for (char *rel = strtok_r(dirs, ":", &save); rel != NULL;
-         rel = strtok_r(NULL, ":", &save)) {
-        char joined[PATH_MAX], path[PATH_MAX];
-        if (snprintf(joined, sizeof(joined), "%s/%s", self_dir, rel) >=
-                (int)sizeof(joined) ||
-            realpath(joined, dir_out) == NULL || strlen(dir_out) >= dir_len ||
-            snprintf(path, sizeof(path), "%s/%s", dir_out, file) >=
-                (int)sizeof(path)) {
-            continue;
-        }
-        if (exists(path)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 int main(int argc, char **argv) {
@@ -105,40 +71,26 @@ int main(int argc, char **argv) {
         want_ze = want_cuda = true;
     }
 
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0) {
+    mock_locate_t where;
+    if (mock_locate(&where) != 0) {
         fprintf(stderr, "umf-gpu-mock-env: cannot find its own location: %s\n",
                 strerror(errno));
         return 1;
     }
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash == NULL) {
-        fprintf(stderr, "umf-gpu-mock-env: odd location '%s'\n", self);
-        return 1;
-    }
-    *slash = '\0';
 
     int printed = 0;
-    char dir[PATH_MAX], path[PATH_MAX + 64];
-    if (want_ze && find_library(self, ZE_LIBRARY, dir, sizeof(dir))) {
-        snprintf(path, sizeof(path), "%s/%s", dir, ZE_LIBRARY);
+    if (want_ze && where.ze[0] != '\0') {
         fputs("export ZE_ENABLE_ALT_DRIVERS=", stdout);
-        print_quoted(path);
+        print_quoted(where.ze);
         putchar('\n');
         printed++;
     }
-    if (want_cuda &&
-        find_library(self, CUDA_FOLDER "/" CUDA_LIBRARY, dir, sizeof(dir))) {
-        snprintf(path, sizeof(path), "%s/%s/%s", dir, CUDA_FOLDER,
-                 CUDA_LIBRARY);
+    if (want_cuda && where.cuda[0] != '\0') {
         fputs("export UMF_GPU_CUDA_LIB=", stdout);
-        print_quoted(path);
+        print_quoted(where.cuda);
         putchar('\n');
-        snprintf(path, sizeof(path), "%s/%s", dir, CUDA_FOLDER);
         fputs("export LD_LIBRARY_PATH=", stdout);
-        print_quoted(path);
+        print_quoted(where.cuda_dir);
         fputs("${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n", stdout);
         printed++;
     }
@@ -146,7 +98,7 @@ int main(int argc, char **argv) {
         fprintf(stderr,
                 "umf-gpu-mock-env: no emulated driver next to %s (looked in "
                 "%s relative to it)\n",
-                self, UMF_GPU_MOCK_ENV_LIBDIRS);
+                where.self_dir, mock_locate_searched());
         return 1;
     }
     return 0;
