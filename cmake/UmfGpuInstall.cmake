@@ -34,6 +34,16 @@ install(FILES ${PROJECT_BINARY_DIR}/umf_gpu-config.cmake
               ${PROJECT_BINARY_DIR}/umf_gpu-config-version.cmake
         DESTINATION ${UMF_GPU_CMAKE_DIR})
 
+# The pkg-config file finds the prefix from its own folder (${pcfiledir}),
+# so that it stays right when `cmake --install --prefix` (or a package)
+# puts the files elsewhere than CMAKE_INSTALL_PREFIX.
+file(RELATIVE_PATH UMF_GPU_PC_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
+     ${CMAKE_INSTALL_PREFIX})
+file(RELATIVE_PATH UMF_GPU_PC_LIBDIR ${CMAKE_INSTALL_PREFIX}
+     ${CMAKE_INSTALL_FULL_LIBDIR})
+file(RELATIVE_PATH UMF_GPU_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX}
+     ${CMAKE_INSTALL_FULL_INCLUDEDIR})
+string(REGEX REPLACE "/$" "" UMF_GPU_PC_PREFIX "${UMF_GPU_PC_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/umf-gpu.pc.in
                ${PROJECT_BINARY_DIR}/umf-gpu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/umf-gpu.pc
