@@ -250,8 +250,11 @@ CUresult cuda_mock_result_of(umf_mock_status_t status) {
 
 // Both work before cuInit, as in the real driver. An unknown code is
 // CUDA_ERROR_INVALID_VALUE with *pStr = NULL (the real driver's answer, which
-// callers such as the provider must handle).
+// callers such as the provider must handle). Like every entry point they
+// count their calls and take fault rules, so that a caller's handling of
+// their failure can be tested.
 CUDA_MOCK_API CUresult cuGetErrorName(CUresult error, const char **pStr) {
+    CUDA_MOCK_ENTER_ANYTIME(cuGetErrorName);
     if (pStr == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -261,6 +264,7 @@ CUDA_MOCK_API CUresult cuGetErrorName(CUresult error, const char **pStr) {
 }
 
 CUDA_MOCK_API CUresult cuGetErrorString(CUresult error, const char **pStr) {
+    CUDA_MOCK_ENTER_ANYTIME(cuGetErrorString);
     if (pStr == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
