@@ -98,6 +98,10 @@ static void init_once_fn(void) {
 // The first call decides; its result stays, as in the driver (a failed
 // cuInit is not retried).
 CUDA_MOCK_API CUresult cuInit(unsigned int Flags) {
+    // The core first, so that the rules of UMF_GPU_MOCK_FAULTS are in force
+    // for this very call: "cuInit:1=..." makes the first cuInit fail. (A
+    // malformed variable fails again below, with the reason logged.)
+    (void)umf_mock_init(&cuda_mock_desc);
     CUDA_MOCK_ENTER_ANYTIME(cuInit);
     if (Flags != 0) {
         return CUDA_ERROR_INVALID_VALUE;
