@@ -9,15 +9,19 @@
 #
 #   install_test.sh --build DIR --source DIR --cmake PATH --generator NAME
 #                   --cc PATH --pkg-config PATH --libdir DIR --docdir DIR
-#                   [--level-zero] [--cuda] [--cuda-root DIR] [--keep]
+#                   [--level-zero] [--cuda] [--cuda-root DIR]
+#                   [--rebuild] [--keep]
 #
 # --libdir and --docdir are the build's CMAKE_INSTALL_LIBDIR and
 # CMAKE_INSTALL_DOCDIR; --level-zero / --cuda say which providers the build
-# has. --keep leaves the temporary folder for a look.
+# has. --rebuild first configures and builds the source afresh in the
+# temporary folder, with that --libdir and without tests and benchmarks,
+# and installs that build instead (for a libdir such as
+# lib/x86_64-linux-gnu). --keep leaves the temporary folder for a look.
 set -u
 
 build= source= cmake= generator= cc= pkgconfig= libdir= docdir=
-with_ze=OFF with_cuda=OFF cuda_root= keep=
+with_ze=OFF with_cuda=OFF cuda_root= keep= rebuild=
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=$2; shift ;;
@@ -31,12 +35,13 @@ while [ $# -gt 0 ]; do
     --cuda-root) cuda_root=$2; shift ;;
     --level-zero) with_ze=ON ;;
     --cuda) with_cuda=ON ;;
+    --rebuild) rebuild=1 ;;
     --keep) keep=1 ;;
     *) echo "install_test.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
     shift
 done
-for v in build source cmake generator cc libdir docdir; do
+for v in source cmake generator cc libdir docdir; do
     eval "value=\$$v"
     if [ -z "$value" ]; then
         echo "install_test.sh: --$v is required" >&2
@@ -57,6 +62,8 @@ else
 fi
 prefix=$work/prefix
 failures=0
+cuda_arg=
+[ -n "$cuda_root" ] && cuda_arg=-DCUDAToolkit_ROOT=$cuda_root
 
 fail() {
     echo "FAIL: $*" >&2
@@ -79,7 +86,20 @@ step() {
     return 1
 }
 
-# 1. Install.
+# 1. Install (a fresh build with --rebuild).
+if [ -n "$rebuild" ]; then
+    build=$work/build
+    # shellcheck disable=SC2086
+    step "configure with CMAKE_INSTALL_LIBDIR=$libdir" "$cmake" \
+        -S "$source" -B "$build" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+        -DCMAKE_INSTALL_LIBDIR="$libdir" -DUMF_GPU_BUILD_TESTS=OFF \
+        -DUMF_GPU_BUILD_BENCHMARKS=OFF -DUMF_GPU_WERROR=ON $cuda_arg &&
+        step "build with CMAKE_INSTALL_LIBDIR=$libdir" "$cmake" --build \
+            "$build" -j 2 || exit 1
+elif [ -z "$build" ]; then
+    echo "install_test.sh: --build or --rebuild is required" >&2
+    exit 2
+fi
 step "cmake --install" "$cmake" --install "$build" --prefix "$prefix" ||
     exit 1
 
@@ -123,8 +143,6 @@ fi
 
 # 4. The outside project through CMake.
 programs=
-cuda_arg=
-[ -n "$cuda_root" ] && cuda_arg=-DCUDAToolkit_ROOT=$cuda_root
 if step "configure with find_package(umf_gpu)" "$cmake" \
     -S "$source/test/install/consumer" -B "$work/cmake-build" \
     -G "$generator" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" \

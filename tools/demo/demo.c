@@ -78,63 +78,68 @@ static void usage(FILE *out) {
         "usage: umf-gpu-demo [--driver emulated|real|auto]\n"
         "                    [--provider all|level-zero|cuda] [--size N]\n"
         "\n"
-        "Shows two processes sharing a GPU device buffer through umf-gpu, "
-        "once per\nprovider (Level Zero, CUDA). This process, the "
-        "producer:\n"
+        "Shows two processes sharing a GPU device buffer through umf-gpu, once "
+        "per\n"
+        "provider (Level Zero, CUDA). This process, the producer:\n"
         "  1. opens the driver and device 0, creates a DEVICE memory "
         "provider;\n"
         "  2. allocates a device buffer and fills it with the driver's copy "
         "call\n"
-        "     (zeCommandListAppendMemoryCopy on an immediate command list, "
-        "or\n"
+        "     (zeCommandListAppendMemoryCopy on an immediate command list, or\n"
         "     cuMemcpyHtoD_v2): device memory is never dereferenced on the "
         "host;\n"
         "  3. exports an IPC handle and starts a consumer (this program "
         "again),\n"
         "     handing it the handle over a socket.\n"
-        "The consumer opens the handle, checks the data, writes new data, "
-        "closes the\nhandle; then the producer checks the change. Each "
-        "step is timed and reported.\n"
+        "The consumer opens the handle, checks the data, writes new data and "
+        "closes\n"
+        "the handle; then the producer checks the change. Each step is timed.\n"
         "\n"
-        "  --driver emulated  (default) the emulated drivers of umf-gpu, "
-        "found next to\n"
-        "                     this program as umf-gpu-mock-env finds them "
-        "(%s\n"
-        "                     relative to its folder: libze_mock.so and "
-        "mock-cuda/libcuda.so.1);\n"
-        "                     the demo sets ZE_ENABLE_ALT_DRIVERS and "
-        "UMF_GPU_CUDA_LIB to them.\n"
-        "  --driver real      the drivers installed on this machine: the "
-        "drivers the Level\n"
-        "                     Zero loader finds itself, and libcuda.so.1 "
-        "from the dynamic\n"
-        "                     linker's search path; a provider whose driver "
-        "or device is\n"
-        "                     missing fails.\n"
-        "  --driver auto      per provider, the real driver when present, "
-        "else the emulated\n"
-        "                     one. Present means: in a separate process, the "
-        "driver loads,\n"
-        "                     initialises (zeInit, cuInit), is not umf-gpu's "
-        "emulated\n"
-        "                     driver, and reports at least one device.\n"
+        "  --driver emulated  (default) umf-gpu's emulated drivers, found next "
+        "to this\n"
+        "                     program as umf-gpu-mock-env finds them: "
+        "libze_mock.so\n"
+        "                     and mock-cuda/libcuda.so.1 in %s\n"
+        "                     (relative to the program's folder). The demo "
+        "points\n"
+        "                     ZE_ENABLE_ALT_DRIVERS and UMF_GPU_CUDA_LIB at "
+        "them.\n"
+        "  --driver real      the drivers installed on this machine: those the "
+        "Level\n"
+        "                     Zero loader finds by itself, and libcuda.so.1 "
+        "from the\n"
+        "                     dynamic linker's search path. A provider whose "
+        "driver or\n"
+        "                     device is missing fails.\n"
+        "  --driver auto      per provider, the real driver when present, else "
+        "the\n"
+        "                     emulated one. Present means that, in a separate "
+        "process,\n"
+        "                     the driver loads and initialises (zeInit, "
+        "cuInit), is\n"
+        "                     not umf-gpu's emulated driver, and has a "
+        "device.\n"
         "  --provider P       only Level Zero or only CUDA (default: all).\n"
-        "  --size N           buffer size in bytes, with an optional K, M or "
-        "G suffix\n"
+        "  --size N           buffer size in bytes, with an optional K, M or G "
+        "suffix\n"
         "                     (powers of 1024; default 4M).\n"
         "  --help             this text.\n"
         "\n"
         "A provider left out of this build (its driver headers were missing "
-        "at configure\ntime) is reported as skipped. Exit status: 0 when "
-        "every provider passed or was\nskipped, 1 when one failed (the "
-        "report names the step and why, with the\nprovider's native error), "
-        "2 for bad arguments.\n"
+        "at\n"
+        "configure time) is reported as skipped. Exit status: 0 when every "
+        "provider\n"
+        "passed or was skipped, 1 when one failed (the report names the step "
+        "and why,\n"
+        "with the provider's native error), 2 for bad arguments.\n"
         "\n"
-        "Environment: UMF_GPU_LOG (the library's log level), "
-        "UMF_GPU_ZE_LOADER (the Level\nZero loader's path), and the "
-        "emulated drivers' UMF_GPU_MOCK_* variables\n(see umf-gpu-mock-env "
-        "--help). The consumer and the probe of --driver auto\nare this "
-        "program run with --consumer and --probe, which are internal.\n",
+        "Environment: UMF_GPU_LOG (the library's log level), UMF_GPU_ZE_LOADER "
+        "(the\n"
+        "Level Zero loader's path), the emulated drivers' UMF_GPU_MOCK_* "
+        "variables\n"
+        "(umf-gpu-mock-env --help). The consumer and the probe of --driver "
+        "auto are\n"
+        "this program run with --consumer and --probe, which are internal.\n",
         mock_locate_searched());
 }
 
@@ -205,8 +210,10 @@ static bool real_driver_present(const demo_driver_t *driver) {
 // which one it is. Returns 0, or -1 (why).
 static int choose_driver(const demo_driver_t *driver, driver_mode_t mode,
                          bool *emulated, demo_why_t *why) {
+    const char *no_real = "";
     if (mode == MODE_AUTO) {
         mode = real_driver_present(driver) ? MODE_REAL : MODE_EMULATED;
+        no_real = "no real driver is present, and ";
     }
     *emulated = mode == MODE_EMULATED;
     if (mode == MODE_REAL) {
@@ -214,19 +221,26 @@ static int choose_driver(const demo_driver_t *driver, driver_mode_t mode,
         unsetenv(driver->env);
         return 0;
     }
+#ifndef DEMO_HAVE_MOCKS
+    return demo_why(why,
+                    "%sthis build has no emulated drivers "
+                    "(UMF_GPU_BUILD_MOCKS=OFF)",
+                    no_real);
+#else
     const char *path = driver->emulated_path();
     if (path[0] == '\0') {
         return demo_why(why,
-                        "the emulated %s driver is not next to this program "
-                        "(looked in %s relative to %s); run with --driver "
-                        "real for the installed driver",
-                        driver->name, mock_locate_searched(),
+                        "%sthe emulated %s driver is not next to this program "
+                        "(looked in %s relative to %s); --driver real runs "
+                        "on the installed driver",
+                        no_real, driver->name, mock_locate_searched(),
                         where.self_dir[0] != '\0' ? where.self_dir : "?");
     }
     if (setenv(driver->env, path, 1) != 0) {
         return demo_why(why, "setenv(%s): %s", driver->env, strerror(errno));
     }
     return 0;
+#endif
 }
 
 // ---------------------------------------------------------------------------
