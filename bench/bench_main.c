@@ -14,12 +14,7 @@
 
 #include "bench.h"
 #include "bench_spawn.h"
-
-// Library folders relative to the program's folder, ':'-separated, where
-// the emulated drivers are looked for; set by the build.
-#ifndef UMF_GPU_BENCH_LIBDIRS
-#define UMF_GPU_BENCH_LIBDIRS "../lib"
-#endif
+#include "mock_locate.h"
 
 // Device memory for the arena run: room for the largest number of live
 // 64-byte allocations (each takes a page of the emulated device).
@@ -293,44 +288,12 @@ static int parse_args(int argc, char **argv, args_t *a, bool *exit_now) {
 
 // ---- The main process ------------------------------------------------------
 
-// The folder of this program.
-static bool self_dir(char *out, size_t len) {
-    ssize_t n = readlink("/proc/self/exe", out, len - 1);
-    if (n <= 0 || (size_t)n >= len - 1) {
-        return false;
-    }
-    out[n] = '\0';
-    char *slash = strrchr(out, '/');
-    if (slash == NULL) {
-        return false;
-    }
-    *slash = '\0';
-    return true;
-}
-
-// Sets `var` to the first existing <dir>/<libdir>/<file> unless it is set.
-static void default_driver(const char *var, const char *file) {
+// Points `var` at `path` (an emulated driver next to this program) unless
+// the variable is set or there is no such driver.
+static void default_driver(const char *var, const char *path) {
     const char *now = getenv(var);
-    if (now != NULL && now[0] != '\0') {
-        return;
-    }
-    char dir[PATH_MAX], dirs[] = UMF_GPU_BENCH_LIBDIRS;
-    if (!self_dir(dir, sizeof(dir))) {
-        return;
-    }
-    char *save = NULL;
-    for (char *rel = strtok_r(dirs, ":", &save); rel != NULL;
-         rel = strtok_r(NULL, ":", &save)) {
-        char joined[PATH_MAX], path[PATH_MAX];
-        if (snprintf(joined, sizeof(joined), "%s/%s/%s", dir, rel, file) >=
-                (int)sizeof(joined) ||
-            realpath(joined, path) == NULL) {
-            continue;
-        }
-        if (access(path, R_OK) == 0) {
-            setenv(var, path, 1);
-            return;
-        }
+    if ((now == NULL || now[0] == '\0') && path[0] != '\0') {
+        setenv(var, path, 1);
     }
 }
 
@@ -398,9 +361,10 @@ static bool run_child(const bench_options_t *o, const bench_backend_t *b,
 
 static int main_process(const args_t *a) {
     const bench_options_t *o = &a->o;
-    if (!o->system_drivers) {
-        default_driver("ZE_ENABLE_ALT_DRIVERS", "libze_mock.so");
-        default_driver("UMF_GPU_CUDA_LIB", "mock-cuda/libcuda.so.1");
+    mock_locate_t where;
+    if (!o->system_drivers && mock_locate(&where) == 0) {
+        default_driver("ZE_ENABLE_ALT_DRIVERS", where.ze);
+        default_driver("UMF_GPU_CUDA_LIB", where.cuda);
     }
     bench_report_t rep = {0};
     int ran = 0;
