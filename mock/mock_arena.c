@@ -105,6 +105,17 @@ bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id) {
     }
 }
 
+int umf_mock_slot_lock(int own_fd, uint64_t slot_offset) {
+    struct flock fl = {
+        .l_type = F_RDLCK,
+        .l_whence = SEEK_SET,
+        .l_start = (off_t)slot_offset,
+        .l_len = sizeof(uint64_t),
+        .l_pid = 0,
+    };
+    return fcntl(own_fd, F_OFD_SETLK, &fl) == 0 ? 0 : errno;
+}
+
 uint64_t umf_mock_slot_retire(_Atomic uint64_t *slot) {
     uint64_t w = atomic_load_explicit(slot, memory_order_acquire);
     while (!atomic_compare_exchange_weak_explicit(slot, &w, w & SLOT_COUNT_MASK,
@@ -217,13 +228,44 @@ static void punch(umf_mock_arena_t *a, uint32_t page, unsigned order) {
     }
 }
 
-// Under the lock: releases quarantined blocks no longer imported.
+// Whether an importer still holds its liveness lock on the slot of `page`
+// (see umf_mock_slot_lock). True when that cannot be told: keeping a block
+// is safe, reusing it is not.
+static bool slot_locked(const umf_mock_arena_t *a, uint32_t page) {
+    struct flock fl = {
+        .l_type = F_WRLCK,
+        .l_whence = SEEK_SET,
+        .l_start = (off_t)umf_mock_arena_slot_offset(a, page),
+        .l_len = sizeof(uint64_t),
+        .l_pid = 0,
+    };
+    if (fcntl(a->fd, F_OFD_GETLK, &fl) != 0) {
+        return true;
+    }
+    return fl.l_type != F_UNLCK;
+}
+
+// Under the lock: releases quarantined blocks no longer imported, and those
+// whose imports were counted by processes that have exited since (a slot
+// counts imports, but a process killed with a mapping open never counts
+// itself out; its liveness lock went with it).
 static size_t reclaim_locked(umf_mock_arena_t *a) {
     size_t kept = 0;
     for (size_t i = 0; i < a->quarantined; i++) {
         quarantined_t q = a->quarantine[i];
         uint64_t w =
             atomic_load_explicit(&a->slots[q.page], memory_order_acquire);
+        if (umf_mock_slot_imports(w) > 0 && !slot_locked(a, q.page)) {
+            // Retired, so no import can count itself in any more: only the
+            // dead ones' counts are left.
+            UMF_MOCK_LOG_INFO("arena of device %u: the %llu import(s) of the "
+                              "block at page %u ended with their processes",
+                              a->device,
+                              (unsigned long long)umf_mock_slot_imports(w),
+                              q.page);
+            atomic_store_explicit(&a->slots[q.page], 0, memory_order_release);
+            w = 0;
+        }
         if (umf_mock_slot_imports(w) == 0) {
             punch(a, q.page, q.order);
             buddy_free(a, q.page, q.order);

@@ -84,6 +84,15 @@ void umf_mock_arena_thread_exit(umf_mock_thread_t *t);
 bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id);
 // The exporter frees: clears the id; returns the imports still counted.
 uint64_t umf_mock_slot_retire(_Atomic uint64_t *slot);
+// An importer's liveness lock on a slot: a shared OFD lock on the slot's
+// bytes, taken through the importer's own open file description of the
+// arena (not the exporter's, which pidfd_getfd shares) before it counts
+// itself in. The lock lives as long as that description, which the
+// importer's mappings keep after it closes its fd, so it goes when the
+// import is unmapped or its process dies. The exporter takes a slot that
+// counts imports but is not locked for one whose importers all died.
+// 0, or an errno value.
+int umf_mock_slot_lock(int own_fd, uint64_t slot_offset);
 // An importer counts itself in; false if the slot no longer holds `id`
 // (the allocation was freed) or counts too many imports.
 bool umf_mock_slot_acquire(_Atomic uint64_t *slot, uint64_t id);

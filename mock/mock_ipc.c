@@ -311,15 +311,35 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
     }
     import_t *imp = calloc(1, sizeof(*imp));
     umf_mock_record_t *rec = umf_mock_record_get(t);
+    int map_fd = d->fd, own_fd = -1;
     if (imp == NULL || rec == NULL) {
         status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
         goto err_alloc;
     }
     if (d->slot_offset != UMF_MOCK_NO_SLOT) {
+        // The arena: map through an open file description of our own,
+        // which carries the liveness lock on the slot (mock_arena.h) and
+        // which the mappings keep open after own_fd is closed.
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
+        own_fd = open(path, O_RDWR | O_CLOEXEC);
+        int err =
+            own_fd < 0 ? errno : umf_mock_slot_lock(own_fd, d->slot_offset);
+        if (err != 0) {
+            UMF_MOCK_LOG_ERROR("IPC import of allocation %" PRIu64
+                               " of process %d: cannot lock its slot "
+                               "through %s: %s",
+                               d->id, d->pid, path, strerror(err));
+            status = err == EMFILE || err == ENFILE
+                         ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+                         : UMF_MOCK_ERR_OS;
+            goto err_alloc;
+        }
+        map_fd = own_fd;
         uint64_t page_off =
             d->slot_offset & ~((uint64_t)umf_mock_page_size - 1);
         imp->slot_page = mmap(NULL, umf_mock_page_size, PROT_READ | PROT_WRITE,
-                              MAP_SHARED, d->fd, (off_t)page_off);
+                              MAP_SHARED, map_fd, (off_t)page_off);
         if (imp->slot_page == MAP_FAILED) {
             imp->slot_page = NULL;
             UMF_MOCK_LOG_ERROR("cannot map an IPC import slot: %s",
@@ -337,8 +357,8 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
             goto err_slot_map;
         }
     }
-    imp->base = mmap(NULL, d->mapped, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd,
-                     (off_t)d->offset);
+    imp->base = mmap(NULL, d->mapped, PROT_READ | PROT_WRITE, MAP_SHARED,
+                     map_fd, (off_t)d->offset);
     if (imp->base == MAP_FAILED) {
         UMF_MOCK_LOG_ERROR("cannot map %" PRIu64 " bytes of an IPC handle: %s",
                            d->mapped, strerror(errno));
@@ -374,6 +394,9 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
     umf_mock_stat_add(t, UMF_MOCK_STAT_IMPORTS, 1);
     *out = imp->base;
     pthread_mutex_unlock(&imports_lock);
+    if (own_fd >= 0) {
+        close(own_fd); // the mappings hold the description, and its lock
+    }
     return UMF_MOCK_OK;
 
 err_map:
@@ -387,6 +410,9 @@ err_slot_map:
         munmap(imp->slot_page, umf_mock_page_size);
     }
 err_alloc:
+    if (own_fd >= 0) {
+        close(own_fd);
+    }
     if (rec != NULL) {
         umf_mock_record_put(t, rec);
     }

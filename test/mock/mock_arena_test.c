@@ -3,9 +3,12 @@
 // The buddy arena on its own (whatever the memory mode), and its quarantine
 // of freed blocks that are still imported.
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "c_test.h"
 #include "mock_arena.h"
@@ -125,12 +128,25 @@ UMF_C_TEST(MockArena, ThreadCachesGoBackAtThreadExit) {
 }
 
 // The slot of a block as an importer in another process sees it.
+// Maps the slot of `page` as an importer does: through an open file
+// description of its own that holds the slot's liveness lock for as long as
+// the mapping lives (munmap drops it, as an importer's death would).
 static _Atomic uint64_t *slot_of(umf_mock_arena_t *a, uint32_t page,
                                  void **map) {
     uint64_t off = umf_mock_arena_slot_offset(a, page);
     uint64_t page_off = off & ~((uint64_t)umf_mock_page_size - 1);
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", umf_mock_arena_fd(a));
+    int own = open(path, O_RDWR | O_CLOEXEC);
+    if (own < 0 || umf_mock_slot_lock(own, off) != 0) {
+        if (own >= 0) {
+            close(own);
+        }
+        return NULL;
+    }
     *map = mmap(NULL, umf_mock_page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-                umf_mock_arena_fd(a), (off_t)page_off);
+                own, (off_t)page_off);
+    close(own);
     if (*map == MAP_FAILED) {
         return NULL;
     }
@@ -191,6 +207,36 @@ UMF_C_TEST(MockArena, QuarantineKeepsImportedBlocks) {
     }
     UMF_EXPECT(seen);
     munmap(map, umf_mock_page_size);
+    umf_mock_arena_destroy(a);
+}
+
+// An importer that dies with the block imported never counts itself out;
+// its liveness lock goes with its mappings, and the block comes back.
+UMF_C_TEST(MockArena, ImportsOfDeadImportersDoNotHoldBlocks) {
+    if (!test_core_init()) {
+        return;
+    }
+    umf_mock_arena_t *a = make(ARENA_DEV + 4, 4 << 20);
+    UMF_ASSERT(a != NULL);
+    void *p;
+    uint32_t page;
+    UMF_ASSERT_EQ(umf_mock_arena_alloc(a, NULL, 0, &p, &page), UMF_MOCK_OK);
+    umf_mock_arena_publish(a, page, 91);
+    void *alive_map, *dead_map;
+    _Atomic uint64_t *alive = slot_of(a, page, &alive_map);
+    _Atomic uint64_t *dead = slot_of(a, page, &dead_map);
+    UMF_ASSERT(alive != NULL && dead != NULL);
+    UMF_EXPECT(umf_mock_slot_acquire(alive, 91));
+    UMF_EXPECT(umf_mock_slot_acquire(dead, 91));
+    umf_mock_arena_free(a, NULL, page, 0, true);
+    munmap(dead_map, umf_mock_page_size);        // died without counting out
+    UMF_EXPECT_EQ(umf_mock_arena_reclaim(a), 1); // one importer still lives
+    UMF_EXPECT(umf_mock_slot_release(alive));
+    UMF_EXPECT_EQ(umf_mock_arena_reclaim(a), 1); // the dead one's count
+    munmap(alive_map, umf_mock_page_size);
+    uint64_t free_pages = umf_mock_arena_free_pages(a);
+    UMF_EXPECT_EQ(umf_mock_arena_reclaim(a), 0); // no lock left: taken back
+    UMF_EXPECT_EQ(umf_mock_arena_free_pages(a), free_pages + 1);
     umf_mock_arena_destroy(a);
 }
 
