@@ -433,7 +433,11 @@ TEST_P(Stress, AnOversizedRequestFailsNoOtherThread) {
     int failed = 0, rounds = 0;
     // Allocations above the driver's per-thread batch (256 KiB) take from
     // the device's counter every time.
-    for (; rounds < 100000 || huge.load() < 1000; rounds++) {
+    // At most a second: sanitizers slow each round down.
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    for (; (rounds < 100000 && std::chrono::steady_clock::now() < end) ||
+           huge.load() < 1000;
+         rounds++) {
         void *p = nullptr;
         if (umfMemoryProviderAlloc(h, 1 << 20, 0, &p) != UMF_RESULT_SUCCESS) {
             failed++;
