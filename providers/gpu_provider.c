@@ -6,12 +6,11 @@
 
 #include "log.h"
 #include "memory_provider_internal.h"
+#include "native_error.h"
 #include "utils_common.h"
 
 const umf_gpu_provider_class_t *
-umf_gpu_provider_class_of(umf_memory_provider_handle_t hProvider) {
-    const umf_memory_provider_ops_t *ops =
-        umf_memory_provider_get_ops(hProvider);
+umf_gpu_provider_class_of_ops(const umf_memory_provider_ops_t *ops) {
     if (ops == NULL) {
         return NULL;
     }
@@ -25,6 +24,12 @@ umf_gpu_provider_class_of(umf_memory_provider_handle_t hProvider) {
         }
     }
     return NULL;
+}
+
+const umf_gpu_provider_class_t *
+umf_gpu_provider_class_of(umf_memory_provider_handle_t hProvider) {
+    return umf_gpu_provider_class_of_ops(
+        umf_memory_provider_get_ops(hProvider));
 }
 
 static umf_result_t failed(umf_memory_provider_handle_t hProvider,
@@ -77,4 +82,19 @@ UMF_EXPORT umf_result_t umfGpuMemoryProviderGetAllocationProperties(
     umf_result_t ret = cls->get_allocation_properties(
         umf_memory_provider_get_priv(hProvider), ptr, props);
     return ret == UMF_RESULT_SUCCESS ? ret : failed(hProvider, ret);
+}
+
+UMF_EXPORT umf_result_t umfGpuMemoryProviderOpsGetLastNativeError(
+    const umf_memory_provider_ops_t *ops, const char **ppMessage,
+    int32_t *pError) {
+    const umf_gpu_provider_class_t *cls = umf_gpu_provider_class_of_ops(ops);
+    if (cls == NULL || ppMessage == NULL || pError == NULL) {
+        UMF_LOG_ERROR("%s: %s", __func__,
+                      cls == NULL ? "not the ops table of a GPU provider of "
+                                    "umf-gpu"
+                                  : "NULL out-pointer");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_native_error_get(cls->kind, ppMessage, pError);
+    return UMF_RESULT_SUCCESS;
 }

@@ -54,6 +54,10 @@ static inline const char *umf_gpu_memory_type_name(umf_usm_memory_type_t t) {
     }
 }
 
+// The class whose ops table `ops` is (compared by its initialize), or NULL.
+const umf_gpu_provider_class_t *
+umf_gpu_provider_class_of_ops(const umf_memory_provider_ops_t *ops);
+
 // The class of a handle, or NULL if it is not a GPU provider of this library
 // (or NULL).
 const umf_gpu_provider_class_t *

@@ -101,6 +101,26 @@ umf_result_t umfGpuMemoryProviderGetAllocationProperties(
     umf_memory_provider_handle_t hProvider, const void *ptr,
     umf_gpu_allocation_properties_t *props);
 
+///
+/// @brief Reports the native error behind this thread's last
+///        UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC from a GPU provider of the
+///        kind \p ops makes, without a provider handle: after
+///        umfMemoryProviderCreate() failed with that result (no handle exists,
+///        and umfGetLastFailedMemoryProvider() is NULL), pass the ops table
+///        that was passed to it.
+/// @param ops umfLevelZeroMemoryProviderOps() or umfCUDAMemoryProviderOps()
+///        (or a copy of either)
+/// @param ppMessage [out] the message, owned by the library, valid until this
+///        thread's next failure of that provider kind
+/// @param pError [out] the native error code
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         argument or a table that is not a GPU provider's of this library.
+///
+umf_result_t
+umfGpuMemoryProviderOpsGetLastNativeError(const umf_memory_provider_ops_t *ops,
+                                          const char **ppMessage,
+                                          int32_t *pError);
+
 #ifdef __cplusplus
 }
 #endif

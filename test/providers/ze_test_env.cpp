@@ -181,8 +181,9 @@ umf_result_t ze_test_try_provider(const ZeProviderConfig &cfg,
 }
 
 void ze_test_native_error(const char **message, int32_t *code) {
-    umfLevelZeroMemoryProviderOps()->get_last_native_error(nullptr, message,
-                                                           code);
+    ASSERT_EQ(umfGpuMemoryProviderOpsGetLastNativeError(
+                  umfLevelZeroMemoryProviderOps(), message, code),
+              UMF_RESULT_SUCCESS);
 }
 
 void ZeProviderTest::SetUp() {

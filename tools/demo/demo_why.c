@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <umf/memory_provider_gpu.h>
+
 #include "demo.h"
 
 int demo_why(demo_why_t *why, const char *fmt, ...) {
@@ -69,7 +71,8 @@ int demo_why_umf(demo_why_t *why, const char *call, umf_result_t res,
     if (provider != NULL) {
         umfMemoryProviderGetLastNativeError(provider, &message, &code);
     } else if (ops != NULL) {
-        ops->get_last_native_error(NULL, &message, &code);
+        // No handle after a failed create: the ops table names the kind.
+        (void)umfGpuMemoryProviderOpsGetLastNativeError(ops, &message, &code);
     }
     bool native = message != NULL && message[0] != '\0';
     char number[32];
