@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# The real-GPU check: builds umf-gpu on a machine with an NVIDIA GPU and no
+# network, runs the CUDA driver-semantics tests and the CUDA provider tests
+# against the real libcuda.so.1 (UMF_GPU_CUDA_LIB), runs the benchmark's
+# CUDA part, and writes a short report.
+#
+#   tools/device-check.sh --prepare   here, once: copies Debian's GoogleTest
+#                                     sources (/usr/src/googletest, from
+#                                     libgtest-dev) into .device-check/,
+#                                     which git ignores, so that they travel
+#   tools/device-check.sh --dry-run   here: the whole check against the
+#                                     emulated libcuda.so.1 of this build
+#   tools/device-check.sh             on the GPU machine
+#
+# With the session's device tool, one call does everything:
+#   run(command="tools/device-check.sh", carry=[".device-check"],
+#       timeout_s=540)
+# Results go to $OUT (or .device-check/out): report.md, tests.log,
+# bench.txt, bench.json, build.log.
+#
+# Tests that only the emulated driver can pass (fault injection, the leak
+# report, memory limits) skip themselves on a real driver, with the reason
+# in tests.log.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$root/.device-check
+gtest_src=$work/googletest
+build=$work/build
+out=${OUT:-$work/out}
+mode=real
+
+case "${1:-}" in
+--prepare)
+    rm -rf "$gtest_src"
+    mkdir -p "$work"
+    cp -r /usr/src/googletest "$gtest_src" || exit 1
+    echo "GoogleTest sources copied to $gtest_src ($(du -sh "$gtest_src" | cut -f1))"
+    exit 0
+    ;;
+--dry-run) mode=dry-run ;;
+"") ;;
+*)
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
+
+mkdir -p "$out"
+report=$out/report.md
+: >"$report"
+say() { echo "$*" | tee -a "$report"; }
+
+if [ ! -f "$gtest_src/CMakeLists.txt" ]; then
+    say "GoogleTest sources missing: run tools/device-check.sh --prepare here first and carry .device-check"
+    exit 1
+fi
+
+say "# umf-gpu device check ($mode), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+say ""
+say "- commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if command -v nvidia-smi >/dev/null 2>&1; then
+    say "- GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 1)"
+else
+    say "- GPU: nvidia-smi not found"
+fi
+say "- CPUs: $(nproc)"
+
+# --------------------------------------------------------------- the build
+jobs=$(nproc)
+targets=(test_cuda_api test_cuda_ipc test_cuda_emulated test_cuda_threads
+    test_provider_cuda test_provider_cuda_ipc test_provider_cuda_faults
+    test_provider_cuda_threads test_provider_cuda_driver umf-gpu-bench
+    umf_gpu_cuda_mock)
+start=$(date +%s)
+{
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DUMF_GPU_BUILD_LEVEL_ZERO=OFF -DUMF_GPU_REQUIRE_ALL_PROVIDERS=OFF \
+        -DUMF_GPU_GTEST_SOURCE_DIR="$gtest_src" &&
+        cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+} >"$out/build.log" 2>&1
+rc=$?
+say "- build: $([ $rc -eq 0 ] && echo ok || echo FAILED) in $(($(date +%s) - start)) s (build.log)"
+if [ $rc -ne 0 ]; then
+    tail -n 40 "$out/build.log"
+    exit 1
+fi
+
+# -------------------------------------------------------------- the driver
+if [ "$mode" = dry-run ]; then
+    cuda_lib=$build/lib/mock-cuda/libcuda.so.1
+else
+    cuda_lib=${UMF_GPU_REAL_CUDA_LIB:-}
+    if [ -z "$cuda_lib" ]; then
+        cuda_lib=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / {print $NF; exit}')
+    fi
+    for candidate in /usr/local/nvidia/lib64/libcuda.so.1 \
+        /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1; do
+        [ -n "$cuda_lib" ] && break
+        [ -e "$candidate" ] && cuda_lib=$candidate
+    done
+fi
+if [ -z "$cuda_lib" ] || [ ! -e "$cuda_lib" ]; then
+    say "- libcuda.so.1: NOT FOUND"
+    exit 1
+fi
+say "- libcuda.so.1: $cuda_lib"
+say ""
+
+# Only the named driver: nothing of the emulated drivers' environment.
+unset LD_LIBRARY_PATH ZE_ENABLE_ALT_DRIVERS
+export UMF_GPU_CUDA_LIB=$cuda_lib
+
+# --------------------------------------------------------------- the tests
+say "## Tests against $([ "$mode" = dry-run ] && echo "the emulated" || echo "the real") driver"
+say ""
+say "| suite | result | passed | failed | skipped |"
+say "| --- | --- | --- | --- | --- |"
+failed=0
+: >"$out/tests.log"
+for t in test_cuda_api test_cuda_ipc test_cuda_threads test_cuda_emulated \
+    test_provider_cuda_driver test_provider_cuda test_provider_cuda_ipc \
+    test_provider_cuda_threads test_provider_cuda_faults; do
+    log=$work/$t.log
+    timeout 240 "$build/bin/$t" >"$log" 2>&1
+    rc=$?
+    {
+        echo "===== $t (exit $rc)"
+        cat "$log"
+    } >>"$out/tests.log"
+    passed=$(grep -c '^\[       OK \]' "$log")
+    nfailed=$(grep -c '^\[  FAILED  \] .*(' "$log")
+    skipped=$(grep -c '^\[  SKIPPED \] .*(' "$log")
+    result=ok
+    if [ $rc -ne 0 ]; then
+        result="FAILED (exit $rc)"
+        failed=1
+    fi
+    say "| $t | $result | $passed | $nfailed | $skipped |"
+done
+say ""
+if grep -q '^\[  FAILED  \] .*(' "$out/tests.log"; then
+    say "Failed tests:"
+    grep '^\[  FAILED  \] .*(' "$out/tests.log" | sed 's/^/    /' | tee -a "$report"
+    say ""
+fi
+
+# ----------------------------------------------------------- the benchmark
+say "## Benchmark (CUDA)"
+say ""
+timeout 240 "$build/bin/umf-gpu-bench" --provider cuda --json "$out/bench.json" \
+    >"$out/bench.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] || failed=1
+say '```'
+tail -n 40 "$out/bench.txt" | tee -a "$report"
+say '```'
+say ""
+say "Result: $([ $failed -eq 0 ] && echo PASSED || echo FAILED)"
+exit $failed
