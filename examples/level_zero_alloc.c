@@ -16,6 +16,7 @@
 
 #include <level_zero/ze_api.h>
 #include <umf/memory_provider.h>
+#include <umf/memory_provider_gpu.h>
 #include <umf/providers/provider_level_zero.h>
 
 #define SIZE (1 << 20)
@@ -28,10 +29,15 @@ static void umf_failed(const char *call, umf_result_t res) {
     if (res == UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC) {
         const char *message = NULL;
         int32_t native = 0;
-        // NULL after a failed create: there is no provider to ask then;
-        // the library's log line (UMF_GPU_LOG) says what failed.
-        umfMemoryProviderGetLastNativeError(umfGetLastFailedMemoryProvider(),
-                                            &message, &native);
+        umf_memory_provider_handle_t failed = umfGetLastFailedMemoryProvider();
+        if (failed != NULL) {
+            umfMemoryProviderGetLastNativeError(failed, &message, &native);
+        } else {
+            // A failed create leaves no provider to ask: the ops table
+            // names the kind of provider instead.
+            umfGpuMemoryProviderOpsGetLastNativeError(
+                umfLevelZeroMemoryProviderOps(), &message, &native);
+        }
         if (message != NULL) {
             fprintf(stderr, ": %s (native error %d)", message, (int)native);
         }
