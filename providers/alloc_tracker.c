@@ -450,6 +450,17 @@ umf_result_t umf_alloc_tracker_remove(umf_alloc_tracker_t *t, void *ptr,
     return UMF_RESULT_SUCCESS;
 }
 
+bool umf_alloc_tracker_tracks(umf_alloc_tracker_t *t, uintptr_t driver_base) {
+    if (!umf_alloc_tracker_in_use(t)) {
+        return false;
+    }
+    umf_alloc_tracker_shard_t *rs = shard_of(t, driver_base);
+    pthread_mutex_lock(&rs->lock);
+    bool tracked = umf_hash_map_get(&rs->records, driver_base) != NULL;
+    pthread_mutex_unlock(&rs->lock);
+    return tracked;
+}
+
 bool umf_alloc_tracker_find(umf_alloc_tracker_t *t, uintptr_t driver_base,
                             const void *ptr, umf_alloc_piece_info_t *info) {
     if (!umf_alloc_tracker_in_use(t)) {

@@ -107,4 +107,9 @@ umf_result_t umf_alloc_tracker_remove(umf_alloc_tracker_t *t, void *ptr,
 bool umf_alloc_tracker_find(umf_alloc_tracker_t *t, uintptr_t driver_base,
                             const void *ptr, umf_alloc_piece_info_t *info);
 
+// True if the driver allocation that starts at driver_base has tracked
+// pieces: then only they are memory handed out, and an address of it that
+// no piece holds (freed, or slack of an over-aligned allocation) is not.
+bool umf_alloc_tracker_tracks(umf_alloc_tracker_t *t, uintptr_t driver_base);
+
 #endif // UMF_GPU_ALLOC_TRACKER_H

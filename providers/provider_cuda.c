@@ -737,11 +737,22 @@ cu_get_allocation_properties(void *provider, const void *ptr,
                       p->name, ptr, (void *)owner, (void *)p->context);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
+    // A tracked piece holding ptr, or else the whole driver allocation
+    // unless it has tracked pieces: then ptr lies in none of them (in a
+    // freed piece, or in the slack of an over-aligned allocation), which is
+    // no allocation of the provider.
     umf_alloc_piece_info_t piece;
-    if (umf_alloc_tracker_in_use(&p->tracker) &&
-        umf_alloc_tracker_find(&p->tracker, base, ptr, &piece)) {
-        base = (uintptr_t)piece.ptr;
-        size = piece.size;
+    if (umf_alloc_tracker_in_use(&p->tracker)) {
+        if (umf_alloc_tracker_find(&p->tracker, base, ptr, &piece)) {
+            base = (uintptr_t)piece.ptr;
+            size = piece.size;
+        } else if (umf_alloc_tracker_tracks(&p->tracker, base)) {
+            UMF_LOG_ERROR("CUDA provider '%s': %p is in allocation 0x%zx of "
+                          "the driver, but in nothing the provider handed "
+                          "out",
+                          p->name, ptr, (size_t)base);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
     }
     props->memory_type = p->memory_type;
     props->base = (void *)base;

@@ -781,15 +781,29 @@ ze_get_allocation_properties(void *provider, const void *ptr,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
+    // What the provider handed out that holds ptr: a tracked piece, or the
+    // whole allocation with the size asked for (the driver may have rounded
+    // it up). An address of a driver allocation outside them (in a freed
+    // piece, past the size asked for) is no allocation of the provider.
     umf_alloc_piece_info_t piece;
+    void *out_base = base;
+    size_t out_size = 0;
     if (umf_alloc_tracker_find(&p->tracker, (uintptr_t)base, ptr, &piece)) {
-        out->base = piece.ptr;
-        out->size = piece.size;
+        out_base = piece.ptr;
+        out_size = piece.size;
+    } else if (umf_alloc_tracker_tracks(&p->tracker, (uintptr_t)base)) {
+        out_size = 0; // pieces of it live, none holds ptr
     } else {
-        out->base = base;
-        // What the provider handed out, which the driver may have rounded.
-        (void)umf_alloc_registry_lookup(&p->registry, base, &out->size);
+        (void)umf_alloc_registry_lookup(&p->registry, base, &out_size);
     }
+    if ((uintptr_t)ptr - (uintptr_t)out_base >= out_size) {
+        UMF_LOG_ERROR("Level Zero provider '%s': %p is in allocation %p of "
+                      "the driver, but in nothing the provider handed out",
+                      p->name, ptr, base);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    out->base = out_base;
+    out->size = out_size;
     out->memory_type = p->memory_type;
     out->device = p->memory_type == UMF_MEMORY_TYPE_HOST ? NULL
                   : device != NULL                       ? (void *)device
