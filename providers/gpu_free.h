@@ -24,6 +24,7 @@
 
 #include "alloc_tracker.h"
 #include "gpu_stats.h"
+#include "log.h"
 #include "utils_common.h"
 
 typedef struct umf_gpu_free_t {
@@ -38,7 +39,8 @@ typedef struct umf_gpu_free_t {
 // Forgets ptr in the tracker if it is a tracked piece and fills *f. An
 // untracked ptr is a whole driver allocation: f->driver_base = ptr.
 // UMF_RESULT_ERROR_INVALID_ARGUMENT for a tracked piece of another size
-// than `size` (0 matches any).
+// than `size` (0 matches any), and for the base of a driver allocation
+// whose remaining pieces start elsewhere (its first piece, freed already).
 static inline umf_result_t umf_gpu_free_begin(umf_alloc_tracker_t *tracker,
                                               umf_gpu_stats_t *stats, void *ptr,
                                               size_t size, umf_gpu_free_t *f) {
@@ -51,8 +53,20 @@ static inline umf_result_t umf_gpu_free_begin(umf_alloc_tracker_t *tracker,
     bool release = false;
     umf_result_t ret = umf_alloc_tracker_remove(tracker, ptr, size, &f->tracked,
                                                 &release, &f->piece);
-    if (ret != UMF_RESULT_SUCCESS || !f->tracked) {
+    if (ret != UMF_RESULT_SUCCESS) {
         return ret;
+    }
+    if (!f->tracked) {
+        // A driver allocation with tracked pieces goes with its last piece,
+        // never as a whole: its base, when no piece starts there, is a piece
+        // freed already (freeing it again must not free the others).
+        if (UMF_UNLIKELY(umf_alloc_tracker_tracks(tracker, (uintptr_t)ptr))) {
+            UMF_LOG_ERROR("free: %p is a piece freed already; other pieces "
+                          "of its allocation are still in use",
+                          ptr);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        return UMF_RESULT_SUCCESS;
     }
     f->size = f->piece.size;
     if (!release) {
