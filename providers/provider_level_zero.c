@@ -706,14 +706,29 @@ static const char *ze_get_name(void *provider) {
 // Split and merge: the shared tracker keeps the pieces; an untracked
 // pointer is a whole allocation, which the registry describes.
 
-static umf_result_t query_registered(void *provider, const void *ptr,
+typedef struct split_query_t {
+    ze_provider_t *provider;
+    size_t total_size; // what the caller says the allocation has
+} split_query_t;
+
+// The registry knows the size of a whole allocation exactly (the size asked
+// for), so a split must name that size: a smaller one would leave the rest
+// of the allocation in no piece, and the counters off by it.
+static umf_result_t query_registered(void *arg, const void *ptr,
                                      uintptr_t *driver_base,
                                      size_t *driver_size) {
-    ze_provider_t *p = provider;
+    const split_query_t *q = arg;
+    ze_provider_t *p = q->provider;
     if (!umf_alloc_registry_lookup(&p->registry, ptr, driver_size)) {
         UMF_LOG_ERROR("Level Zero provider '%s': %p is not an allocation of "
                       "this provider",
                       p->name, ptr);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (*driver_size != q->total_size) {
+        UMF_LOG_ERROR("Level Zero provider '%s': allocation_split of %p: the "
+                      "allocation has %zu bytes, not %zu",
+                      p->name, ptr, *driver_size, q->total_size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     *driver_base = (uintptr_t)ptr;
@@ -723,8 +738,9 @@ static umf_result_t query_registered(void *provider, const void *ptr,
 static umf_result_t ze_allocation_split(void *provider, void *ptr,
                                         size_t totalSize, size_t firstSize) {
     ze_provider_t *p = provider;
+    split_query_t q = {p, totalSize};
     return umf_alloc_tracker_split(&p->tracker, ptr, totalSize, firstSize,
-                                   query_registered, p);
+                                   query_registered, &q);
 }
 
 static umf_result_t ze_allocation_merge(void *provider, void *lowPtr,
