@@ -705,6 +705,31 @@ static umf_gpu_stats_t *cu_stats(void *provider) {
     return &((cu_provider_t *)provider)->stats;
 }
 
+umf_result_t umf_cuda_handed_out(cu_provider_t *p, uintptr_t base, size_t range,
+                                 const void *ptr, uintptr_t *out_base,
+                                 size_t *out_size) {
+    // A tracked piece holding ptr, or else the whole driver allocation
+    // unless it has tracked pieces: then ptr lies in none of them (in a
+    // freed piece, or in the slack of an over-aligned allocation), which is
+    // no allocation of the provider.
+    umf_alloc_piece_info_t piece;
+    *out_base = base;
+    *out_size = range;
+    if (umf_alloc_tracker_in_use(&p->tracker)) {
+        if (umf_alloc_tracker_find(&p->tracker, base, ptr, &piece)) {
+            *out_base = (uintptr_t)piece.ptr;
+            *out_size = piece.size;
+        } else if (umf_alloc_tracker_tracks(&p->tracker, base)) {
+            UMF_LOG_ERROR("CUDA provider '%s': %p is in allocation 0x%zx of "
+                          "the driver, but in nothing the provider handed "
+                          "out",
+                          p->name, ptr, (size_t)base);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
 static umf_result_t
 cu_get_allocation_properties(void *provider, const void *ptr,
                              umf_gpu_allocation_properties_t *props) {
@@ -737,22 +762,9 @@ cu_get_allocation_properties(void *provider, const void *ptr,
                       p->name, ptr, (void *)owner, (void *)p->context);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    // A tracked piece holding ptr, or else the whole driver allocation
-    // unless it has tracked pieces: then ptr lies in none of them (in a
-    // freed piece, or in the slack of an over-aligned allocation), which is
-    // no allocation of the provider.
-    umf_alloc_piece_info_t piece;
-    if (umf_alloc_tracker_in_use(&p->tracker)) {
-        if (umf_alloc_tracker_find(&p->tracker, base, ptr, &piece)) {
-            base = (uintptr_t)piece.ptr;
-            size = piece.size;
-        } else if (umf_alloc_tracker_tracks(&p->tracker, base)) {
-            UMF_LOG_ERROR("CUDA provider '%s': %p is in allocation 0x%zx of "
-                          "the driver, but in nothing the provider handed "
-                          "out",
-                          p->name, ptr, (size_t)base);
-            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-        }
+    ret = umf_cuda_handed_out(p, base, size, ptr, &base, &size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
     }
     props->memory_type = p->memory_type;
     props->base = (void *)base;

@@ -98,6 +98,14 @@ static inline umf_result_t cuda_ctx_leave(const umf_cuda_driver_t *cu,
 umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
                                   uintptr_t *base, size_t *size);
 
+// What the provider handed out that holds ptr, in the driver allocation
+// [base, base + range): a tracked piece, or the whole driver allocation.
+// UMF_RESULT_ERROR_INVALID_ARGUMENT (logged) for an address in none of the
+// tracked pieces of a driver allocation that has some.
+umf_result_t umf_cuda_handed_out(cu_provider_t *p, uintptr_t base, size_t range,
+                                 const void *ptr, uintptr_t *out_base,
+                                 size_t *out_size);
+
 // One pointer attribute of ptr (the context must be current).
 umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
                                         CUpointer_attribute attr,

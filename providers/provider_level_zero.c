@@ -780,6 +780,30 @@ umf_result_t umf_ze_find_allocation(ze_provider_t *p, const void *ptr,
     return UMF_RESULT_SUCCESS;
 }
 
+umf_result_t umf_ze_handed_out(ze_provider_t *p, void *base, const void *ptr,
+                               void **out_base, size_t *out_size) {
+    // A tracked piece, or the whole allocation with the size asked for (the
+    // driver may have rounded it up). An address of a driver allocation
+    // outside them (in a freed piece, past the size asked for) is no
+    // allocation of the provider.
+    umf_alloc_piece_info_t piece;
+    *out_base = base;
+    *out_size = 0;
+    if (umf_alloc_tracker_find(&p->tracker, (uintptr_t)base, ptr, &piece)) {
+        *out_base = piece.ptr;
+        *out_size = piece.size;
+    } else if (!umf_alloc_tracker_tracks(&p->tracker, (uintptr_t)base)) {
+        (void)umf_alloc_registry_lookup(&p->registry, base, out_size);
+    } // else pieces of it live, and none holds ptr
+    if ((uintptr_t)ptr - (uintptr_t)*out_base >= *out_size) {
+        UMF_LOG_ERROR("Level Zero provider '%s': %p is in allocation %p of "
+                      "the driver, but in nothing the provider handed out",
+                      p->name, ptr, base);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
 static umf_gpu_stats_t *ze_stats(void *provider) {
     return &((ze_provider_t *)provider)->stats;
 }
@@ -797,26 +821,11 @@ ze_get_allocation_properties(void *provider, const void *ptr,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    // What the provider handed out that holds ptr: a tracked piece, or the
-    // whole allocation with the size asked for (the driver may have rounded
-    // it up). An address of a driver allocation outside them (in a freed
-    // piece, past the size asked for) is no allocation of the provider.
-    umf_alloc_piece_info_t piece;
-    void *out_base = base;
+    void *out_base = NULL;
     size_t out_size = 0;
-    if (umf_alloc_tracker_find(&p->tracker, (uintptr_t)base, ptr, &piece)) {
-        out_base = piece.ptr;
-        out_size = piece.size;
-    } else if (umf_alloc_tracker_tracks(&p->tracker, (uintptr_t)base)) {
-        out_size = 0; // pieces of it live, none holds ptr
-    } else {
-        (void)umf_alloc_registry_lookup(&p->registry, base, &out_size);
-    }
-    if ((uintptr_t)ptr - (uintptr_t)out_base >= out_size) {
-        UMF_LOG_ERROR("Level Zero provider '%s': %p is in allocation %p of "
-                      "the driver, but in nothing the provider handed out",
-                      p->name, ptr, base);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    ret = umf_ze_handed_out(p, base, ptr, &out_base, &out_size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
     }
     out->base = out_base;
     out->size = out_size;

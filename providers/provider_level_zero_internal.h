@@ -61,6 +61,13 @@ umf_result_t umf_ze_find_allocation(ze_provider_t *p, const void *ptr,
                                     ze_memory_allocation_properties_t *props,
                                     ze_device_handle_t *device);
 
+// What the provider handed out that holds ptr, in the driver allocation at
+// `base` (from umf_ze_find_allocation): a split piece, or the whole
+// allocation with the size asked for. UMF_RESULT_ERROR_INVALID_ARGUMENT
+// (logged) for an address in neither: a freed piece, past the size.
+umf_result_t umf_ze_handed_out(ze_provider_t *p, void *base, const void *ptr,
+                               void **out_base, size_t *out_size);
+
 // The IPC ops (provider_level_zero_ipc.c).
 umf_result_t umf_ze_ipc_get_handle_size(void *provider, size_t *size);
 umf_result_t umf_ze_ipc_get_handle(void *provider, const void *ptr, size_t size,

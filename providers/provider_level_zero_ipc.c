@@ -61,11 +61,20 @@ umf_result_t umf_ze_ipc_get_handle(void *provider, const void *ptr, size_t size,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
+    // The range shared must be memory the caller holds: inside the piece
+    // or allocation the provider handed out (the whole driver allocation is
+    // what the handle maps).
+    void *held = NULL;
+    size_t held_size = 0;
+    ret = umf_ze_handed_out(p, base, ptr, &held, &held_size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
     size_t offset = (size_t)((const char *)ptr - (const char *)base);
-    if (size > range - offset) {
+    if (size > held_size - (size_t)((const char *)ptr - (const char *)held)) {
         UMF_LOG_ERROR("Level Zero provider get_ipc_handle: %zu bytes at %p "
                       "run past the end of its allocation (%p, %zu bytes)",
-                      size, ptr, base, range);
+                      size, ptr, held, held_size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     ze_ipc_mem_handle_t handle;
