@@ -514,6 +514,26 @@ void add_provider_cases(KindFix &f, KindFix *other) {
         },
         h);
     add(
+        k + "free/first piece freed twice, the other one kept", IA,
+        [=] {
+            char *p = static_cast<char *>(fresh(h, 8 * KiB));
+            if (p == nullptr || !g->fill(p, 8 * KiB, 21)) {
+                return int64_t(-1000);
+            }
+            umfMemoryProviderAllocationSplit(h, p, 8 * KiB, 4 * KiB);
+            umfMemoryProviderFree(h, p, 4 * KiB);
+            int64_t r = umfMemoryProviderFree(h, p, 4 * KiB);
+            std::vector<unsigned char> want = rel_pattern(8 * KiB, 21);
+            std::vector<unsigned char> got(4 * KiB);
+            if (!g->copy(got.data(), p + 4 * KiB, got.size()) ||
+                std::memcmp(got.data(), want.data() + 4 * KiB, got.size())) {
+                r = -2; // the piece still in use lost its memory
+            }
+            umfMemoryProviderFree(h, p + 4 * KiB, 4 * KiB);
+            return r;
+        },
+        h);
+    add(
         k + "free/split piece freed twice", IA,
         [=] {
             char *p = static_cast<char *>(fresh(h, 8 * KiB));
@@ -781,6 +801,56 @@ void add_provider_cases(KindFix &f, KindFix *other) {
                                                  d.data());
         },
         h);
+    add(
+        k + "ipc_get/freed piece of a split allocation", IA,
+        [=] {
+            char *p = static_cast<char *>(fresh(h, 8 * KiB));
+            umfMemoryProviderAllocationSplit(h, p, 8 * KiB, 4 * KiB);
+            umfMemoryProviderFree(h, p + 4 * KiB, 4 * KiB);
+            std::vector<unsigned char> d(ipc_size());
+            int64_t r =
+                umfMemoryProviderGetIPCHandle(h, p + 5 * KiB, 64, d.data());
+            if (r == UMF_RESULT_SUCCESS) {
+                umfMemoryProviderPutIPCHandle(h, d.data());
+            }
+            umfMemoryProviderFree(h, p, 4 * KiB);
+            return r;
+        },
+        h);
+    add(
+        k + "ipc_get/size past its piece", IA,
+        [=] {
+            char *p = static_cast<char *>(fresh(h, 8 * KiB));
+            umfMemoryProviderAllocationSplit(h, p, 8 * KiB, 4 * KiB);
+            std::vector<unsigned char> d(ipc_size());
+            int64_t r =
+                umfMemoryProviderGetIPCHandle(h, p + 1024, 4 * KiB, d.data());
+            if (r == UMF_RESULT_SUCCESS) {
+                umfMemoryProviderPutIPCHandle(h, d.data());
+            }
+            umfMemoryProviderFree(h, p, 4 * KiB);
+            umfMemoryProviderFree(h, p + 4 * KiB, 4 * KiB);
+            return r;
+        },
+        h);
+    // A CUDA provider knows a whole allocation's size as the driver's
+    // (maybe rounded-up) range only: a smaller total is not refused there.
+    if (!cuda) {
+        add(
+            k + "split/total smaller than the allocation", IA,
+            [=] {
+                return with_alloc(h, 8 * KiB, [=](char *p) {
+                    int64_t r = umfMemoryProviderAllocationSplit(h, p, 4 * KiB,
+                                                                 1 * KiB);
+                    if (r == UMF_RESULT_SUCCESS) {
+                        umfMemoryProviderAllocationMerge(h, p, p + KiB,
+                                                         4 * KiB);
+                    }
+                    return r;
+                });
+            },
+            h);
+    }
     add(
         k + "ipc_get/size SIZE_MAX", IA,
         [=] {
@@ -1118,6 +1188,49 @@ void add_provider_cases(KindFix &f, KindFix *other) {
             int64_t r = umfGpuMemoryProviderGetAllocationProperties(
                 h, static_cast<char *>(p) + 64 * KiB + 2 * 1024 * KiB, &props);
             umfMemoryProviderFree(h, p, 64 * KiB);
+            return r;
+        },
+        h);
+    add(
+        k + "properties/freed piece of a split allocation", IA,
+        [=] {
+            char *p = static_cast<char *>(fresh(h, 8 * KiB));
+            umfMemoryProviderAllocationSplit(h, p, 8 * KiB, 4 * KiB);
+            umfMemoryProviderFree(h, p + 4 * KiB, 4 * KiB);
+            umf_gpu_allocation_properties_t props;
+            int64_t r = umfGpuMemoryProviderGetAllocationProperties(
+                h, p + 5 * KiB, &props);
+            umfMemoryProviderFree(h, p, 4 * KiB);
+            return r;
+        },
+        h);
+    // The CUDA provider keeps no sizes of its own: the driver's range,
+    // which may be rounded up, is what it knows.
+    if (!cuda) {
+        add(
+            k + "properties/past the size asked for", IA,
+            [=] {
+                char *p = static_cast<char *>(fresh(h, 100));
+                umf_gpu_allocation_properties_t props;
+                int64_t r = umfGpuMemoryProviderGetAllocationProperties(
+                    h, p + 200, &props);
+                umfMemoryProviderFree(h, p, 100);
+                return r;
+            },
+            h);
+    }
+    add(
+        k + "properties/past an over-aligned allocation", IA,
+        [=] {
+            void *p = nullptr;
+            umfMemoryProviderAlloc(h, 4 * KiB, 1 << 20, &p);
+            umf_gpu_allocation_properties_t props;
+            // A CUDA provider's driver allocation runs on (it allocates
+            // alignment - 1 bytes more); Level Zero drivers align
+            // themselves (nothing there at all).
+            int64_t r = umfGpuMemoryProviderGetAllocationProperties(
+                h, static_cast<char *>(p) + 4 * KiB + 64, &props);
+            umfMemoryProviderFree(h, p, 4 * KiB);
             return r;
         },
         h);
