@@ -490,7 +490,7 @@ class FaultMatrix : public ::testing::TestWithParam<RelKind> {};
 
 TEST_P(FaultMatrix, EveryEntryPointAtFirstSecondAndRandomCall) {
     RelGpu *g = rel_gpu(GetParam());
-    ASSERT_TRUE(g->why.empty()) << g->why;
+    REL_REQUIRE(g);
     std::mt19937_64 rng(rel_seed() ^ static_cast<uint64_t>(g->kind));
 
     umf_test_child_t producer;

@@ -299,7 +299,7 @@ TEST(ProcessFaults, SigkillAtRandomPointsOfAnIpcExchange) {
     std::vector<Side> sides;
     for (RelKind kind : kinds) {
         RelGpu *g = rel_gpu(kind);
-        ASSERT_TRUE(g->why.empty()) << g->why;
+        REL_REQUIRE(g);
         Side s = {g, g->make_or_null(), nullptr, {}};
         ASSERT_NE(s.h, nullptr);
         ASSERT_EQ(umfMemoryProviderAlloc(s.h, kRelSharedSize, 0, &s.own),

@@ -43,6 +43,7 @@ void init_common(RelGpu &g, RelKind kind, const char *name) {
     g.fault_code = 0;
     g.fault_name = "";
     g.oom_code = 0;
+    g.real_driver = false;
 }
 
 bool control_complete(const RelGpu &g) {
@@ -82,6 +83,7 @@ void make_ze(RelGpu &g) {
     if (!control_complete(g)) {
         g.why = "the Level Zero driver is not the emulated one (no control "
                 "API)";
+        g.real_driver = true;
         return;
     }
     g.context = ze_test_context_create();
@@ -121,6 +123,7 @@ void make_cuda(RelGpu &g) {
     }
     if (!cu->emulated()) {
         g.why = "the CUDA driver is not the emulated one (no control API)";
+        g.real_driver = true;
         return;
     }
     g.inject = cu->umfCudaMockInjectFaults;

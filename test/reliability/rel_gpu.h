@@ -36,6 +36,7 @@ struct RelGpu {
     RelKind kind;
     const char *name; // "level_zero" or "cuda"
     std::string why;  // why it is unusable; empty when usable
+    bool real_driver; // unusable because the driver is a real one
     void *context;    // ze_context_handle_t or CUcontext
     void *devices[2]; // Level Zero devices 0 and 1; NULL for CUDA
     int device_count;
@@ -79,6 +80,16 @@ struct RelGpu {
 // The kind's environment, made once per process on first use (call it from
 // the main thread first). Never NULL; check ->why.
 RelGpu *rel_gpu(RelKind kind);
+
+// In a GoogleTest body: skips on a real driver (the suites need the emulated
+// one's control API), fails when the environment is broken.
+#define REL_REQUIRE(g)                                                         \
+    do {                                                                       \
+        if ((g)->real_driver) {                                                \
+            GTEST_SKIP() << (g)->why;                                          \
+        }                                                                      \
+        ASSERT_TRUE((g)->why.empty()) << (g)->name << ": " << (g)->why;        \
+    } while (0)
 
 // Releases what rel_gpu() made (the context): for child processes that end
 // under the emulated driver's strict leak check.

@@ -327,7 +327,7 @@ class Stress : public ::testing::TestWithParam<RelKind> {};
 
 TEST_P(Stress, ThreadsMixEveryOperation) {
     RelGpu *g = rel_gpu(GetParam());
-    ASSERT_TRUE(g->why.empty()) << g->why;
+    REL_REQUIRE(g);
     uint64_t seed = rel_seed();
 
     umf_test_child_t producer;
@@ -414,7 +414,7 @@ TEST_P(Stress, ThreadsMixEveryOperation) {
 // request made concurrent small ones fail for a moment.)
 TEST_P(Stress, AnOversizedRequestFailsNoOtherThread) {
     RelGpu *g = rel_gpu(GetParam());
-    ASSERT_TRUE(g->why.empty()) << g->why;
+    REL_REQUIRE(g);
     umf_memory_provider_handle_t h = g->make_or_null();
     ASSERT_NE(h, nullptr);
     std::atomic<bool> stop{false};
