@@ -13,9 +13,9 @@
 
 UMF_C_TEST(CoreC, CreateAndDestroyNullProvider) {
     umf_memory_provider_handle_t h = NULL;
-    UMF_ASSERT_EQ(umfMemoryProviderCreate(umf_test_null_provider_ops(), NULL,
-                                          &h),
-                  UMF_RESULT_SUCCESS);
+    UMF_ASSERT_EQ(
+        umfMemoryProviderCreate(umf_test_null_provider_ops(), NULL, &h),
+        UMF_RESULT_SUCCESS);
     UMF_ASSERT(h != NULL);
     UMF_EXPECT_STREQ(umfMemoryProviderGetName(h), "null");
     umfMemoryProviderDestroy(h);
@@ -44,18 +44,18 @@ UMF_C_TEST(CoreC, InitializeErrorIsReturned) {
     umf_test_fail_params_t fail = {UMF_TEST_OP_INITIALIZE,
                                    UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE, 0};
     umf_memory_provider_handle_t h = NULL;
-    UMF_EXPECT_EQ(umfMemoryProviderCreate(umf_test_failing_provider_ops(),
-                                          &fail, &h),
-                  UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE);
+    UMF_EXPECT_EQ(
+        umfMemoryProviderCreate(umf_test_failing_provider_ops(), &fail, &h),
+        UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE);
     UMF_EXPECT_PTR_EQ(h, NULL);
 }
 
 UMF_C_TEST(CoreC, AllocChecksArgumentsAndDispatchesOnce) {
     umf_test_trace_t trace = {{0}};
     umf_memory_provider_handle_t h = NULL;
-    UMF_ASSERT_EQ(umfMemoryProviderCreate(umf_test_tracing_provider_ops(),
-                                          &trace, &h),
-                  UMF_RESULT_SUCCESS);
+    UMF_ASSERT_EQ(
+        umfMemoryProviderCreate(umf_test_tracing_provider_ops(), &trace, &h),
+        UMF_RESULT_SUCCESS);
     void *ptr = NULL;
     UMF_EXPECT_EQ(umfMemoryProviderAlloc(h, 64, 3, &ptr),
                   UMF_RESULT_ERROR_INVALID_ALIGNMENT);
@@ -77,9 +77,9 @@ UMF_C_TEST(CoreC, AllocChecksArgumentsAndDispatchesOnce) {
 UMF_C_TEST(CoreC, SplitAndMergeRules) {
     umf_test_trace_t trace = {{0}};
     umf_memory_provider_handle_t h = NULL;
-    UMF_ASSERT_EQ(umfMemoryProviderCreate(umf_test_tracing_provider_ops(),
-                                          &trace, &h),
-                  UMF_RESULT_SUCCESS);
+    UMF_ASSERT_EQ(
+        umfMemoryProviderCreate(umf_test_tracing_provider_ops(), &trace, &h),
+        UMF_RESULT_SUCCESS);
     char buf[64];
     UMF_EXPECT_EQ(umfMemoryProviderAllocationSplit(h, buf, 64, 0),
                   UMF_RESULT_ERROR_INVALID_ARGUMENT);
@@ -101,9 +101,9 @@ UMF_C_TEST(CoreC, SplitAndMergeRules) {
 
 UMF_C_TEST(CoreC, DefaultsAreNotSupported) {
     umf_memory_provider_handle_t h = NULL;
-    UMF_ASSERT_EQ(umfMemoryProviderCreate(umf_test_null_provider_ops(), NULL,
-                                          &h),
-                  UMF_RESULT_SUCCESS);
+    UMF_ASSERT_EQ(
+        umfMemoryProviderCreate(umf_test_null_provider_ops(), NULL, &h),
+        UMF_RESULT_SUCCESS);
     size_t size = 0;
     char buf[64];
     UMF_EXPECT_EQ(umfMemoryProviderGetIPCHandleSize(h, &size),
@@ -118,9 +118,9 @@ UMF_C_TEST(CoreC, NativeErrorComesFromTheProvider) {
     umf_test_fail_params_t fail = {
         UMF_TEST_OP_FREE, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC, -5};
     umf_memory_provider_handle_t h = NULL;
-    UMF_ASSERT_EQ(umfMemoryProviderCreate(umf_test_failing_provider_ops(),
-                                          &fail, &h),
-                  UMF_RESULT_SUCCESS);
+    UMF_ASSERT_EQ(
+        umfMemoryProviderCreate(umf_test_failing_provider_ops(), &fail, &h),
+        UMF_RESULT_SUCCESS);
     char buf[8];
     UMF_EXPECT_EQ(umfMemoryProviderFree(h, buf, 8),
                   UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
