@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "provider_cuda_test_env.h"
+#include "provider_driver_calls.h"
 #include "test_child.h"
 
 namespace {
@@ -38,23 +39,7 @@ namespace {
 constexpr size_t KiB = 1024, MiB = 1024 * KiB;
 
 // Every entry point the provider calls.
-const char *const kEntries[] = {
-    "cuCtxGetCurrent",
-    "cuCtxSetCurrent",
-    "cuCtxGetDevice",
-    "cuDeviceGetCount",
-    "cuMemGetAllocationGranularity",
-    "cuMemAlloc_v2",
-    "cuMemFree_v2",
-    "cuMemAllocHost_v2",
-    "cuMemHostAlloc",
-    "cuMemFreeHost",
-    "cuMemAllocManaged",
-    "cuPointerGetAttribute",
-    "cuIpcGetMemHandle",
-    "cuIpcOpenMemHandle_v2",
-    "cuIpcCloseMemHandle",
-};
+const auto &kEntries = kCudaProviderDriverCalls;
 
 #define SWEEP_CHECK(cond, ...)                                                 \
     do {                                                                       \

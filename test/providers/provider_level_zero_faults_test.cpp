@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "child_check.h"
+#include "provider_driver_calls.h"
 #include "test_child.h"
 #include "ze_test_env.h"
 
@@ -493,22 +494,7 @@ class ZeFaults : public ::testing::TestWithParam<size_t> {};
 
 // Every entry point the provider calls has a case (zeInit's is below).
 TEST(ZeFaultCases, CoverEveryDriverCallOfTheProvider) {
-    const char *calls[] = {
-        "zeDeviceGetProperties",
-        "zeMemAllocDevice",
-        "zeMemAllocHost",
-        "zeMemAllocShared",
-        "zeMemFree",
-        "zeMemFreeExt",
-        "zeMemGetAllocProperties",
-        "zeMemGetAddressRange",
-        "zeMemGetIpcHandle",
-        "zeMemOpenIpcHandle",
-        "zeMemCloseIpcHandle",
-        "zeContextMakeMemoryResident",
-        "zeContextEvictMemory",
-    };
-    for (const char *call : calls) {
+    for (const char *call : kZeProviderDriverCalls) {
         bool found = false;
         for (const Case &c : kCases) {
             found |= std::strcmp(c.fault.entry, call) == 0;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 
 #include <dlfcn.h>
@@ -15,6 +16,7 @@
 #endif
 #if UMF_REL_HAVE_CUDA
 #include "provider_cuda_test_env.h"
+#include "provider_driver_calls.h"
 #endif
 
 namespace {
@@ -91,21 +93,8 @@ void make_ze(RelGpu &g) {
         g.why = "zeContextCreate failed";
         return;
     }
-    g.entries = {
-        "zeDeviceGetProperties",
-        "zeMemAllocDevice",
-        "zeMemAllocHost",
-        "zeMemAllocShared",
-        "zeMemFree",
-        "zeMemFreeExt",
-        "zeMemGetAllocProperties",
-        "zeMemGetAddressRange",
-        "zeMemGetIpcHandle",
-        "zeMemOpenIpcHandle",
-        "zeMemCloseIpcHandle",
-        "zeContextMakeMemoryResident",
-        "zeContextEvictMemory",
-    };
+    g.entries.assign(std::begin(kZeProviderDriverCalls),
+                     std::end(kZeProviderDriverCalls));
     g.fault_code = ZE_RESULT_ERROR_DEVICE_LOST;
     g.fault_name = "ZE_RESULT_ERROR_DEVICE_LOST";
     g.oom_code = ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -146,25 +135,8 @@ void make_cuda(RelGpu &g) {
         return;
     }
     g.context = ctx;
-    g.entries = {
-        "cuCtxGetCurrent",
-        "cuCtxSetCurrent",
-        "cuCtxGetDevice",
-        "cuDeviceGetCount",
-        "cuMemGetAllocationGranularity",
-        "cuMemAlloc_v2",
-        "cuMemFree_v2",
-        "cuMemAllocHost_v2",
-        "cuMemHostAlloc",
-        "cuMemFreeHost",
-        "cuMemAllocManaged",
-        "cuPointerGetAttribute",
-        "cuIpcGetMemHandle",
-        "cuIpcOpenMemHandle_v2",
-        "cuIpcCloseMemHandle",
-        "cuGetErrorName",
-        "cuGetErrorString",
-    };
+    g.entries.assign(std::begin(kCudaProviderDriverCalls),
+                     std::end(kCudaProviderDriverCalls));
     g.fault_code = CUDA_ERROR_UNKNOWN;
     g.fault_name = "CUDA_ERROR_UNKNOWN";
     g.oom_code = CUDA_ERROR_OUT_OF_MEMORY;
