@@ -12,6 +12,7 @@
 #include <umf/providers/provider_cuda.h>
 
 #include "bench.h"
+#include "driver_open.h"
 
 #ifdef UMF_GPU_BENCH_HAVE_CUDA
 
@@ -61,20 +62,7 @@ static bool cuda_open(bench_driver_t **out, char *why, size_t why_len) {
         snprintf(why, why_len, "out of host memory");
         return false;
     }
-    const char *path = getenv(CUDA_LIB_ENV);
-    if (path == NULL || path[0] == '\0') {
-        path = CUDA_LIB_DEFAULT;
-    }
-    d->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (d->lib == NULL) {
-        snprintf(why, why_len, "cannot load the CUDA driver %s: %s", path,
-                 dlerror());
-        goto err;
-    }
-    struct {
-        const char *name;
-        void **slot;
-    } syms[] = {
+    const driver_symbol_t syms[] = {
         {"cuInit", (void **)&d->init},
         {"cuDeviceGet", (void **)&d->device_get},
         {"cuDevicePrimaryCtxRetain", (void **)&d->primary_retain},
@@ -83,12 +71,12 @@ static bool cuda_open(bench_driver_t **out, char *why, size_t why_len) {
         {"cuMemAlloc_v2", (void **)&d->mem_alloc},
         {"cuMemFree_v2", (void **)&d->mem_free},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        *syms[i].slot = dlsym(d->lib, syms[i].name);
-        if (*syms[i].slot == NULL) {
-            snprintf(why, why_len, "%s lacks %s", path, syms[i].name);
-            goto err;
-        }
+    const char *path;
+    d->lib =
+        driver_open(CUDA_LIB_ENV, CUDA_LIB_DEFAULT, "the CUDA driver", syms,
+                    sizeof(syms) / sizeof(syms[0]), &path, why, why_len);
+    if (d->lib == NULL) {
+        goto err;
     }
     CUresult res = d->init(0);
     if (res != CUDA_SUCCESS) {

@@ -13,6 +13,7 @@
 #include <umf/providers/provider_level_zero.h>
 
 #include "bench.h"
+#include "driver_open.h"
 
 #ifdef UMF_GPU_BENCH_HAVE_LEVEL_ZERO
 
@@ -75,20 +76,7 @@ static bool ze_open(bench_driver_t **out, char *why, size_t why_len) {
         snprintf(why, why_len, "out of host memory");
         return false;
     }
-    const char *path = getenv(ZE_LOADER_ENV);
-    if (path == NULL || path[0] == '\0') {
-        path = ZE_LOADER_DEFAULT;
-    }
-    d->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (d->lib == NULL) {
-        snprintf(why, why_len, "cannot load the Level Zero loader %s: %s", path,
-                 dlerror());
-        goto err;
-    }
-    struct {
-        const char *name;
-        void **slot;
-    } syms[] = {
+    const driver_symbol_t syms[] = {
         {"zeInit", (void **)&d->init},
         {"zeDriverGet", (void **)&d->driver_get},
         {"zeDeviceGet", (void **)&d->device_get},
@@ -97,12 +85,12 @@ static bool ze_open(bench_driver_t **out, char *why, size_t why_len) {
         {"zeMemAllocDevice", (void **)&d->alloc_device},
         {"zeMemFree", (void **)&d->mem_free},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        *syms[i].slot = dlsym(d->lib, syms[i].name);
-        if (*syms[i].slot == NULL) {
-            snprintf(why, why_len, "%s lacks %s", path, syms[i].name);
-            goto err;
-        }
+    const char *path;
+    d->lib =
+        driver_open(ZE_LOADER_ENV, ZE_LOADER_DEFAULT, "the Level Zero loader",
+                    syms, sizeof(syms) / sizeof(syms[0]), &path, why, why_len);
+    if (d->lib == NULL) {
+        goto err;
     }
     ze_result_t res = d->init(0);
     if (res != ZE_RESULT_SUCCESS) {

@@ -17,6 +17,7 @@
 #include <umf/providers/provider_cuda.h>
 
 #include "demo.h"
+#include "driver_open.h"
 
 #define DRIVER_ENV "UMF_GPU_CUDA_LIB"
 #define DRIVER_DEFAULT "libcuda.so.1"
@@ -56,11 +57,9 @@ static int cu_failed(demo_why_t *why, const char *call, CUresult res) {
                     text != NULL ? text : "no description");
 }
 
-static int resolve(const char *path, demo_why_t *why) {
-    struct {
-        const char *name;
-        void **slot;
-    } entries[] = {
+static int cu_open(char *info, size_t info_len, char *device, size_t device_len,
+                   demo_why_t *why) {
+    const driver_symbol_t entries[] = {
 #define ENTRY(f) {#f, (void **)&cu.f}
         ENTRY(cuInit),
         ENTRY(cuDriverGetVersion),
@@ -76,30 +75,14 @@ static int resolve(const char *path, demo_why_t *why) {
         ENTRY(cuGetErrorString),
 #undef ENTRY
     };
-    for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
-        *entries[i].slot = dlsym(cu.lib, entries[i].name);
-        if (*entries[i].slot == NULL) {
-            return demo_why(why, "the CUDA driver %s lacks %s", path,
-                            entries[i].name);
-        }
-    }
-    return 0;
-}
-
-static int cu_open(char *info, size_t info_len, char *device, size_t device_len,
-                   demo_why_t *why) {
-    const char *path = getenv(DRIVER_ENV);
-    if (path == NULL || path[0] == '\0') {
-        path = DRIVER_DEFAULT;
-    }
+    const char *path;
+    char reason[512];
     // Kept open for the life of the process, as the library keeps it.
-    cu.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    cu.lib = driver_open(DRIVER_ENV, DRIVER_DEFAULT, "the CUDA driver", entries,
+                         sizeof(entries) / sizeof(entries[0]), &path, reason,
+                         sizeof(reason));
     if (cu.lib == NULL) {
-        return demo_why(why, "cannot load the CUDA driver %s: %s", path,
-                        dlerror());
-    }
-    if (resolve(path, why) != 0) {
-        return -1;
+        return demo_why(why, "%s", reason);
     }
     CUresult res = cu.cuInit(0);
     if (res != CUDA_SUCCESS) {

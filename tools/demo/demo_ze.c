@@ -17,6 +17,7 @@
 #include <umf/providers/provider_level_zero.h>
 
 #include "demo.h"
+#include "driver_open.h"
 
 #define LOADER_ENV "UMF_GPU_ZE_LOADER"
 #define LOADER_DEFAULT "libze_loader.so.1"
@@ -45,11 +46,9 @@ static int ze_failed(demo_why_t *why, const char *call, ze_result_t res) {
     return demo_why(why, "%s failed: ze_result_t 0x%x", call, (unsigned)res);
 }
 
-static int resolve(const char *loader, demo_why_t *why) {
-    struct {
-        const char *name;
-        void **slot;
-    } entries[] = {
+static int ze_open(char *info, size_t info_len, char *device, size_t device_len,
+                   demo_why_t *why) {
+    const driver_symbol_t entries[] = {
 #define ENTRY(f) {#f, (void **)&ze.f}
         ENTRY(zeInit),
         ENTRY(zeDriverGet),
@@ -63,32 +62,15 @@ static int resolve(const char *loader, demo_why_t *why) {
         ENTRY(zeCommandListDestroy),
 #undef ENTRY
     };
-    for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
-        *entries[i].slot = dlsym(ze.lib, entries[i].name);
-        if (*entries[i].slot == NULL) {
-            return demo_why(why, "the Level Zero loader %s lacks %s", loader,
-                            entries[i].name);
-        }
-    }
-    return 0;
-}
-
-static int ze_open(char *info, size_t info_len, char *device, size_t device_len,
-                   demo_why_t *why) {
-    const char *loader = getenv(LOADER_ENV);
-    if (loader == NULL || loader[0] == '\0') {
-        loader = LOADER_DEFAULT;
-    }
+    const char *loader;
+    char reason[512];
     // Kept open for the life of the process, as the library keeps it.
-    ze.lib = dlopen(loader, RTLD_NOW | RTLD_LOCAL);
+    ze.lib = driver_open(LOADER_ENV, LOADER_DEFAULT,
+                         "the Level Zero loader (Debian package libze1)",
+                         entries, sizeof(entries) / sizeof(entries[0]), &loader,
+                         reason, sizeof(reason));
     if (ze.lib == NULL) {
-        return demo_why(why,
-                        "cannot load the Level Zero loader %s: %s (Debian "
-                        "package libze1)",
-                        loader, dlerror());
-    }
-    if (resolve(loader, why) != 0) {
-        return -1;
+        return demo_why(why, "%s", reason);
     }
     const char *alt = getenv(ALT_DRIVERS_ENV);
     ze_result_t res = ze.zeInit(0);
