@@ -6,6 +6,15 @@
 #   umf_gpu::cuda_headers  CUDA driver API, from find_package(CUDAToolkit)
 # and UMF_GPU_HAVE_LEVEL_ZERO / UMF_GPU_HAVE_CUDA say which were found.
 
+# Says why a provider is left out: an error with
+# UMF_GPU_REQUIRE_ALL_PROVIDERS, else a warning.
+function(umf_gpu_provider_missing)
+    if(UMF_GPU_REQUIRE_ALL_PROVIDERS)
+        message(FATAL_ERROR ${ARGV})
+    endif()
+    message(WARNING ${ARGV})
+endfunction()
+
 set(UMF_GPU_HAVE_LEVEL_ZERO OFF)
 set(UMF_GPU_HAVE_CUDA OFF)
 
@@ -36,10 +45,7 @@ if(UMF_GPU_BUILD_LEVEL_ZERO)
             "Debian package libze-dev): the Level Zero provider and the "
             "emulated Level Zero driver are left out, and the provider's "
             "functions return UMF_RESULT_ERROR_NOT_SUPPORTED.")
-        if(UMF_GPU_REQUIRE_ALL_PROVIDERS)
-            message(FATAL_ERROR ${msg})
-        endif()
-        message(WARNING ${msg})
+        umf_gpu_provider_missing(${msg})
     endif()
 endif()
 
@@ -62,9 +68,6 @@ if(UMF_GPU_BUILD_CUDA)
             "to the toolkit (e.g. /usr/local/cuda): the CUDA provider and the "
             "emulated libcuda are left out, and the provider's functions "
             "return UMF_RESULT_ERROR_NOT_SUPPORTED.")
-        if(UMF_GPU_REQUIRE_ALL_PROVIDERS)
-            message(FATAL_ERROR ${msg})
-        endif()
-        message(WARNING ${msg})
+        umf_gpu_provider_missing(${msg})
     endif()
 endif()
