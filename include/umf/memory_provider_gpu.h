@@ -32,7 +32,10 @@ typedef enum umf_usm_memory_type_t {
 /// no shared cache line or lock on the allocation path; a read that races
 /// with allocations in other threads sees each counter at some recent value.
 typedef struct umf_gpu_provider_stats_t {
-    /// Bytes allocated and not yet freed (sizes as passed to alloc and free).
+    /// Bytes allocated and not yet freed (sizes as passed to alloc and free;
+    /// a free that passes size 0 subtracts the size the provider recorded
+    /// where it keeps one, as the Level Zero provider does, and nothing
+    /// otherwise).
     uint64_t allocated_bytes;
     /// The highest allocated_bytes reached. Exact while one thread at a
     /// time allocates and frees through the provider; with n threads doing
@@ -43,7 +46,8 @@ typedef struct umf_gpu_provider_stats_t {
     uint64_t alloc_count;
     /// Successful frees (of allocations or split pieces).
     uint64_t free_count;
-    /// IPC handles taken with get_ipc_handle and not yet put.
+    /// IPC handles taken with get_ipc_handle and not yet put (a handle put
+    /// twice is counted twice: the providers keep no list of handles).
     uint64_t ipc_handles_exported;
     /// IPC handles opened and not yet closed (each open counts once).
     uint64_t ipc_handles_open;
