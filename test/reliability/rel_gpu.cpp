@@ -313,17 +313,27 @@ static const umf_memory_provider_ops_t *ops_of(RelKind kind) {
     return nullptr;
 }
 
+// The calling thread's native error of this kind, read through the ops
+// table, as after a failed create (no provider handle needed).
+static void native_error(RelKind kind, const char **msg, int32_t *code) {
+    if (umfGpuMemoryProviderOpsGetLastNativeError(ops_of(kind), msg, code) !=
+        UMF_RESULT_SUCCESS) {
+        *msg = nullptr;
+        *code = 0;
+    }
+}
+
 int32_t RelGpu::native_code() const {
     const char *msg = nullptr;
     int32_t code = 0;
-    ops_of(kind)->get_last_native_error(nullptr, &msg, &code);
+    native_error(kind, &msg, &code);
     return code;
 }
 
 std::string RelGpu::native_message() const {
     const char *msg = nullptr;
     int32_t code = 0;
-    ops_of(kind)->get_last_native_error(nullptr, &msg, &code);
+    native_error(kind, &msg, &code);
     return msg != nullptr ? msg : "(null)";
 }
 
