@@ -7,10 +7,9 @@
 //
 // It is on the alloc/free path, so it is built for that: entries are spread
 // over shards by address, each shard has a spinlock (one atomic exchange to
-// take, one store to release) and its own open-addressing table, indexed by
-// one multiplicative hash of the address (which also picks the shard); an
-// insert or remove touches one shard and allocates nothing but when a table
-// grows.
+// take, one store to release) and its own hash map (src/utils_hash_map.h,
+// base -> size); an insert or remove touches one shard and allocates nothing
+// but when a table grows.
 //
 // Operations over all entries take every shard's lock, in order, for their
 // whole duration (umf_alloc_registry_lock_all), so they are atomic with
@@ -27,19 +26,14 @@
 
 #include <umf/base.h>
 
+#include "utils_hash_map.h"
+
 #define UMF_ALLOC_REGISTRY_SHARD_BITS 6
 #define UMF_ALLOC_REGISTRY_SHARDS (1u << UMF_ALLOC_REGISTRY_SHARD_BITS)
 
-typedef struct umf_alloc_registry_slot_t {
-    uintptr_t base; // 0: empty
-    size_t size;
-} umf_alloc_registry_slot_t;
-
 typedef struct umf_alloc_registry_shard_t {
     int lock;
-    unsigned bits; // capacity = 1 << bits, once slots is allocated
-    size_t count;
-    umf_alloc_registry_slot_t *slots; // NULL until the first insert
+    umf_hash_map_t map; // base -> size, the size stored as the value
 } __attribute__((aligned(64))) umf_alloc_registry_shard_t;
 
 typedef struct umf_alloc_registry_t {

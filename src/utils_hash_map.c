@@ -99,6 +99,27 @@ umf_result_t umf_hash_map_put(umf_hash_map_t *map, uint64_t key, void *value) {
     return UMF_RESULT_SUCCESS;
 }
 
+umf_result_t umf_hash_map_put_new(umf_hash_map_t *map, uint64_t key,
+                                  void *value) {
+    if (value == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = umf_hash_map_reserve(map, 1);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    size_t i = bucket_of(map, key);
+    for (; map->slots[i].value != NULL; i = (i + 1) & map->mask) {
+        if (map->slots[i].key == key) {
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    map->slots[i].key = key;
+    map->slots[i].value = value;
+    map->count++;
+    return UMF_RESULT_SUCCESS;
+}
+
 void *umf_hash_map_remove(umf_hash_map_t *map, uint64_t key) {
     if (map->slots == NULL) {
         return NULL;

@@ -51,6 +51,13 @@ void *umf_hash_map_get(const umf_hash_map_t *map, uint64_t key);
 // is unchanged then).
 umf_result_t umf_hash_map_put(umf_hash_map_t *map, uint64_t key, void *value);
 
+// Stores `value` (not NULL) under `key` unless `key` is already stored: one
+// probe, for maps whose keys must be unique. UMF_RESULT_ERROR_INVALID_ARGUMENT
+// for a NULL value or a key already stored (the map is unchanged then),
+// UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY if the table could not grow.
+umf_result_t umf_hash_map_put_new(umf_hash_map_t *map, uint64_t key,
+                                  void *value);
+
 // Makes sure `extra` more keys fit without growing, so that a later put of
 // that many new keys cannot fail. UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY if not.
 umf_result_t umf_hash_map_reserve(umf_hash_map_t *map, size_t extra);

@@ -51,6 +51,31 @@ TEST(HashMap, PutGetReplaceRemove) {
     EXPECT_EQ(umf_hash_map_get(&map, UINT64_MAX), nullptr);
 }
 
+TEST(HashMap, PutNewRefusesAKeyAlreadyStored) {
+    umf_hash_map_t map = UMF_HASH_MAP_INIT;
+    EXPECT_EQ(umf_hash_map_put_new(&map, 5, nullptr),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(umf_hash_map_put_new(&map, 5, valueOf(1)), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(umf_hash_map_put_new(&map, 5, valueOf(2)),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(umf_hash_map_get(&map, 5), valueOf(1)) << "the value changed";
+    EXPECT_EQ(umf_hash_map_count(&map), 1u);
+    // Many keys, with growth in between: each goes in once, and only once.
+    for (uint64_t k = 0; k < 5000; k++) {
+        ASSERT_EQ(umf_hash_map_put_new(&map, k * 64 + 7, valueOf(k)),
+                  UMF_RESULT_SUCCESS);
+    }
+    for (uint64_t k = 0; k < 5000; k += 7) {
+        ASSERT_EQ(umf_hash_map_put_new(&map, k * 64 + 7, valueOf(0)),
+                  UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    EXPECT_EQ(umf_hash_map_count(&map), 5001u);
+    for (uint64_t k = 0; k < 5000; k++) {
+        ASSERT_EQ(umf_hash_map_get(&map, k * 64 + 7), valueOf(k));
+    }
+    umf_hash_map_clear(&map);
+}
+
 // Random puts and removes, including long probe runs (keys that share
 // buckets), checked against std::unordered_map after every step.
 TEST(HashMap, MatchesReferenceUnderRandomOperations) {
