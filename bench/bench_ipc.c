@@ -23,6 +23,7 @@
 
 #include "bench.h"
 #include "bench_spawn.h"
+#include "sock_io.h"
 
 #ifndef PR_SET_PTRACER
 #define PR_SET_PTRACER 0x59616d61
@@ -34,38 +35,6 @@ typedef struct ipc_header_t {
     uint32_t handle_size;
     uint64_t alloc_size;
 } ipc_header_t;
-
-static bool write_all(int fd, const void *buf, size_t len) {
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return false;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
-static bool read_all(int fd, void *buf, size_t len) {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return false;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
 
 static void ipc_error(const char *provider, umf_memory_provider_handle_t h,
                       const char *what, umf_result_t ret) {
@@ -227,10 +196,10 @@ bool bench_ipc_producer(const bench_options_t *o,
     (void)prctl(PR_SET_PTRACER, (unsigned long)consumer.pid, 0, 0, 0);
     ipc_header_t hdr = {k, (uint32_t)handle_size, size};
     char done = 0;
-    bool sent = write_all(sv[0], &hdr, sizeof(hdr)) &&
-                write_all(sv[0], data, (size_t)k * handle_size);
+    bool sent = sock_send_all(sv[0], &hdr, sizeof(hdr)) == 0 &&
+                sock_send_all(sv[0], data, (size_t)k * handle_size) == 0;
     // The consumer answers once it has closed everything.
-    bool answered = sent && read_all(sv[0], &done, 1) && done == 'D';
+    bool answered = sent && sock_recv_all(sv[0], &done, 1) == 0 && done == 'D';
     int status = bench_wait(&consumer);
     if (!answered || status != 0) {
         bench_fail(provider, "the IPC consumer failed (exit status %d)",
@@ -393,7 +362,7 @@ int bench_ipc_consumer(const bench_options_t *o, const bench_backend_t *backend,
         goto out;
     }
     ipc_header_t hdr;
-    if (!read_all(sock, &hdr, sizeof(hdr)) || hdr.handles == 0 ||
+    if (sock_recv_all(sock, &hdr, sizeof(hdr)) != 0 || hdr.handles == 0 ||
         hdr.handles > 4096 || hdr.handle_size == 0 || hdr.handle_size > 4096) {
         bench_fail(backend->name, "IPC consumer: no valid header");
         goto out;
@@ -404,7 +373,7 @@ int bench_ipc_consumer(const bench_options_t *o, const bench_backend_t *backend,
     c.data = calloc(c.k, c.handle_size);
     c.ptrs = calloc(c.k, sizeof(*c.ptrs));
     if (c.data == NULL || c.ptrs == NULL ||
-        !read_all(sock, c.data, (size_t)c.k * c.handle_size)) {
+        sock_recv_all(sock, c.data, (size_t)c.k * c.handle_size) != 0) {
         bench_fail(backend->name, "IPC consumer: receiving the handles failed");
         goto out;
     }
@@ -412,7 +381,7 @@ int bench_ipc_consumer(const bench_options_t *o, const bench_backend_t *backend,
         status = 0;
     }
 out:
-    if (status == 0 && !write_all(sock, "D", 1)) {
+    if (status == 0 && sock_send_all(sock, "D", 1) != 0) {
         status = 1;
     }
     free(c.ptrs);

@@ -21,6 +21,7 @@
 
 #include "demo.h"
 #include "mock_locate.h"
+#include "sock_io.h"
 
 #define DEFAULT_SIZE ((size_t)4 << 20)
 // How long the producer waits for the consumer's answer.
@@ -300,8 +301,8 @@ static pid_t start_consumer(const demo_driver_t *driver,
     struct timeval timeout = {.tv_sec = CONSUMER_TIMEOUT_S};
     if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)) !=
             0 ||
-        demo_send(sv[0], req, sizeof(*req)) != 0 ||
-        demo_send(sv[0], ipc_data, req->ipc_size) != 0) {
+        sock_send_all(sv[0], req, sizeof(*req)) != 0 ||
+        sock_send_all(sv[0], ipc_data, req->ipc_size) != 0) {
         demo_why(why, "sending the IPC data to the consumer: %s",
                  strerror(errno));
         kill(pid, SIGKILL);
@@ -322,7 +323,7 @@ close_both:
 // answer (why).
 static int finish_consumer(run_t *run, pid_t pid, int sock, demo_why_t *why) {
     demo_reply_t *reply = &run->consumer;
-    int answered = demo_recv(sock, reply, sizeof(*reply)) == 0 &&
+    int answered = sock_recv_all(sock, reply, sizeof(*reply)) == 0 &&
                    reply->magic == DEMO_MAGIC &&
                    reply->steps.count <= DEMO_MAX_STEPS;
     int err = errno;

@@ -126,10 +126,6 @@ typedef struct demo_reply_t {
     demo_steps_t steps;
 } demo_reply_t;
 
-// Writes / reads exactly `size` bytes; 0, or -1 with errno (0 at EOF).
-int demo_send(int sock, const void *buf, size_t size);
-int demo_recv(int sock, void *buf, size_t size);
-
 // Starts this program again with `args` (NULL-terminated, after argv[0])
 // and this process's environment. Returns the child's pid, or -1 (why).
 pid_t demo_spawn_self(const char *const *args, demo_why_t *why);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "demo.h"
+#include "sock_io.h"
 
 int demo_consumer_main(const demo_driver_t *driver, int sock) {
     demo_reply_t reply = {.magic = DEMO_MAGIC};
@@ -25,10 +26,11 @@ int demo_consumer_main(const demo_driver_t *driver, int sock) {
 
     demo_request_t req;
     unsigned char ipc_data[DEMO_IPC_DATA_MAX];
-    if (demo_recv(sock, &req, sizeof(req)) != 0 || req.magic != DEMO_MAGIC ||
-        req.ipc_size == 0 || req.ipc_size > sizeof(ipc_data) ||
-        req.buffer_size == 0 || req.buffer_size != (size_t)req.buffer_size ||
-        demo_recv(sock, ipc_data, req.ipc_size) != 0) {
+    if (sock_recv_all(sock, &req, sizeof(req)) != 0 ||
+        req.magic != DEMO_MAGIC || req.ipc_size == 0 ||
+        req.ipc_size > sizeof(ipc_data) || req.buffer_size == 0 ||
+        req.buffer_size != (size_t)req.buffer_size ||
+        sock_recv_all(sock, ipc_data, req.ipc_size) != 0) {
         fprintf(stderr, "umf-gpu-demo consumer: no valid request from the "
                         "producer\n");
         return 1;
@@ -105,7 +107,7 @@ release:
     ret = ret != 0 ? ret : released;
 reply:
     free(host);
-    if (demo_send(sock, &reply, sizeof(reply)) != 0) {
+    if (sock_send_all(sock, &reply, sizeof(reply)) != 0) {
         fprintf(stderr, "umf-gpu-demo consumer: cannot answer the producer\n");
         return 1;
     }

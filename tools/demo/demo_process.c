@@ -17,41 +17,6 @@
 
 extern char **environ;
 
-int demo_send(int sock, const void *buf, size_t size) {
-    const unsigned char *p = buf;
-    while (size > 0) {
-        ssize_t n = send(sock, p, size, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return -1;
-        }
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
-int demo_recv(int sock, void *buf, size_t size) {
-    unsigned char *p = buf;
-    while (size > 0) {
-        ssize_t n = recv(sock, p, size, 0);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n == 0) {
-            errno = 0; // the other side closed
-        }
-        if (n <= 0) {
-            return -1;
-        }
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
 pid_t demo_spawn_self(const char *const *args, demo_why_t *why) {
     char self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
