@@ -198,3 +198,41 @@ int umf_test_count_mappings(void) {
     fclose(f);
     return count;
 }
+
+char *umf_test_read_all(int fd) {
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        len += (size_t)n;
+    }
+    if (buf != NULL) {
+        buf[len] = '\0';
+    }
+    return buf;
+}
+
+int umf_test_child_output(const char *role, const char *const *args,
+                          char **output) {
+    umf_test_child_t child;
+    *output = NULL;
+    if (umf_test_child_start(&child, role, args) != 0) {
+        return -1;
+    }
+    *output = umf_test_read_all(child.sock);
+    return umf_test_child_wait(&child);
+}

@@ -61,6 +61,17 @@ int umf_test_child_kill(umf_test_child_t *child, int sig);
 int umf_test_send(int sock, const void *buf, size_t len);
 int umf_test_recv(int sock, void *buf, size_t len);
 
+// Everything readable from `fd` until its end (retrying after signals),
+// NUL-terminated; the caller frees. NULL when out of memory.
+char *umf_test_read_all(int fd);
+
+// Runs child role `role` with `args` (NULL-terminated, may be NULL), stores
+// what it sent until it ended in *output (caller frees; may be NULL on
+// return) and returns its exit status as umf_test_child_wait() does; -1 if
+// it could not start.
+int umf_test_child_output(const char *role, const char *const *args,
+                          char **output);
+
 // Called by main: if argv names a child role, runs it and stores its exit
 // status in *status, returning true.
 bool umf_test_child_dispatch(int argc, char **argv, int *status);
@@ -73,6 +84,17 @@ int umf_test_count_open_fds(void);
 int umf_test_count_mappings(void);
 
 #ifdef __cplusplus
+}
+
+#include <cstdlib>
+#include <string>
+
+// umf_test_read_all() as a std::string ("" when out of memory).
+inline std::string umf_test_read_all_string(int fd) {
+    char *text = umf_test_read_all(fd);
+    std::string out = text != nullptr ? text : "";
+    std::free(text);
+    return out;
 }
 #endif
 

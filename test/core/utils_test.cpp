@@ -25,17 +25,6 @@ extern "C" {
 
 namespace {
 
-// Reads from `sock` until the other end closes it.
-std::string readAll(int sock) {
-    std::string out;
-    char buf[512];
-    ssize_t n;
-    while ((n = read(sock, buf, sizeof(buf))) > 0) {
-        out.append(buf, (size_t)n);
-    }
-    return out;
-}
-
 // ------------------------------------------------------------------ logging
 
 // argv[0]: the UMF_GPU_LOG value ("-" for unset). Writes one line per level
@@ -64,7 +53,7 @@ std::string logsAt(const char *level) {
         ADD_FAILURE() << "cannot start child: " << strerror(errno);
         return "";
     }
-    std::string out = readAll(child.sock);
+    std::string out = umf_test_read_all_string(child.sock);
     EXPECT_EQ(umf_test_child_wait(&child), 0);
     return out;
 }

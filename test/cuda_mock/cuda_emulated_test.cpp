@@ -462,7 +462,7 @@ TEST_F(CudaEmulatedCtx, WriteLeakReport) {
     CU_ASSERT_OK(cu->cuCtxCreate_v2(&c, 0, dev));
     EXPECT_EQ(cu->umfCudaMockWriteLeakReport(fd), before + 2);
     ASSERT_EQ(lseek(fd, 0, SEEK_SET), 0);
-    std::string text = cuda_test_read_all(fd);
+    std::string text = umf_test_read_all_string(fd);
     EXPECT_NE(text.find("12345 bytes of device memory"), std::string::npos)
         << text;
     EXPECT_NE(text.find("context"), std::string::npos) << text;

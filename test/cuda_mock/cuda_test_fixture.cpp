@@ -6,21 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
-
-std::string cuda_test_read_all(int fd) {
-    std::string out;
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return out;
-        }
-        out.append(buf, static_cast<size_t>(n));
-    }
-}
+#include <cstdlib>
 
 bool cuda_test_run_child(const char *role, const std::vector<std::string> &env,
                          int *status, std::string *output) {
@@ -29,16 +15,13 @@ bool cuda_test_run_child(const char *role, const std::vector<std::string> &env,
         args.push_back(e.c_str());
     }
     args.push_back(nullptr);
-    umf_test_child_t child;
-    if (umf_test_child_start(&child, role, args.data()) != 0) {
-        return false;
-    }
-    std::string text = cuda_test_read_all(child.sock);
+    char *text = nullptr;
+    *status = umf_test_child_output(role, args.data(), &text);
     if (output != nullptr) {
-        *output = text;
+        *output = text != nullptr ? text : "";
     }
-    *status = umf_test_child_wait(&child);
-    return true;
+    std::free(text);
+    return *status != -1;
 }
 
 void cuda_test_child_stderr_to_socket(int sock) {

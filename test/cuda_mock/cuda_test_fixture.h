@@ -122,9 +122,6 @@ class CudaCtxTest : public CudaTest {
     }
 };
 
-// Reads everything from `fd` until the other end closes it.
-std::string cuda_test_read_all(int fd);
-
 // Runs this test binary as child role `role` with the environment
 // assignments `env` ("NAME=value"), and waits for it. Its exit status goes
 // to *status and, when `output` is not NULL, its standard error (which the

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// For tests of the emulated drivers: run a child role (test_child.h) that
-// sends its stderr to the parent over the socket (dup2(sock, 2)), and read
-// all of it, e.g. a leak report or a configuration error. Header-only, for
-// the core's and the drivers' suites alike.
+// For tests of the emulated drivers: the leak modes checked through a child
+// role (test_child.h, umf_test_child_output) that sends its stderr to the
+// parent over the socket (dup2(sock, 2)). Header-only, for the core's and the
+// drivers' suites alike.
 
 #ifndef UMF_GPU_TEST_MOCK_CHILD_OUTPUT_H
 #define UMF_GPU_TEST_MOCK_CHILD_OUTPUT_H 1
@@ -14,48 +14,6 @@
 
 #include "c_test.h"
 #include "test_child.h"
-
-// Everything readable from `fd` until its end, NUL-terminated; the caller
-// frees. NULL when out of memory.
-static inline char *umf_test_read_all(int fd) {
-    size_t cap = 4096, len = 0;
-    char *buf = (char *)malloc(cap);
-    while (buf != NULL) {
-        if (len + 1 == cap) {
-            char *bigger = (char *)realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + len, cap - len - 1);
-        if (n <= 0) {
-            break;
-        }
-        len += (size_t)n;
-    }
-    if (buf != NULL) {
-        buf[len] = '\0';
-    }
-    return buf;
-}
-
-// Runs child role `role` with `args` (NULL-terminated, may be NULL), stores
-// what it sent until it ended in *output (caller frees; may be NULL) and
-// returns its exit status as umf_test_child_wait() does; -1 if it could not
-// start.
-static inline int umf_test_child_output(const char *role,
-                                        const char *const *args,
-                                        char **output) {
-    umf_test_child_t child;
-    *output = NULL;
-    if (umf_test_child_start(&child, role, args) != 0) {
-        return -1;
-    }
-    *output = umf_test_read_all(child.sock);
-    return umf_test_child_wait(&child);
-}
 
 // Checks UMF_GPU_MOCK_LEAKS with a leaking child role: `role` takes the mode
 // and "leak" or "clean" as arguments, sets the variable before the driver
