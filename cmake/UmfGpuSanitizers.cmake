@@ -23,3 +23,10 @@ if(UMF_GPU_SANITIZER_FLAGS)
     add_link_options(${UMF_GPU_SANITIZER_FLAGS})
     add_compile_definitions(UMF_GPU_SANITIZED=1)
 endif()
+
+# The sanitizers' run-time options for every test that ctest runs (the test
+# suites and the benchmark's smoke run): leaks checked, any report fatal.
+set(UMF_GPU_SANITIZER_TEST_ENV
+    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+    "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1")
