@@ -88,9 +88,9 @@ umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
     return UMF_RESULT_SUCCESS;
 }
 
-// RANGE_START_ADDR and RANGE_SIZE of ptr; the context must be current.
-static umf_result_t query_range_in_ctx(const cu_provider_t *p, const void *ptr,
-                                       uintptr_t *base, size_t *size) {
+umf_result_t umf_cuda_query_range_in_ctx(const cu_provider_t *p,
+                                         const void *ptr, uintptr_t *base,
+                                         size_t *size) {
     CUdeviceptr start = 0;
     size_t range = 0;
     umf_result_t ret = umf_cuda_pointer_attribute(
@@ -115,7 +115,7 @@ umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    ret = query_range_in_ctx(p, ptr, base, size);
+    ret = umf_cuda_query_range_in_ctx(p, ptr, base, size);
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
     return ret != UMF_RESULT_SUCCESS ? ret : left;
 }
@@ -742,7 +742,7 @@ cu_get_allocation_properties(void *provider, const void *ptr,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    ret = query_range_in_ctx(p, ptr, &base, &size);
+    ret = umf_cuda_query_range_in_ctx(p, ptr, &base, &size);
     if (ret == UMF_RESULT_SUCCESS) {
         ret = umf_cuda_pointer_attribute(
             p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr, "BUFFER_ID");

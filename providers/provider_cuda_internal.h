@@ -92,6 +92,12 @@ static inline umf_result_t cuda_ctx_leave(const umf_cuda_driver_t *cu,
     return UMF_RESULT_SUCCESS;
 }
 
+// RANGE_START_ADDR and RANGE_SIZE of ptr, with the provider's context
+// already current.
+umf_result_t umf_cuda_query_range_in_ctx(const cu_provider_t *p,
+                                         const void *ptr, uintptr_t *base,
+                                         size_t *size);
+
 // The driver allocation holding ptr: RANGE_START_ADDR and RANGE_SIZE, asked
 // with the provider's context current. Also an umf_alloc_tracker_query_fn
 // (arg: the provider).

@@ -35,14 +35,7 @@ umf_result_t umf_cuda_ipc_get_handle_size(void *provider, size_t *size) {
 static umf_result_t export_in_ctx(const cu_provider_t *p, const void *ptr,
                                   uintptr_t *base, size_t *range,
                                   unsigned long long *id, CUipcMemHandle *h) {
-    CUdeviceptr start = 0;
-    umf_result_t ret = umf_cuda_pointer_attribute(
-        p->cu, &start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr,
-        "RANGE_START_ADDR");
-    if (ret == UMF_RESULT_SUCCESS) {
-        ret = umf_cuda_pointer_attribute(
-            p->cu, range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr, "RANGE_SIZE");
-    }
+    umf_result_t ret = umf_cuda_query_range_in_ctx(p, ptr, base, range);
     if (ret == UMF_RESULT_SUCCESS) {
         ret = umf_cuda_pointer_attribute(
             p->cu, id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr, "BUFFER_ID");
@@ -50,8 +43,7 @@ static umf_result_t export_in_ctx(const cu_provider_t *p, const void *ptr,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    *base = (uintptr_t)start;
-    CUresult res = p->cu->IpcGetMemHandle(h, start);
+    CUresult res = p->cu->IpcGetMemHandle(h, (CUdeviceptr)*base);
     if (res != CUDA_SUCCESS) {
         return umf_cuda_call_failed(res, NULL, "cuIpcGetMemHandle(ptr=%p)",
                                     (void *)*base);
