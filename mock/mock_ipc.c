@@ -12,11 +12,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mock_arena.h"
 #include "mock_log.h"
+#include "util_fd.h"
 
 #define HANDLE_MAGIC 0x4b4d4755u // "UGMK"
 #define HANDLE_VERSION 1u
@@ -493,51 +493,33 @@ out:
 // ---- Taking an fd from another process -------------------------------------
 
 umf_mock_status_t umf_mock_fd_from_process(int pid, int fd, int *out) {
-    if (pid <= 0 || fd < 0 || out == NULL) {
-        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    // What each failure of utils/util_fd.c is to the drivers, and how loud:
+    // a ptrace refusal needs the user to act, the rest the caller handles.
+    static const struct {
+        umf_mock_status_t status;
+        umf_log_level_t level;
+    } of_fd[] = {
+        [UMF_FD_OK] = {UMF_MOCK_OK, UMF_LOG_LEVEL_DEBUG},
+        [UMF_FD_INVALID_ARGUMENT] = {UMF_MOCK_ERR_INVALID_ARGUMENT,
+                                     UMF_LOG_LEVEL_DEBUG},
+        [UMF_FD_NO_PROCESS] = {UMF_MOCK_ERR_NO_PROCESS, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_NO_SUCH_FD] = {UMF_MOCK_ERR_STALE_HANDLE, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_PERMISSION] = {UMF_MOCK_ERR_PERMISSION, UMF_LOG_LEVEL_ERROR},
+        [UMF_FD_NOT_SUPPORTED] = {UMF_MOCK_ERR_NOT_SUPPORTED,
+                                  UMF_LOG_LEVEL_WARN},
+        [UMF_FD_NO_FDS] = {UMF_MOCK_ERR_OUT_OF_HOST_MEMORY, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_OS_ERROR] = {UMF_MOCK_ERR_OS, UMF_LOG_LEVEL_WARN},
+    };
+    umf_fd_failure_t why;
+    umf_fd_status_t status = umf_fd_from_process(pid, fd, out, &why);
+    if (status == UMF_FD_OK || status == UMF_FD_INVALID_ARGUMENT) {
+        return of_fd[status].status;
     }
-    if (pid == getpid()) {
-        int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-        if (dup_fd < 0) {
-            return errno == EBADF ? UMF_MOCK_ERR_STALE_HANDLE
-                                  : UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
-        }
-        *out = dup_fd;
-        return UMF_MOCK_OK;
+    if (umf_logger_may_write(&umf_mock_logger, of_fd[status].level)) {
+        char message[512];
+        umf_fd_failure_describe(&why, message, sizeof(message));
+        umf_logger_write(&umf_mock_logger, of_fd[status].level, __FILE_NAME__,
+                         __LINE__, "%s", message);
     }
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    if (pidfd < 0) {
-        int err = errno;
-        UMF_MOCK_LOG_WARN("pidfd_open(%d): %s", pid, strerror(err));
-        return err == ESRCH    ? UMF_MOCK_ERR_NO_PROCESS
-               : err == ENOSYS ? UMF_MOCK_ERR_NOT_SUPPORTED
-               : err == EMFILE || err == ENFILE
-                   ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
-                   : UMF_MOCK_ERR_OS;
-    }
-    int got = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-    int err = errno;
-    close(pidfd);
-    if (got < 0) {
-        if (err == EPERM) {
-            UMF_MOCK_LOG_ERROR(
-                "pidfd_getfd(process %d, fd %d): not permitted. The "
-                "exporting process must allow this one to trace it (Yama "
-                "ptrace_scope: the exporter calls prctl(PR_SET_PTRACER, ...), "
-                "which the emulated drivers do on the first export; or set "
-                "/proc/sys/kernel/yama/ptrace_scope to 0)",
-                pid, fd);
-            return UMF_MOCK_ERR_PERMISSION;
-        }
-        UMF_MOCK_LOG_WARN("pidfd_getfd(process %d, fd %d): %s", pid, fd,
-                          strerror(err));
-        return err == EBADF    ? UMF_MOCK_ERR_STALE_HANDLE
-               : err == ESRCH  ? UMF_MOCK_ERR_NO_PROCESS
-               : err == ENOSYS ? UMF_MOCK_ERR_NOT_SUPPORTED
-               : err == EMFILE || err == ENFILE
-                   ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
-                   : UMF_MOCK_ERR_OS;
-    }
-    *out = got;
-    return UMF_MOCK_OK;
+    return of_fd[status].status;
 }

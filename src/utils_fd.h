@@ -3,6 +3,8 @@
 // Duplicating another process's file descriptor into this one, with
 // pidfd_open(2) and pidfd_getfd(2). This is how an IPC consumer gets the fd
 // behind a GPU driver's IPC handle, which is only valid in the producer.
+// The library's face of utils/util_fd.h: its results as umf_result_t, and
+// its message (with the advice when the OS refuses) in the library's log.
 
 #ifndef UMF_GPU_UTILS_FD_H
 #define UMF_GPU_UTILS_FD_H 1
@@ -21,7 +23,8 @@
 //                                      no such fd in it (EBADF)
 //   UMF_RESULT_ERROR_NOT_SUPPORTED     the kernel lacks pidfd (ENOSYS), or the
 //                                      caller may not ptrace the producer
-//                                      (EPERM); a log line says how to allow
+//                                      (EPERM, EACCES); a log line says how
+//                                      to allow it
 //   UMF_RESULT_ERROR_OUT_OF_RESOURCES  this process is out of fds
 //   UMF_RESULT_ERROR_UNKNOWN           any other errno
 umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd, int *local_fd,

@@ -5,11 +5,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -235,4 +237,16 @@ int umf_test_child_output(const char *role, const char *const *args,
     }
     *output = umf_test_read_all(child.sock);
     return umf_test_child_wait(&child);
+}
+
+int umf_test_drop_ptrace_capability(void) {
+    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct caps[2];
+    memset(caps, 0, sizeof(caps));
+    if (syscall(SYS_capget, &hdr, caps) != 0) {
+        return -1;
+    }
+    caps[CAP_SYS_PTRACE / 32].effective &= ~(1u << (CAP_SYS_PTRACE % 32));
+    caps[CAP_SYS_PTRACE / 32].permitted &= ~(1u << (CAP_SYS_PTRACE % 32));
+    return syscall(SYS_capset, &hdr, caps) == 0 ? 0 : -1;
 }

@@ -83,6 +83,10 @@ int umf_test_count_open_fds(void);
 // Number of mappings of this process (lines of /proc/self/maps), or -1.
 int umf_test_count_mappings(void);
 
+// Drops CAP_SYS_PTRACE from this process (effective and permitted), so that
+// the ptrace rules apply to it even as root. 0, or -1 with errno set.
+int umf_test_drop_ptrace_capability(void);
+
 #ifdef __cplusplus
 }
 

@@ -16,9 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <linux/capability.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -504,14 +502,7 @@ UMF_TEST_CHILD(ze_consumer_no_ptrace) {
     if (!s.open() || !recv_data(sock, &data)) {
         return 101;
     }
-    __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
-    __user_cap_data_struct caps[2] = {};
-    if (syscall(SYS_capget, &hdr, caps) != 0) {
-        return 102;
-    }
-    caps[CAP_SYS_PTRACE / 32].effective &= ~(1u << (CAP_SYS_PTRACE % 32));
-    caps[CAP_SYS_PTRACE / 32].permitted &= ~(1u << (CAP_SYS_PTRACE % 32));
-    if (syscall(SYS_capset, &hdr, caps) != 0) {
+    if (umf_test_drop_ptrace_capability() != 0) {
         return 103;
     }
     void *p = nullptr;
