@@ -15,6 +15,8 @@ static umf_once_t driver_once = UMF_ONCE_INIT;
 // The outcome of the first load; written once under driver_once, so every
 // caller of umf_cuda_driver_get() reads it after umf_once() returned.
 static umf_result_t driver_result = UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE;
+// Why not, after a failed load; written once, under driver_once.
+static umf_dl_load_error_t driver_error;
 // Set (with release order) once the table is usable; read by
 // umf_cuda_driver_loaded(), which must not wait on the once flag.
 static int driver_ready;
@@ -49,15 +51,20 @@ static void driver_load(void) {
     }
     // The library stays loaded for the life of the process: memory and
     // contexts it handed out may outlive every provider.
-    void *lib = umf_dl_open(path);
+    char why[sizeof(driver_error.message) - 64];
+    void *lib = umf_dl_open(path, why, sizeof(why));
     if (lib == NULL) {
-        UMF_LOG_ERROR("the CUDA provider needs the CUDA driver: %s could not "
-                      "be loaded (set %s to its path)",
-                      path, UMF_CUDA_LIB_ENV);
+        umf_dl_load_error_set(&driver_error, CUDA_ERROR_NOT_INITIALIZED,
+                              "the CUDA provider needs the CUDA driver: %s "
+                              "(set %s to its path)",
+                              why, UMF_CUDA_LIB_ENV);
         return;
     }
-    if (umf_dl_resolve(lib, path, symbols, UMF_ARRAY_SIZE(symbols)) !=
-        UMF_RESULT_SUCCESS) {
+    if (umf_dl_resolve(lib, path, symbols, UMF_ARRAY_SIZE(symbols), why,
+                       sizeof(why)) != UMF_RESULT_SUCCESS) {
+        umf_dl_load_error_set(&driver_error, CUDA_ERROR_NOT_INITIALIZED,
+                              "the CUDA provider needs the CUDA driver: %s",
+                              why);
         return;
     }
     CUresult res = driver.Init(0);
@@ -66,7 +73,10 @@ static void driver_load(void) {
         if (driver.GetErrorName(res, &name) != CUDA_SUCCESS || name == NULL) {
             name = "an unknown CUresult";
         }
-        UMF_LOG_ERROR("cuInit(0) in %s failed: %s (%d)", path, name, (int)res);
+        umf_dl_load_error_set(&driver_error, (int32_t)res,
+                              "the CUDA provider needs the CUDA driver: "
+                              "cuInit(0) in %s failed: %s (%d)",
+                              path, name, (int)res);
         return;
     }
     UMF_LOG_DEBUG("using the CUDA driver %s", path);
@@ -78,6 +88,11 @@ umf_result_t umf_cuda_driver_get(const umf_cuda_driver_t **out) {
     umf_once(&driver_once, driver_load);
     *out = driver_result == UMF_RESULT_SUCCESS ? &driver : NULL;
     return driver_result;
+}
+
+const umf_dl_load_error_t *umf_cuda_driver_error(void) {
+    umf_once(&driver_once, driver_load);
+    return driver_result == UMF_RESULT_SUCCESS ? NULL : &driver_error;
 }
 
 const umf_cuda_driver_t *umf_cuda_driver_loaded(void) {

@@ -20,6 +20,8 @@
 
 #include <umf/base.h>
 
+#include "utils_dl.h"
+
 // Names the environment variable that overrides the driver library's path.
 #define UMF_CUDA_LIB_ENV "UMF_GPU_CUDA_LIB"
 #define UMF_CUDA_LIB_DEFAULT "libcuda.so.1"
@@ -66,6 +68,13 @@ typedef struct umf_cuda_driver_t {
 // error log line naming the library, the missing entry points or cuInit's
 // result) when the driver cannot be used, and then leaves *driver NULL.
 umf_result_t umf_cuda_driver_get(const umf_cuda_driver_t **driver);
+
+// After umf_cuda_driver_get() failed: why, in the words of that log line
+// (the library's path, the entry points, dlerror's text or cuInit's
+// result), and the native code (cuInit's result, or
+// CUDA_ERROR_NOT_INITIALIZED when the library or an entry point is
+// missing). NULL when the driver loaded.
+const umf_dl_load_error_t *umf_cuda_driver_error(void);
 
 // The table if umf_cuda_driver_get() already succeeded, else NULL. Never
 // loads anything: for code that must not start the driver (error messages

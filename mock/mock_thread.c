@@ -3,25 +3,31 @@
 #include "mock_thread.h"
 
 #include <pthread.h>
-#include <stdlib.h>
 
 #include "mock_arena.h"
 #include "mock_log.h"
 #include "mock_memory.h"
 #include "mock_registry.h"
+#include "util_thread.h"
 
 #define ID_BLOCK 4096
 
-_Thread_local umf_mock_thread_t *umf_mock_self
-    __attribute__((tls_model("initial-exec")));
+// The hot path's pointer to this thread's state (8 of the 64 bytes of
+// static TLS a driver may keep, utils/util_thread.h).
+_Thread_local umf_mock_thread_t *umf_mock_self UMF_TLS_HOT;
 
 static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static umf_mock_thread_t *threads;                  // living threads
 static int64_t retired[UMF_MOCK_COUNTERS];          // sums of exited ones
 static int64_t call_baseline[UMF_MOCK_MAX_ENTRIES]; // sums at the last reset
 static _Atomic uint64_t next_id_block = 1;
-static pthread_key_t exit_key;
-static _Atomic int exit_key_ready;
+
+static void thread_exit(void *arg);
+
+// The states themselves, made at a thread's first call and released when it
+// exits, after thread_exit folded them into the shared state.
+static umf_thread_state_t states =
+    UMF_THREAD_STATE_INIT(sizeof(umf_mock_thread_t), thread_exit);
 
 static void thread_exit(void *arg) {
     umf_mock_thread_t *t = arg;
@@ -43,31 +49,19 @@ static void thread_exit(void *arg) {
     }
     pthread_mutex_unlock(&threads_lock);
     umf_mock_self = NULL;
-    free(t);
-}
-
-static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
-
-static void make_exit_key(void) {
-    if (pthread_key_create(&exit_key, thread_exit) == 0) {
-        atomic_store(&exit_key_ready, 1);
-    }
 }
 
 int umf_mock_threads_setup(void) {
-    pthread_once(&exit_key_once, make_exit_key);
-    return atomic_load(&exit_key_ready) ? 0 : -1;
+    return umf_mock_thread() != NULL ? 0 : -1;
 }
 
 void umf_mock_threads_teardown(void) {
     // After this no thread-exit hook runs into code about to be unmapped.
-    if (atomic_exchange(&exit_key_ready, 0)) {
-        pthread_key_delete(exit_key);
-    }
+    umf_thread_state_fini(&states);
 }
 
 umf_mock_thread_t *umf_mock_thread_create(void) {
-    umf_mock_thread_t *t = calloc(1, sizeof(*t));
+    umf_mock_thread_t *t = umf_thread_state_get(&states);
     if (t == NULL) {
         UMF_MOCK_LOG_ERROR("out of host memory for a thread's state");
         return NULL;
@@ -79,11 +73,6 @@ umf_mock_thread_t *umf_mock_thread_create(void) {
     }
     threads = t;
     pthread_mutex_unlock(&threads_lock);
-    // Threads may call before the driver's init: the hook exists from the
-    // first thread on.
-    if (umf_mock_threads_setup() == 0) {
-        pthread_setspecific(exit_key, t);
-    }
     umf_mock_self = t;
     return t;
 }

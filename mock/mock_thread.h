@@ -15,6 +15,7 @@
 
 #include "mock_config.h"
 #include "mock_faults.h"
+#include "util_thread.h"
 
 // Counters after the call counts of the UMF_MOCK_MAX_ENTRIES entry points.
 typedef enum umf_mock_stat_t {
@@ -41,8 +42,7 @@ typedef struct umf_mock_thread_t {
     struct umf_mock_thread_t *prev, *next; // all threads' states
 } umf_mock_thread_t;
 
-extern _Thread_local umf_mock_thread_t *umf_mock_self
-    __attribute__((tls_model("initial-exec")));
+extern _Thread_local umf_mock_thread_t *umf_mock_self UMF_TLS_HOT;
 
 // Makes this thread's state; NULL when out of memory.
 umf_mock_thread_t *umf_mock_thread_create(void);
@@ -81,7 +81,8 @@ uint64_t umf_mock_threads_quota(unsigned device);
 int64_t umf_mock_call_count(unsigned entry);
 void umf_mock_call_counts_reset(void);
 
-// Creates the thread-exit hook (once; also at the first thread's state).
+// Makes the calling thread's state, and with the first one the thread-exit
+// hook; -1 if it cannot.
 int umf_mock_threads_setup(void);
 // Removes it (the driver is being unloaded).
 void umf_mock_threads_teardown(void);

@@ -5,26 +5,44 @@
 #include <stdio.h>
 
 #include "log.h"
+#include "util_thread.h"
 
 typedef struct native_error_t {
     int32_t code;
     char message[UMF_NATIVE_ERROR_MESSAGE_MAX];
 } native_error_t;
 
-// The only thread-local state of native errors: one slot per kind.
-static _Thread_local native_error_t last_error[UMF_GPU_PROVIDER_KIND_COUNT];
+// The only per-thread state of native errors: one slot per kind, made at
+// the thread's first failure (about 1 KiB, so not in static TLS: see
+// utils/util_thread.h). A read is one pthread_getspecific.
+static umf_thread_state_t last_errors = UMF_THREAD_STATE_INIT(
+    sizeof(native_error_t) * UMF_GPU_PROVIDER_KIND_COUNT, NULL);
 
-// What an out-of-range kind reads: nothing ever failed.
+// If the library is unloaded, exiting threads must not call back into it.
+__attribute__((destructor)) static void native_error_unload(void) {
+    umf_thread_state_fini(&last_errors);
+}
+
+// What a thread reads before its first failure, and for an invalid kind.
 static const native_error_t no_error = {0, ""};
 
-static native_error_t *slot_of(umf_gpu_provider_kind_t kind) {
+static native_error_t *slot_to_set(umf_gpu_provider_kind_t kind) {
     unsigned index = umf_gpu_provider_kind_index(kind);
-    return index < UMF_GPU_PROVIDER_KIND_COUNT ? &last_error[index] : NULL;
+    if (index >= UMF_GPU_PROVIDER_KIND_COUNT) {
+        return NULL;
+    }
+    native_error_t *slots = umf_thread_state_get(&last_errors);
+    if (UMF_UNLIKELY(slots == NULL)) {
+        UMF_LOG_ERROR("out of host memory for this thread's native errors: "
+                      "the native error is not kept");
+        return NULL;
+    }
+    return &slots[index];
 }
 
 void umf_native_error_set_v(umf_gpu_provider_kind_t kind, int32_t code,
                             const char *fmt, va_list args) {
-    native_error_t *slot = slot_of(kind);
+    native_error_t *slot = slot_to_set(kind);
     if (slot == NULL) {
         return;
     }
@@ -51,11 +69,11 @@ void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
         call[0] = '\0';
     }
     bool has_detail = detail != NULL && detail[0] != '\0';
-    umf_native_error_set(kind, code, "%s failed: %s%s%s", call,
-                         result != NULL ? result : "(no description)",
-                         has_detail ? ": " : "", has_detail ? detail : "");
-    const char *message = NULL;
-    umf_native_error_get(kind, &message, NULL);
+    char message[UMF_NATIVE_ERROR_MESSAGE_MAX];
+    snprintf(message, sizeof(message), "%s failed: %s%s%s", call,
+             result != NULL ? result : "(no description)",
+             has_detail ? ": " : "", has_detail ? detail : "");
+    umf_native_error_set(kind, code, "%s", message);
     if (warn) {
         UMF_LOG_WARN("%s provider: %s", umf_gpu_provider_kind_name(kind),
                      message);
@@ -65,12 +83,23 @@ void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
     }
 }
 
+umf_result_t umf_native_error_set_load_failure(umf_gpu_provider_kind_t kind,
+                                               umf_result_t result,
+                                               const umf_dl_load_error_t *err) {
+    if (err != NULL) {
+        umf_native_error_set(kind, err->code, "%s", err->message);
+    }
+    return result;
+}
+
 void umf_native_error_get(umf_gpu_provider_kind_t kind, const char **message,
                           int32_t *code) {
-    const native_error_t *slot = slot_of(kind);
-    if (slot == NULL) {
-        slot = &no_error;
-    }
+    unsigned index = umf_gpu_provider_kind_index(kind);
+    const native_error_t *slots = umf_thread_state_peek(&last_errors);
+    const native_error_t *slot =
+        UMF_LIKELY(slots != NULL && index < UMF_GPU_PROVIDER_KIND_COUNT)
+            ? &slots[index]
+            : &no_error;
     if (message != NULL) {
         *message = slot->message;
     }

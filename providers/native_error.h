@@ -2,9 +2,12 @@
 //
 // The native error behind UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC: the
 // driver's result code and a message saying what failed, kept per thread and
-// per provider kind. This is the one thread-local store of it; providers set
-// it right before returning the error, and their get_last_native_error reads
-// it without a lock (a thread-local read, nothing else).
+// per provider kind. This is the one per-thread store of it, made at a
+// thread's first failure and released when the thread exits (no static TLS:
+// utils/util_thread.h); providers set it right before returning the error,
+// and their get_last_native_error reads it without a lock (one
+// pthread_getspecific, nothing else). A thread that cannot get the memory
+// for it keeps no message (a log line says so).
 //
 // A failure in one thread is never visible in another. Before any failure in
 // a thread, the code is 0 and the message empty ("").
@@ -17,6 +20,7 @@
 #include <stdint.h>
 
 #include "provider_kind.h"
+#include "utils_dl.h"
 
 // Longest message kept, including the terminating NUL; longer ones are cut.
 #define UMF_NATIVE_ERROR_MESSAGE_MAX 512
@@ -40,6 +44,15 @@ void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
                                const char *result, const char *detail,
                                bool warn, const char *fmt, va_list args)
     __attribute__((format(printf, 6, 0)));
+
+// What both providers do when their driver could not be loaded (`err` from
+// umf_ze_loader_error() or umf_cuda_driver_error()): store its code and
+// message for the calling thread, so that umfGpuMemoryProviderOpsGetLast-
+// NativeError tells why after a failed params create or provider create.
+// Returns `result`.
+umf_result_t umf_native_error_set_load_failure(umf_gpu_provider_kind_t kind,
+                                               umf_result_t result,
+                                               const umf_dl_load_error_t *err);
 
 // The calling thread's last stored code and message. The message is owned by
 // this module and stays valid (and unchanged) until the thread stores the

@@ -132,7 +132,8 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsCreate(
     const umf_cuda_driver_t *cu = NULL;
     umf_result_t ret = umf_cuda_driver_get(&cu);
     if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
+        return umf_native_error_set_load_failure(UMF_GPU_PROVIDER_KIND_CUDA,
+                                                 ret, umf_cuda_driver_error());
     }
     // The defaults: the calling thread's context and its device, if any.
     CUcontext ctx = NULL;
@@ -346,7 +347,8 @@ static umf_result_t cu_initialize(void *params, void **provider) {
     const umf_cuda_driver_t *cu = NULL;
     umf_result_t ret = umf_cuda_driver_get(&cu);
     if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
+        return umf_native_error_set_load_failure(UMF_GPU_PROVIDER_KIND_CUDA,
+                                                 ret, umf_cuda_driver_error());
     }
     if (in->context == NULL) {
         UMF_LOG_ERROR("CUDA provider: no context: set one with "

@@ -491,7 +491,8 @@ static umf_result_t ze_initialize(void *params, void **provider) {
     const umf_ze_loader_t *ze = NULL;
     ret = umf_ze_loader_get(&ze);
     if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
+        return umf_native_error_set_load_failure(
+            UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, ret, umf_ze_loader_error());
     }
     ze_provider_t *p = calloc(1, sizeof(*p));
     if (p == NULL) {

@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "memory_provider_internal.h"
+#include "util_thread.h"
 #include "utils_common.h"
 
 struct umf_memory_provider_t {
@@ -17,7 +18,9 @@ struct umf_memory_provider_t {
     void *priv;
 };
 
-static _Thread_local umf_memory_provider_handle_t last_failed;
+// 8 of the 64 bytes of static TLS the library may keep (util_thread.h):
+// every failing call writes it.
+static _Thread_local umf_memory_provider_handle_t last_failed UMF_TLS_HOT;
 
 void umf_memory_provider_set_last_failed(
     umf_memory_provider_handle_t hProvider) {

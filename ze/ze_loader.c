@@ -11,6 +11,8 @@
 
 static umf_ze_loader_t table;
 static umf_result_t load_result = UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE;
+// Why not, after a failed load; written once, under load_once.
+static umf_dl_load_error_t load_error;
 static umf_once_t load_once = UMF_ONCE_INIT;
 
 #define REQUIRED(name)                                                         \
@@ -51,15 +53,21 @@ static void load(void) {
     if (path == NULL || path[0] == '\0') {
         path = UMF_ZE_LOADER_DEFAULT;
     }
-    void *lib = umf_dl_open(path);
+    char why[sizeof(load_error.message) - 64];
+    void *lib = umf_dl_open(path, why, sizeof(why));
     if (lib == NULL) {
-        UMF_LOG_ERROR("Level Zero is unavailable: cannot load the loader %s "
-                      "(set %s to its path)",
-                      path, UMF_ZE_LOADER_ENV);
+        umf_dl_load_error_set(&load_error,
+                              ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE,
+                              "Level Zero is unavailable: %s (set %s to the "
+                              "loader's path)",
+                              why, UMF_ZE_LOADER_ENV);
         return;
     }
-    if (umf_dl_resolve(lib, path, symbols, UMF_ARRAY_SIZE(symbols)) !=
-        UMF_RESULT_SUCCESS) {
+    if (umf_dl_resolve(lib, path, symbols, UMF_ARRAY_SIZE(symbols), why,
+                       sizeof(why)) != UMF_RESULT_SUCCESS) {
+        umf_dl_load_error_set(&load_error,
+                              ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE,
+                              "Level Zero is unavailable: %s", why);
         goto err_close;
     }
     // Calling it again after the application did is harmless.
@@ -67,7 +75,10 @@ static void load(void) {
     if (res != ZE_RESULT_SUCCESS) {
         char what[160];
         umf_ze_result_describe(res, what, sizeof(what));
-        UMF_LOG_ERROR("Level Zero is unavailable: zeInit(0) failed: %s", what);
+        umf_dl_load_error_set(&load_error, (int32_t)res,
+                              "Level Zero is unavailable: zeInit(0) of %s "
+                              "failed: %s",
+                              path, what);
         goto err_close;
     }
     if (table.zeDriverGetLastErrorDescription != NULL &&
@@ -91,4 +102,9 @@ umf_result_t umf_ze_loader_get(const umf_ze_loader_t **loader) {
     umf_once(&load_once, load);
     *loader = load_result == UMF_RESULT_SUCCESS ? &table : NULL;
     return load_result;
+}
+
+const umf_dl_load_error_t *umf_ze_loader_error(void) {
+    umf_once(&load_once, load);
+    return load_result == UMF_RESULT_SUCCESS ? NULL : &load_error;
 }

@@ -19,6 +19,8 @@
 
 #include <umf/base.h>
 
+#include "utils_dl.h"
+
 // The environment variable that overrides the loader's path.
 #define UMF_ZE_LOADER_ENV "UMF_GPU_ZE_LOADER"
 #define UMF_ZE_LOADER_DEFAULT "libze_loader.so.1"
@@ -76,5 +78,11 @@ typedef struct umf_ze_loader_t {
 // error log line naming the library, the missing entry points or zeInit's
 // result) when Level Zero cannot be used, and then leaves *loader NULL.
 umf_result_t umf_ze_loader_get(const umf_ze_loader_t **loader);
+
+// After umf_ze_loader_get() failed: why, in the words of that log line (the
+// library's path, the entry points, dlerror's text or zeInit's result), and
+// the native code (zeInit's result, or ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE
+// when the loader or an entry point is missing). NULL when Level Zero loaded.
+const umf_dl_load_error_t *umf_ze_loader_error(void);
 
 #endif // UMF_GPU_ZE_LOADER_H

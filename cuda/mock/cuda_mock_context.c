@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "mock_log.h"
+#include "util_thread.h"
 
 #define CTX_FREE 0u
 #define CTX_LIVE 1u
@@ -49,14 +50,24 @@ static unsigned user_cursor; // next slot to try (under `lock`)
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 // The calling thread's context stack: its top (the current context) in a
-// small initial-exec slot that every memory call reads cheaply, the contexts
-// below it in an array that only push and pop touch.
-static _Thread_local ctx_ref_t tls_top
-    __attribute__((tls_model("initial-exec")));
-static _Thread_local struct {
+// small static-TLS slot that every memory call reads cheaply (16 of the 64
+// bytes this library may keep there, utils/util_thread.h), the contexts
+// below it in per-thread state made at the thread's first push onto a
+// current context, which only push and pop touch.
+static _Thread_local ctx_ref_t tls_top UMF_TLS_HOT;
+
+typedef struct ctx_stack_t {
     unsigned depth;
     ctx_ref_t below[CUDA_MOCK_CTX_STACK_DEPTH - 1];
-} tls_stack;
+} ctx_stack_t;
+
+static umf_thread_state_t stacks =
+    UMF_THREAD_STATE_INIT(sizeof(ctx_stack_t), NULL);
+
+// If the driver is unloaded, exiting threads must not call back into it.
+__attribute__((destructor)) static void ctx_stacks_unload(void) {
+    umf_thread_state_fini(&stacks);
+}
 
 static ctx_ref_t ref_of(struct CUctx_st *ctx) {
     ctx_ref_t r = {ctx, atomic_load_explicit(&ctx->gen, memory_order_acquire)};
@@ -121,13 +132,19 @@ int cuda_mock_ctx_device(const cuda_mock_ctx_t *ctx) {
 
 static CUresult push(ctx_ref_t r) {
     if (tls_top.ctx != NULL) {
-        if (tls_stack.depth == CUDA_MOCK_CTX_STACK_DEPTH - 1) {
+        ctx_stack_t *stack = umf_thread_state_get(&stacks);
+        if (stack == NULL) {
+            UMF_MOCK_LOG_ERROR("out of host memory for this thread's context "
+                               "stack");
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        if (stack->depth == CUDA_MOCK_CTX_STACK_DEPTH - 1) {
             UMF_MOCK_LOG_ERROR("the context stack of this thread is full (%d "
                                "contexts)",
                                CUDA_MOCK_CTX_STACK_DEPTH);
             return CUDA_ERROR_OUT_OF_MEMORY;
         }
-        tls_stack.below[tls_stack.depth++] = tls_top;
+        stack->below[stack->depth++] = tls_top;
     }
     tls_top = r;
     return CUDA_SUCCESS;
@@ -135,8 +152,9 @@ static CUresult push(ctx_ref_t r) {
 
 static ctx_ref_t pop(void) {
     ctx_ref_t old = tls_top;
-    if (tls_stack.depth > 0) {
-        tls_top = tls_stack.below[--tls_stack.depth];
+    ctx_stack_t *stack = umf_thread_state_peek(&stacks);
+    if (stack != NULL && stack->depth > 0) {
+        tls_top = stack->below[--stack->depth];
     } else {
         tls_top.ctx = NULL;
         tls_top.gen = 0;

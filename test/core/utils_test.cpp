@@ -119,14 +119,22 @@ TEST(Log, LongMessagesAreTruncatedToOneLine) {
 
 // ------------------------------------------------------------------ dlopen
 
-TEST(Dl, MissingLibraryIsNull) {
-    EXPECT_EQ(umf_dl_open("libumf-gpu-no-such-library.so.9"), nullptr);
-    EXPECT_EQ(umf_dl_open(nullptr), nullptr);
-    EXPECT_EQ(umf_dl_open(""), nullptr);
+TEST(Dl, MissingLibraryIsNullAndSaysWhy) {
+    char why[256] = "";
+    EXPECT_EQ(umf_dl_open("libumf-gpu-no-such-library.so.9", why, sizeof(why)),
+              nullptr);
+    // The path and dlerror's words.
+    EXPECT_NE(strstr(why, "cannot load libumf-gpu-no-such-library.so.9: "),
+              nullptr)
+        << why;
+    EXPECT_NE(strstr(why, "No such file"), nullptr) << why;
+    EXPECT_EQ(umf_dl_open(nullptr, why, sizeof(why)), nullptr);
+    EXPECT_STREQ(why, "no library path given");
+    EXPECT_EQ(umf_dl_open("", nullptr, 0), nullptr);
 }
 
 TEST(Dl, ResolvesRequiredAndOptionalSymbols) {
-    void *lib = umf_dl_open("libc.so.6");
+    void *lib = umf_dl_open("libc.so.6", nullptr, 0);
     ASSERT_NE(lib, nullptr);
     // gnu_get_libc_version, because sanitizers replace malloc and friends.
     void *version_addr = nullptr, *missing = &version_addr;
@@ -134,28 +142,49 @@ TEST(Dl, ResolvesRequiredAndOptionalSymbols) {
         {"gnu_get_libc_version", &version_addr, true},
         {"umf_gpu_no_such_symbol", &missing, false},
     };
-    EXPECT_EQ(umf_dl_resolve(lib, "libc.so.6", ok, 2), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(umf_dl_resolve(lib, "libc.so.6", ok, 2, nullptr, 0),
+              UMF_RESULT_SUCCESS);
     ASSERT_NE(version_addr, nullptr);
     EXPECT_STREQ(((const char *(*)(void))version_addr)(),
                  gnu_get_libc_version());
     EXPECT_EQ(missing, nullptr);
 
-    void *required_missing = &version_addr;
+    void *required_missing = &version_addr, *second = &version_addr;
     umf_dl_symbol_t bad[] = {
         {"gnu_get_libc_version", &version_addr, true},
         {"umf_gpu_no_such_symbol", &required_missing, true},
+        {"umf_gpu_nor_this_one", &second, true},
     };
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(umf_dl_resolve(lib, "libc.so.6", bad, 2),
+    char why[256] = "";
+    EXPECT_EQ(umf_dl_resolve(lib, "libc.so.6", bad, 3, why, sizeof(why)),
               UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE);
-    std::string log = testing::internal::GetCapturedStderr();
-    EXPECT_NE(log.find("umf_gpu_no_such_symbol"), std::string::npos) << log;
+    // The library, every missing entry point, and dlerror's words.
+    EXPECT_NE(strstr(why, "libc.so.6 lacks the entry point "
+                          "umf_gpu_no_such_symbol: "),
+              nullptr)
+        << why;
+    EXPECT_NE(strstr(why, "undefined symbol: umf_gpu_no_such_symbol; also "
+                          "missing: umf_gpu_nor_this_one"),
+              nullptr)
+        << why;
     EXPECT_EQ(required_missing, nullptr);
+    EXPECT_EQ(second, nullptr);
 
-    EXPECT_EQ(umf_dl_resolve(nullptr, "x", ok, 2),
+    EXPECT_EQ(umf_dl_resolve(nullptr, "x", ok, 2, nullptr, 0),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     umf_dl_close(lib);
     umf_dl_close(nullptr);
+}
+
+TEST(Dl, LoadErrorKeepsTheCodeAndLogsTheMessage) {
+    umf_dl_load_error_t err = {};
+    testing::internal::CaptureStderr();
+    umf_dl_load_error_set(&err, 42, "cannot load %s: %s", "x.so", "gone");
+    std::string log = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.code, 42);
+    EXPECT_STREQ(err.message, "cannot load x.so: gone");
+    EXPECT_NE(log.find("ERROR"), std::string::npos) << log;
+    EXPECT_NE(log.find("cannot load x.so: gone"), std::string::npos) << log;
 }
 
 // ---------------------------------------------------------- fd duplication
