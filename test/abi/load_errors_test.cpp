@@ -131,7 +131,7 @@ Outcome RunChild(const char *kind, std::vector<std::string> env) {
 // Both attempts (main thread, new thread) failed with DEPENDENCY_UNAVAILABLE
 // and `code`, and the message and the log hold every needle.
 void Expect(const Outcome &o, int32_t code,
-            std::initializer_list<std::string> needles) {
+            const std::vector<std::string> &needles) {
     ASSERT_EQ(o.results.size(), 2u) << o.log;
     std::string head = "RESULT " +
                        std::to_string(UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE) +
@@ -147,54 +147,71 @@ void Expect(const Outcome &o, int32_t code,
     }
 }
 
-TEST(LoadErrors, MissingCudaLibrary) {
-    Outcome o =
-        RunChild("cuda", {"UMF_GPU_CUDA_LIB=/nonexistent/libcuda.so.1"});
-    Expect(o, CUDA_ERROR_NOT_INITIALIZED,
-           {"/nonexistent/libcuda.so.1",
-            "cannot open shared object file: No such file or directory",
-            "UMF_GPU_CUDA_LIB"});
+// One way for a driver not to load: the provider kind, the environment,
+// the native code expected and what the message must say.
+struct Case {
+    const char *name;
+    const char *kind;
+    std::vector<std::string> env;
+    int32_t code;
+    std::vector<std::string> needles;
+};
+
+const std::string kNotADriver = UMF_TEST_NOT_A_DRIVER;
+
+const Case kCases[] = {
+    {"MissingCudaLibrary",
+     "cuda",
+     {"UMF_GPU_CUDA_LIB=/nonexistent/libcuda.so.1"},
+     CUDA_ERROR_NOT_INITIALIZED,
+     {"/nonexistent/libcuda.so.1",
+      "cannot open shared object file: No such file or directory",
+      "UMF_GPU_CUDA_LIB"}},
+    {"CudaLibraryWithoutTheEntryPoints",
+     "cuda",
+     {"UMF_GPU_CUDA_LIB=" + kNotADriver},
+     CUDA_ERROR_NOT_INITIALIZED,
+     {kNotADriver + " lacks the entry point cuInit: ",
+      "undefined symbol: cuInit; also missing: cuGetErrorName, "}},
+    {"CudaInitFailing",
+     "cuda",
+     {"UMF_GPU_MOCK_FAULTS=cuInit:1+=CUDA_ERROR_NO_DEVICE",
+      "UMF_GPU_MOCK_LOG=off"},
+     CUDA_ERROR_NO_DEVICE,
+     {"cuInit(0) in ", " failed: CUDA_ERROR_NO_DEVICE (100)"}},
+    {"MissingLevelZeroLoader",
+     "ze",
+     {"UMF_GPU_ZE_LOADER=/nonexistent/libze_loader.so.1"},
+     ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE,
+     {"/nonexistent/libze_loader.so.1",
+      "cannot open shared object file: No such file or directory",
+      "UMF_GPU_ZE_LOADER"}},
+    {"LevelZeroLoaderWithoutTheEntryPoints",
+     "ze",
+     {"UMF_GPU_ZE_LOADER=" + kNotADriver},
+     ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE,
+     {kNotADriver + " lacks the entry point zeInit: ",
+      "undefined symbol: zeInit; also missing: "}},
+    {"LevelZeroInitFailing",
+     "ze",
+     {"UMF_GPU_MOCK_FAULTS=zeInit:1+=ZE_RESULT_ERROR_DEVICE_LOST",
+      "UMF_GPU_MOCK_LOG=off"},
+     (int32_t)ZE_RESULT_ERROR_DEVICE_LOST,
+     {"zeInit(0) of ", " failed: ZE_RESULT_ERROR_DEVICE_LOST"}},
+};
+
+class LoadErrors : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(LoadErrors, SaidInTheLogAndTheNativeError) {
+    const Case &c = kCases[GetParam()];
+    Expect(RunChild(c.kind, c.env), c.code, c.needles);
 }
 
-TEST(LoadErrors, CudaLibraryWithoutTheEntryPoints) {
-    std::string lib = UMF_TEST_NOT_A_DRIVER;
-    Outcome o = RunChild("cuda", {"UMF_GPU_CUDA_LIB=" + lib});
-    Expect(o, CUDA_ERROR_NOT_INITIALIZED,
-           {lib + " lacks the entry point cuInit: ",
-            "undefined symbol: cuInit; also missing: cuGetErrorName, "});
-}
-
-TEST(LoadErrors, CudaInitFailing) {
-    Outcome o =
-        RunChild("cuda", {"UMF_GPU_MOCK_FAULTS=cuInit:1+=CUDA_ERROR_NO_DEVICE",
-                          "UMF_GPU_MOCK_LOG=off"});
-    Expect(o, CUDA_ERROR_NO_DEVICE,
-           {"cuInit(0) in ", " failed: CUDA_ERROR_NO_DEVICE (100)"});
-}
-
-TEST(LoadErrors, MissingLevelZeroLoader) {
-    Outcome o =
-        RunChild("ze", {"UMF_GPU_ZE_LOADER=/nonexistent/libze_loader.so.1"});
-    Expect(o, ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE,
-           {"/nonexistent/libze_loader.so.1",
-            "cannot open shared object file: No such file or directory",
-            "UMF_GPU_ZE_LOADER"});
-}
-
-TEST(LoadErrors, LevelZeroLoaderWithoutTheEntryPoints) {
-    std::string lib = UMF_TEST_NOT_A_DRIVER;
-    Outcome o = RunChild("ze", {"UMF_GPU_ZE_LOADER=" + lib});
-    Expect(o, ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE,
-           {lib + " lacks the entry point zeInit: ",
-            "undefined symbol: zeInit; also missing: "});
-}
-
-TEST(LoadErrors, LevelZeroInitFailing) {
-    Outcome o = RunChild(
-        "ze", {"UMF_GPU_MOCK_FAULTS=zeInit:1+=ZE_RESULT_ERROR_DEVICE_LOST",
-               "UMF_GPU_MOCK_LOG=off"});
-    Expect(o, ZE_RESULT_ERROR_DEVICE_LOST,
-           {"zeInit(0) of ", " failed: ZE_RESULT_ERROR_DEVICE_LOST"});
-}
+INSTANTIATE_TEST_SUITE_P(EachWay, LoadErrors,
+                         ::testing::Range(size_t(0),
+                                          sizeof(kCases) / sizeof(kCases[0])),
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                             return std::string(kCases[info.param].name);
+                         });
 
 } // namespace
