@@ -46,8 +46,10 @@ class_or_log(umf_memory_provider_handle_t hProvider, const char *function) {
     const umf_gpu_provider_class_t *cls = umf_gpu_provider_class_of(hProvider);
     if (cls == NULL) {
         UMF_LOG_ERROR("%s: %s", function,
-                      hProvider == NULL
-                          ? "NULL provider handle"
+                      hProvider == NULL ? "NULL provider handle"
+                      : !umf_memory_provider_is_ours(hProvider)
+                          ? "not a provider handle of umf-gpu's core (one "
+                            "that another UMF core made, or destroyed)"
                           : "the provider is not a GPU provider of umf-gpu");
     }
     return cls;

@@ -903,9 +903,12 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderResidentDeviceChange(
         umf_memory_provider_get_ops(hProvider);
     if (ops == NULL || ops->initialize != ze_initialize || hDevice == NULL) {
         UMF_LOG_ERROR("%s: %s", __func__,
-                      hDevice == NULL ? "NULL device"
-                      : ops == NULL   ? "NULL provider handle"
-                                      : "not a Level Zero provider");
+                      hDevice == NULL     ? "NULL device"
+                      : hProvider == NULL ? "NULL provider handle"
+                      : ops == NULL ? "not a provider handle of umf-gpu's "
+                                      "core (one that another UMF core made, "
+                                      "or destroyed)"
+                                    : "not a Level Zero provider");
         if (hProvider != NULL) {
             umf_memory_provider_set_last_failed(hProvider);
         }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Provider handles: validation of the ops table at create time, argument
-// checks in every wrapper, dispatch, and the thread-local last failed
-// provider.
+// checks in every wrapper, dispatch, the thread-local last failed provider,
+// and the set of handles this core made.
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include <umf/memory_provider.h>
@@ -12,6 +13,7 @@
 #include "memory_provider_internal.h"
 #include "util_thread.h"
 #include "utils_common.h"
+#include "utils_hash_map.h"
 
 struct umf_memory_provider_t {
     umf_memory_provider_ops_t ops; // a copy, with defaults for NULL options
@@ -31,13 +33,44 @@ UMF_EXPORT umf_memory_provider_handle_t umfGetLastFailedMemoryProvider(void) {
     return last_failed;
 }
 
+// Every live handle this core made. A process may hold another UMF core
+// (UMF's own libumf) whose handles have another layout; the extensions
+// (umfGpuMemoryProviderGetStats, ...) look a handle up here before they read
+// it as ours. Create and destroy take the lock; the wrappers of the core API
+// do not look (a handle passed to them is theirs by contract).
+static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
+static umf_hash_map_t handles = UMF_HASH_MAP_INIT;
+
+static umf_result_t handle_add(umf_memory_provider_handle_t h) {
+    pthread_mutex_lock(&handles_lock);
+    umf_result_t ret = umf_hash_map_put_new(&handles, (uintptr_t)h, h);
+    pthread_mutex_unlock(&handles_lock);
+    return ret;
+}
+
+static void handle_remove(umf_memory_provider_handle_t h) {
+    pthread_mutex_lock(&handles_lock);
+    (void)umf_hash_map_remove(&handles, (uintptr_t)h);
+    pthread_mutex_unlock(&handles_lock);
+}
+
+bool umf_memory_provider_is_ours(umf_memory_provider_handle_t hProvider) {
+    if (hProvider == NULL) {
+        return false;
+    }
+    pthread_mutex_lock(&handles_lock);
+    bool ours = umf_hash_map_get(&handles, (uintptr_t)hProvider) != NULL;
+    pthread_mutex_unlock(&handles_lock);
+    return ours;
+}
+
 const umf_memory_provider_ops_t *
 umf_memory_provider_get_ops(umf_memory_provider_handle_t hProvider) {
-    return hProvider ? &hProvider->ops : NULL;
+    return umf_memory_provider_is_ours(hProvider) ? &hProvider->ops : NULL;
 }
 
 void *umf_memory_provider_get_priv(umf_memory_provider_handle_t hProvider) {
-    return hProvider ? hProvider->priv : NULL;
+    return umf_memory_provider_is_ours(hProvider) ? hProvider->priv : NULL;
 }
 
 // Returns `result`, recording the provider as failed if it is an error.
@@ -199,9 +232,16 @@ umfMemoryProviderCreate(const umf_memory_provider_ops_t *ops, void *params,
         UMF_LOG_DEBUG("provider initialize failed with %d", (int)ret);
         goto err_free;
     }
+    ret = handle_add(provider);
+    if (ret != UMF_RESULT_SUCCESS) {
+        UMF_LOG_ERROR("umfMemoryProviderCreate: out of host memory");
+        goto err_finalize;
+    }
     *hProvider = provider;
     return UMF_RESULT_SUCCESS;
 
+err_finalize:
+    provider->ops.finalize(provider->priv);
 err_free:
     free(provider);
     return ret;
@@ -212,6 +252,7 @@ umfMemoryProviderDestroy(umf_memory_provider_handle_t hProvider) {
     if (hProvider == NULL) {
         return;
     }
+    handle_remove(hProvider);
     hProvider->ops.finalize(hProvider->priv);
     // A destroyed provider must not stay reachable as "last failed" in this
     // thread; other threads' records are theirs to overwrite.

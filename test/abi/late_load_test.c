@@ -23,6 +23,7 @@
 #include <umf/providers/provider_cuda.h>
 #include <umf/providers/provider_level_zero.h>
 
+#include "abi_drivers.h"
 #include "driver_open.h"
 
 #define FN(name) __typeof__(&name) name
@@ -94,52 +95,26 @@ static int use_provider(const char *kind, const umf_memory_provider_ops_t *ops,
 }
 
 static int level_zero(void) {
-    struct {
-        FN(zeInit);
-        FN(zeDriverGet);
-        FN(zeDeviceGet);
-        FN(zeContextCreate);
-        FN(zeContextDestroy);
-    } ze;
-    const driver_symbol_t symbols[] = {
-        SYM(ze, zeInit),           SYM(ze, zeDriverGet),
-        SYM(ze, zeDeviceGet),      SYM(ze, zeContextCreate),
-        SYM(ze, zeContextDestroy),
-    };
-    const char *path;
+    abi_ze_t ze = {0};
     char why[512];
-    if (driver_open("UMF_GPU_ZE_LOADER", "libze_loader.so.1",
-                    "the Level Zero loader", symbols,
-                    sizeof(symbols) / sizeof(symbols[0]), &path, why,
-                    sizeof(why)) == NULL) {
+    if (abi_ze_open(&ze, why, sizeof(why)) != 0) {
         return fail("Level Zero", why);
-    }
-    uint32_t count = 1;
-    ze_driver_handle_t driver;
-    ze_device_handle_t device;
-    ze_context_handle_t context;
-    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
-    if (ze.zeInit(0) != ZE_RESULT_SUCCESS ||
-        ze.zeDriverGet(&count, &driver) != ZE_RESULT_SUCCESS || count == 0 ||
-        ze.zeDeviceGet(driver, &count, &device) != ZE_RESULT_SUCCESS ||
-        count == 0 ||
-        ze.zeContextCreate(driver, &desc, &context) != ZE_RESULT_SUCCESS) {
-        return fail("Level Zero", "no driver, device or context");
     }
     umf_level_zero_memory_provider_params_handle_t params = NULL;
     umf_result_t res = umf.umfLevelZeroMemoryProviderParamsCreate(&params);
     if (res == UMF_RESULT_SUCCESS) {
-        res = umf.umfLevelZeroMemoryProviderParamsSetContext(params, context);
+        res =
+            umf.umfLevelZeroMemoryProviderParamsSetContext(params, ze.context);
     }
     if (res == UMF_RESULT_SUCCESS) {
-        res = umf.umfLevelZeroMemoryProviderParamsSetDevice(params, device);
+        res = umf.umfLevelZeroMemoryProviderParamsSetDevice(params, ze.device);
     }
     int rc = res != UMF_RESULT_SUCCESS
                  ? fail_umf("Level Zero params", res, NULL)
                  : use_provider("Level Zero",
                                 umf.umfLevelZeroMemoryProviderOps(), params);
     umf.umfLevelZeroMemoryProviderParamsDestroy(params);
-    ze.zeContextDestroy(context);
+    abi_ze_close(&ze);
     return rc;
 }
 
@@ -151,40 +126,21 @@ static int cuda(void) {
     if (res != UMF_RESULT_SUCCESS) {
         return fail_umf("CUDA params", res, umf.umfCUDAMemoryProviderOps());
     }
-    struct {
-        FN(cuDeviceGet);
-        FN(cuDevicePrimaryCtxRetain);
-        FN(cuDevicePrimaryCtxRelease_v2);
-    } cu;
-    const driver_symbol_t symbols[] = {
-        SYM(cu, cuDeviceGet),
-        SYM(cu, cuDevicePrimaryCtxRetain),
-        SYM(cu, cuDevicePrimaryCtxRelease_v2),
-    };
-    const char *path;
+    abi_cuda_t cu = {0};
     char why[512];
-    if (driver_open("UMF_GPU_CUDA_LIB", "libcuda.so.1", "the CUDA driver",
-                    symbols, sizeof(symbols) / sizeof(symbols[0]), &path, why,
-                    sizeof(why)) == NULL) {
+    if (abi_cuda_open(&cu, why, sizeof(why)) != 0) {
         umf.umfCUDAMemoryProviderParamsDestroy(params);
         return fail("CUDA", why);
     }
-    CUdevice device;
-    CUcontext context;
-    if (cu.cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
-        cu.cuDevicePrimaryCtxRetain(&context, device) != CUDA_SUCCESS) {
-        umf.umfCUDAMemoryProviderParamsDestroy(params);
-        return fail("CUDA", "no device or context");
-    }
-    res = umf.umfCUDAMemoryProviderParamsSetContext(params, context);
+    res = umf.umfCUDAMemoryProviderParamsSetContext(params, cu.context);
     if (res == UMF_RESULT_SUCCESS) {
-        res = umf.umfCUDAMemoryProviderParamsSetDevice(params, device);
+        res = umf.umfCUDAMemoryProviderParamsSetDevice(params, cu.device);
     }
     int rc = res != UMF_RESULT_SUCCESS
                  ? fail_umf("CUDA params", res, NULL)
                  : use_provider("CUDA", umf.umfCUDAMemoryProviderOps(), params);
     umf.umfCUDAMemoryProviderParamsDestroy(params);
-    cu.cuDevicePrimaryCtxRelease_v2(device);
+    abi_cuda_close(&cu);
     return rc;
 }
 
