@@ -13,64 +13,7 @@
 
 #include <umf/memory_provider.h>
 
-// A provider that needs no driver; its name tells which core called it.
-static umf_result_t probe_initialize(void *params, void **provider) {
-    (void)params;
-    *provider = NULL;
-    return UMF_RESULT_SUCCESS;
-}
-
-static void probe_finalize(void *provider) {
-    (void)provider;
-}
-
-static umf_result_t probe_alloc(void *provider, size_t size, size_t alignment,
-                                void **ptr) {
-    (void)provider, (void)size, (void)alignment, (void)ptr;
-    return UMF_RESULT_ERROR_NOT_SUPPORTED;
-}
-
-static umf_result_t probe_free(void *provider, void *ptr, size_t size) {
-    (void)provider, (void)ptr, (void)size;
-    return UMF_RESULT_ERROR_NOT_SUPPORTED;
-}
-
-static void probe_native_error(void *provider, const char **message,
-                               int32_t *code) {
-    (void)provider;
-    *message = "";
-    *code = 0;
-}
-
-static umf_result_t probe_page_size(void *provider, size_t size, size_t *page) {
-    (void)provider, (void)size;
-    *page = 4096;
-    return UMF_RESULT_SUCCESS;
-}
-
-static umf_result_t probe_min_page_size(void *provider, void *ptr,
-                                        size_t *page) {
-    (void)provider, (void)ptr;
-    *page = 4096;
-    return UMF_RESULT_SUCCESS;
-}
-
-static const char *probe_name(void *provider) {
-    (void)provider;
-    return "probe";
-}
-
-static const umf_memory_provider_ops_t probe_ops = {
-    .version = UMF_VERSION_CURRENT,
-    .initialize = probe_initialize,
-    .finalize = probe_finalize,
-    .alloc = probe_alloc,
-    .free = probe_free,
-    .get_last_native_error = probe_native_error,
-    .get_recommended_page_size = probe_page_size,
-    .get_min_page_size = probe_min_page_size,
-    .get_name = probe_name,
-};
+#include "test_providers.h"
 
 static const char *library_of(void *addr) {
     Dl_info info;
@@ -97,7 +40,8 @@ int main(void) {
         return 1;
     }
     umf_memory_provider_handle_t h = NULL;
-    umf_result_t res = umfMemoryProviderCreate(&probe_ops, NULL, &h);
+    umf_result_t res =
+        umfMemoryProviderCreate(umf_test_null_provider_ops(), NULL, &h);
     if (res != UMF_RESULT_SUCCESS) {
         fprintf(stderr, "umfMemoryProviderCreate: %d\n", (int)res);
         return 1;
@@ -105,7 +49,7 @@ int main(void) {
     const char *name = umfMemoryProviderGetName(h);
     printf("the provider's name through this program's core: %s\n",
            name != NULL ? name : "(NULL)");
-    int rc = name != NULL && strcmp(name, "probe") == 0 ? 0 : 1;
+    int rc = name != NULL && strcmp(name, "null") == 0 ? 0 : 1;
     umfMemoryProviderDestroy(h);
     if (rc == 0) {
         printf("symbol versions: the program stays with libumf_gpu\n");

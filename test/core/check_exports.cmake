@@ -24,8 +24,9 @@ foreach(line ${lines})
     endif()
     set(type ${CMAKE_MATCH_1})
     set(symbol ${CMAKE_MATCH_2})
-    if(type STREQUAL "A" AND symbol STREQUAL version_node)
-        continue() # the version node's own definition
+    if(type STREQUAL "A" AND (symbol STREQUAL version_node
+                              OR symbol STREQUAL "${version_node}@@${version_node}"))
+        continue() # the version node's own definition (nm, llvm-nm)
     endif()
     if(NOT symbol MATCHES "^([^@]+)@@(.+)$")
         message(FATAL_ERROR "${LIB} exports '${symbol}' without a version "
