@@ -13,7 +13,9 @@
 //   3. starts every entry point with umf_mock_enter(ENTRY, &fault), which
 //      counts the call and says whether a fault rule makes it fail;
 //   4. allocates, frees and queries with mock_memory.h, exports and imports
-//      with mock_ipc.h, tracks its objects with mock_objects.h;
+//      with mock_ipc.h, tracks its objects with mock_objects.h, keeps event
+//      state (shareable between processes) with mock_events.h, and releases
+//      what a context owned with mock_owner.h;
 //   5. exports its control API with UMF_MOCK_DEFINE_CONTROL_API
 //      (mock_control.h), and nothing else but its own entry points
 //      (a version script).
@@ -29,11 +31,13 @@
 #include <stdint.h>
 
 #include "mock_config.h"
+#include "mock_events.h"
 #include "mock_faults.h"
 #include "mock_ipc.h"
 #include "mock_log.h"
 #include "mock_memory.h"
 #include "mock_objects.h"
+#include "mock_owner.h"
 #include "mock_status.h"
 #include "mock_thread.h"
 

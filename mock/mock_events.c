@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "mock_events.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mock_log.h"
+
+#define FILE_MAGIC 0x5354564b4d475554ull // "TUGMKVTS"
+#define FILE_VERSION 1u
+#define HANDLE_MAGIC 0x564b4755u // "UGKV"
+#define HANDLE_VERSION 1u
+#define MEMFD_NAME "umf-gpu-mock-events"
+
+// A slot's state word, the futex:
+enum {
+    RESET = 0,    // not signalled, nobody sleeps on it
+    SIGNALED = 1, // signalled
+    WAITED = 2,   // not signalled, a waiter may sleep on it
+};
+
+typedef struct slot_t {
+    _Atomic uint32_t state;
+    uint32_t reserved;
+    _Atomic uint64_t time; // CLOCK_MONOTONIC ns of the last signal
+} slot_t;
+
+// The start of a shareable pool's file; the slots follow it.
+typedef struct file_header_t {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t count;
+    uint64_t id;
+    int32_t pid;
+    uint32_t reserved[9];
+} file_header_t;
+
+_Static_assert(sizeof(file_header_t) == 64, "one cache line of header");
+_Static_assert(sizeof(slot_t) == 16, "slots of 16 bytes");
+
+struct umf_mock_events_t {
+    slot_t *slots;
+    uint32_t count;
+    bool imported;
+    int fd;       // the exporter's memfd, or -1
+    void *map;    // the file's mapping, or NULL (private pool)
+    size_t bytes; // of the mapping
+    uint64_t id;  // the exporter's id of the pool
+};
+
+static _Atomic uint64_t next_pool_id = 1;
+
+static size_t file_bytes(uint32_t count) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t n = sizeof(file_header_t) + (size_t)count * sizeof(slot_t);
+    return (n + page - 1) / page * page;
+}
+
+static umf_mock_status_t errno_status(int err) {
+    return err == EMFILE || err == ENFILE || err == ENOMEM
+               ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+               : UMF_MOCK_ERR_OS;
+}
+
+// Makes the sealed memfd of a shareable pool and maps it.
+static umf_mock_status_t make_file(umf_mock_events_t *p) {
+    char name[64];
+    snprintf(name, sizeof(name), MEMFD_NAME ":%" PRIu64, p->id);
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) {
+        int err = errno;
+        UMF_MOCK_LOG_ERROR("memfd_create for an event pool: %s", strerror(err));
+        return errno_status(err);
+    }
+    size_t bytes = file_bytes(p->count);
+    // Sealed against resizing: an importer's mapping can never lose its
+    // pages (SIGBUS), and an importer can check that.
+    if (ftruncate(fd, (off_t)bytes) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) !=
+            0) {
+        int err = errno;
+        UMF_MOCK_LOG_ERROR("cannot size and seal an event pool's memfd: %s",
+                           strerror(err));
+        close(fd);
+        return errno_status(err);
+    }
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        int err = errno;
+        UMF_MOCK_LOG_ERROR("cannot map an event pool: %s", strerror(err));
+        close(fd);
+        return errno_status(err);
+    }
+    file_header_t *h = map;
+    h->magic = FILE_MAGIC;
+    h->version = FILE_VERSION;
+    h->count = p->count;
+    h->id = p->id;
+    h->pid = (int32_t)getpid();
+    p->fd = fd;
+    p->map = map;
+    p->bytes = bytes;
+    p->slots = (slot_t *)((char *)map + sizeof(file_header_t));
+    return UMF_MOCK_OK;
+}
+
+umf_mock_status_t umf_mock_events_create(uint32_t count, bool shareable,
+                                         umf_mock_events_t **out) {
+    if (out == NULL || count == 0 || count > UMF_MOCK_EVENTS_MAX) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    umf_mock_events_t *p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    p->count = count;
+    p->fd = -1;
+    p->id = atomic_fetch_add_explicit(&next_pool_id, 1, memory_order_relaxed);
+    if (shareable) {
+        umf_mock_status_t s = make_file(p);
+        if (s != UMF_MOCK_OK) {
+            free(p);
+            return s;
+        }
+    } else {
+        p->slots = calloc(count, sizeof(slot_t));
+        if (p->slots == NULL) {
+            free(p);
+            return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+        }
+    }
+    *out = p;
+    return UMF_MOCK_OK;
+}
+
+void umf_mock_events_release(umf_mock_events_t *p) {
+    if (p == NULL) {
+        return;
+    }
+    if (p->map != NULL) {
+        munmap(p->map, p->bytes);
+    } else {
+        free(p->slots);
+    }
+    if (p->fd >= 0) {
+        close(p->fd);
+    }
+    free(p);
+}
+
+uint32_t umf_mock_events_count(const umf_mock_events_t *p) {
+    return p->count;
+}
+
+bool umf_mock_events_imported(const umf_mock_events_t *p) {
+    return p->imported;
+}
+
+bool umf_mock_events_shared(const umf_mock_events_t *p) {
+    return p->map != NULL;
+}
+
+// ---- Slots -----------------------------------------------------------------
+
+static long futex(_Atomic uint32_t *word, int op, uint32_t value,
+                  const struct timespec *deadline) {
+    // FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline; no
+    // FUTEX_PRIVATE_FLAG, so that other processes' waiters are woken.
+    return syscall(SYS_futex, (uint32_t *)word, op, value, deadline, NULL,
+                   FUTEX_BITSET_MATCH_ANY);
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void umf_mock_event_signal(umf_mock_events_t *p, uint32_t index) {
+    slot_t *s = &p->slots[index];
+    atomic_store_explicit(&s->time, now_ns(), memory_order_relaxed);
+    if (atomic_exchange_explicit(&s->state, SIGNALED, memory_order_acq_rel) ==
+        WAITED) {
+        futex(&s->state, FUTEX_WAKE_BITSET, INT_MAX, NULL);
+    }
+}
+
+void umf_mock_event_reset(umf_mock_events_t *p, uint32_t index) {
+    uint32_t expected = SIGNALED;
+    // Only a signalled slot changes: a waiter's mark stays.
+    atomic_compare_exchange_strong_explicit(&p->slots[index].state, &expected,
+                                            RESET, memory_order_acq_rel,
+                                            memory_order_relaxed);
+}
+
+bool umf_mock_event_signaled(const umf_mock_events_t *p, uint32_t index) {
+    return atomic_load_explicit(&p->slots[index].state, memory_order_acquire) ==
+           SIGNALED;
+}
+
+uint64_t umf_mock_event_signal_time(const umf_mock_events_t *p,
+                                    uint32_t index) {
+    const slot_t *s = &p->slots[index];
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != SIGNALED) {
+        return 0;
+    }
+    return atomic_load_explicit(&s->time, memory_order_relaxed);
+}
+
+bool umf_mock_event_wait(umf_mock_events_t *p, uint32_t index,
+                         uint64_t timeout_ns) {
+    slot_t *s = &p->slots[index];
+    struct timespec deadline;
+    bool limited = timeout_ns != UINT64_MAX;
+    if (limited) {
+        uint64_t end = now_ns();
+        end = end > UINT64_MAX - timeout_ns ? UINT64_MAX : end + timeout_ns;
+        deadline.tv_sec = (time_t)(end / 1000000000u);
+        deadline.tv_nsec = (long)(end % 1000000000u);
+    }
+    for (;;) {
+        uint32_t state = atomic_load_explicit(&s->state, memory_order_acquire);
+        if (state == SIGNALED) {
+            return true;
+        }
+        if (timeout_ns == 0) {
+            return false;
+        }
+        if (state == RESET && !atomic_compare_exchange_weak_explicit(
+                                  &s->state, &state, WAITED,
+                                  memory_order_acquire, memory_order_acquire)) {
+            continue; // signalled or marked meanwhile: look again
+        }
+        long r = futex(&s->state, FUTEX_WAIT_BITSET, WAITED,
+                       limited ? &deadline : NULL);
+        if (r != 0 && errno == ETIMEDOUT) {
+            return umf_mock_event_signaled(p, index);
+        }
+        // Woken, interrupted, or the word changed before we slept: look
+        // again.
+    }
+}
+
+// ---- IPC -------------------------------------------------------------------
+//
+// Handle bytes: 0 fd | 4 zero | 8 magic | 12 version | 16 pid | 20 count |
+//               24 id | 32 checksum | 36..63 zero
+// The checksum covers bytes 8-31 and 36-63.
+
+static uint32_t fnv1a(uint32_t h, const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 16777619u;
+    }
+    return h;
+}
+
+static uint32_t checksum(const unsigned char *h) {
+    return fnv1a(fnv1a(2166136261u, h + 8, 24), h + 36, 28);
+}
+
+static void put32(unsigned char *p, uint32_t v) {
+    memcpy(p, &v, sizeof(v));
+}
+
+static uint32_t get32(const unsigned char *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+umf_mock_status_t umf_mock_events_export(const umf_mock_events_t *p,
+                                         umf_mock_events_desc_t *d) {
+    if (p == NULL || d == NULL) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (p->fd < 0) {
+        return UMF_MOCK_ERR_NOT_SUPPORTED;
+    }
+    d->fd = p->fd;
+    d->pid = (int)getpid();
+    d->count = p->count;
+    d->id = p->id;
+    return UMF_MOCK_OK;
+}
+
+void umf_mock_events_pack(const umf_mock_events_desc_t *d,
+                          unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES]) {
+    memset(h, 0, UMF_MOCK_EVENTS_HANDLE_BYTES);
+    put32(h + 0, (uint32_t)d->fd);
+    put32(h + 8, HANDLE_MAGIC);
+    put32(h + 12, HANDLE_VERSION);
+    put32(h + 16, (uint32_t)d->pid);
+    put32(h + 20, d->count);
+    memcpy(h + 24, &d->id, sizeof(d->id));
+    put32(h + 32, checksum(h));
+}
+
+umf_mock_status_t
+umf_mock_events_unpack(const unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES],
+                       umf_mock_events_desc_t *d) {
+    if (h == NULL || d == NULL || get32(h + 8) != HANDLE_MAGIC ||
+        get32(h + 12) != HANDLE_VERSION || get32(h + 32) != checksum(h) ||
+        get32(h + 4) != 0) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    for (unsigned i = 36; i < UMF_MOCK_EVENTS_HANDLE_BYTES; i++) {
+        if (h[i] != 0) {
+            return UMF_MOCK_ERR_INVALID_ARGUMENT;
+        }
+    }
+    d->fd = (int)get32(h + 0);
+    d->pid = (int)get32(h + 16);
+    d->count = get32(h + 20);
+    memcpy(&d->id, h + 24, sizeof(d->id));
+    if (d->pid <= 0 || d->count == 0 || d->count > UMF_MOCK_EVENTS_MAX ||
+        d->id == 0) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    return UMF_MOCK_OK;
+}
+
+// Checks that `fd` is the sealed memfd of pool `d->id`, big enough for it.
+static umf_mock_status_t check_file(const umf_mock_events_desc_t *d,
+                                    size_t bytes) {
+    struct stat st;
+    if (fstat(d->fd, &st) != 0) {
+        UMF_MOCK_LOG_WARN("event pool IPC handle: fd %d is not open in this "
+                          "process: %s",
+                          d->fd, strerror(errno));
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    int seals = fcntl(d->fd, F_GET_SEALS);
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < bytes || seals < 0 ||
+        (seals & F_SEAL_SHRINK) == 0) {
+        UMF_MOCK_LOG_WARN("event pool IPC handle: fd %d is not the memory of "
+                          "an event pool of %" PRIu32 " events",
+                          d->fd, d->count);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    char path[64], link[128], want[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
+    ssize_t n = readlink(path, link, sizeof(link) - 1);
+    if (n < 0) {
+        return UMF_MOCK_OK; // no /proc: the size, seals and header must do
+    }
+    link[n] = '\0';
+    int w = snprintf(want, sizeof(want), "/memfd:" MEMFD_NAME ":%" PRIu64 " ",
+                     d->id);
+    if (strncmp(link, want, (size_t)w) != 0) {
+        UMF_MOCK_LOG_WARN("event pool IPC handle: fd %d is %s, not the "
+                          "exported pool",
+                          d->fd, link);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    return UMF_MOCK_OK;
+}
+
+umf_mock_status_t umf_mock_events_import(const umf_mock_events_desc_t *d,
+                                         umf_mock_events_t **out) {
+    if (d == NULL || out == NULL || d->fd < 0 || d->pid <= 0 || d->count == 0 ||
+        d->count > UMF_MOCK_EVENTS_MAX) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    size_t bytes = file_bytes(d->count);
+    umf_mock_status_t s = check_file(d, bytes);
+    if (s != UMF_MOCK_OK) {
+        return s;
+    }
+    umf_mock_events_t *p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, 0);
+    if (map == MAP_FAILED) {
+        int err = errno;
+        UMF_MOCK_LOG_ERROR("cannot map an imported event pool: %s",
+                           strerror(err));
+        free(p);
+        return err == EACCES || err == EINVAL ? UMF_MOCK_ERR_STALE_HANDLE
+                                              : errno_status(err);
+    }
+    const file_header_t *h = map;
+    if (h->magic != FILE_MAGIC || h->version != FILE_VERSION ||
+        h->count != d->count || h->id != d->id || h->pid != d->pid) {
+        UMF_MOCK_LOG_WARN("event pool IPC handle: the pool's memory describes "
+                          "another pool than the handle");
+        munmap(map, bytes);
+        free(p);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    p->slots = (slot_t *)((char *)map + sizeof(file_header_t));
+    p->count = d->count;
+    p->imported = true;
+    p->fd = -1;
+    p->map = map;
+    p->bytes = bytes;
+    p->id = d->id;
+    *out = p;
+    return UMF_MOCK_OK;
+}
