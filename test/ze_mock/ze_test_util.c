@@ -87,6 +87,11 @@ static void load_control(void) {
                                    "umfZeMock") == 0;
 }
 
+const umf_test_mock_control_t *ze_test_control_if_emulated(void) {
+    pthread_once(&control_once, load_control);
+    return control_ok ? &control : NULL;
+}
+
 const umf_test_mock_control_t *ze_test_control(void) {
     pthread_once(&control_once, load_control);
     if (!control_ok) {

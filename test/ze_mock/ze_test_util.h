@@ -39,6 +39,10 @@ void ze_test_teardown(ze_test_t *t);
 
 // The driver's control API; NULL (with a test failure) if unavailable.
 const umf_test_mock_control_t *ze_test_control(void);
+// The same without a failure: NULL on a real driver. Tests written to run
+// unchanged on a GPU check what only the emulated driver can tell (live
+// counts, call counts) when this is not NULL.
+const umf_test_mock_control_t *ze_test_control_if_emulated(void);
 
 // Runs in the loader's intercept mode, where the loader itself reads every
 // handle (so tests pass no NULL handles there).

@@ -7,7 +7,6 @@
 // wait for an event nobody signalled yet is refused (UNSUPPORTED_FEATURE)
 // rather than blocking the caller forever.
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,26 +15,12 @@
 
 #define MAX_FILL_PATTERN 128
 
-typedef struct event_pool_t {
-    uint32_t magic;
-    uint32_t count;
-    pthread_mutex_t lock; // used[]
-    uint8_t *used;        // which indices have an event
-} event_pool_t;
-
-typedef struct event_t {
-    uint32_t magic;
-    event_pool_t *pool;
-    uint32_t index;
-    _Atomic int signaled;
-} event_t;
-
 typedef struct queue_t {
-    uint32_t magic;
+    ze_mock_object_t obj;
 } queue_t;
 
 typedef struct fence_t {
-    uint32_t magic;
+    ze_mock_object_t obj;
     _Atomic int signaled;
 } fence_t;
 
@@ -53,14 +38,14 @@ typedef struct command_t {
     size_t size;
     unsigned char pattern[MAX_FILL_PATTERN];
     size_t pattern_size;
-    event_t *signal; // signalled after the command, or NULL
-    event_t *reset;  // CMD_RESET
-    uint32_t waits;  // events that must be signalled first
-    event_t **wait;  // owned by the command
+    ze_mock_event_t *signal; // signalled after the command, or NULL
+    ze_mock_event_t *reset;  // CMD_RESET
+    uint32_t waits;          // events that must be signalled first
+    ze_mock_event_t **wait;  // owned by the command
 } command_t;
 
 typedef struct list_t {
-    uint32_t magic;
+    ze_mock_object_t obj;
     bool immediate;
     bool closed;
     command_t *cmds;
@@ -69,14 +54,9 @@ typedef struct list_t {
 
 #define CHECKED(type, var, handle, magic_value)                                \
     type *var = (type *)(handle);                                              \
-    if (var == NULL || var->magic != (magic_value)) {                          \
+    if (var == NULL || var->obj.magic != (magic_value)) {                      \
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
     }
-
-static event_t *as_event(ze_event_handle_t h) {
-    event_t *e = (event_t *)h;
-    return e != NULL && e->magic == ZE_MOCK_MAGIC_EVENT ? e : NULL;
-}
 
 // Polls `flag` until it is set or `timeout_ns` passed (UINT64_MAX: never).
 static bool wait_flag(_Atomic int *flag, uint64_t timeout_ns) {
@@ -115,11 +95,12 @@ static ze_result_t check_range(const void *ptr, size_t size) {
 
 static ze_result_t run(const command_t *c) {
     for (uint32_t i = 0; i < c->waits; i++) {
-        if (!atomic_load_explicit(&c->wait[i]->signaled,
-                                  memory_order_acquire)) {
+        if (!ze_mock_event_await(c->wait[i])) {
             UMF_MOCK_LOG_ERROR("a command waits for an event nobody "
                                "signalled: the emulated driver executes "
-                               "commands at once and cannot wait");
+                               "commands at once and cannot wait for one "
+                               "that only a later command or call of this "
+                               "process could signal");
             return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
         }
     }
@@ -137,13 +118,13 @@ static ze_result_t run(const command_t *c) {
         break;
     }
     case CMD_RESET:
-        atomic_store_explicit(&c->reset->signaled, 0, memory_order_release);
+        ze_mock_event_reset(c->reset);
         break;
     case CMD_BARRIER:
         break;
     }
     if (c->signal != NULL) {
-        atomic_store_explicit(&c->signal->signaled, 1, memory_order_release);
+        ze_mock_event_signal(c->signal);
     }
     return ZE_RESULT_SUCCESS;
 }
@@ -151,19 +132,19 @@ static ze_result_t run(const command_t *c) {
 // Checks the events of a command and fills them in.
 static ze_result_t set_events(command_t *c, ze_event_handle_t hSignal,
                               uint32_t numWait, ze_event_handle_t *phWait) {
-    if (hSignal != NULL && (c->signal = as_event(hSignal)) == NULL) {
+    if (hSignal != NULL && (c->signal = ze_mock_event(hSignal)) == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
     if (numWait > 0 && phWait == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     }
     for (uint32_t i = 0; i < numWait; i++) {
-        if (as_event(phWait[i]) == NULL) {
+        if (ze_mock_event(phWait[i]) == NULL) {
             return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
         }
     }
     c->waits = numWait;
-    c->wait = (event_t **)phWait; // copied if the command is kept
+    c->wait = (ze_mock_event_t **)phWait; // copied if the command is kept
     return ZE_RESULT_SUCCESS;
 }
 
@@ -176,7 +157,7 @@ static ze_result_t submit(list_t *l, command_t *c) {
         UMF_MOCK_LOG_WARN("appending to a closed command list");
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    event_t **wait = NULL;
+    ze_mock_event_t **wait = NULL;
     if (c->waits > 0) {
         wait = malloc(c->waits * sizeof(*wait));
         if (wait == NULL) {
@@ -223,36 +204,12 @@ static ze_result_t check_queue_desc(const ze_command_queue_desc_t *desc) {
     return ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t check_context_device(ze_context_handle_t hContext,
-                                        ze_device_handle_t hDevice) {
-    if (ze_mock_context(hContext) == NULL || ze_mock_device(hDevice) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    return ZE_RESULT_SUCCESS;
-}
-
-// Makes an object of `size` bytes with `magic`, registered as `kind`.
-static void *make_object(size_t size, uint32_t magic,
-                         ze_mock_object_kind_t kind) {
-    uint32_t *obj = calloc(1, size);
-    if (obj == NULL) {
-        return NULL;
-    }
-    *obj = magic;
-    if (!umf_mock_object_add(kind, obj)) {
-        free(obj);
-        return NULL;
-    }
-    return obj;
-}
-
-// Unregisters an object; false if it was not live (destroyed, foreign).
-static bool drop_object(void *obj, ze_mock_object_kind_t kind) {
-    if (obj == NULL || !umf_mock_object_remove(kind, obj)) {
-        return false;
-    }
-    *(uint32_t *)obj = 0;
-    return true;
+// The context of a command queue or list, after checking the device; NULL
+// when either handle is bad.
+static ze_mock_context_t *context_device(ze_context_handle_t hContext,
+                                         ze_device_handle_t hDevice) {
+    ze_mock_context_t *ctx = ze_mock_context(hContext);
+    return ctx != NULL && ze_mock_device(hDevice) != NULL ? ctx : NULL;
 }
 
 static ze_result_t ZE_APICALL mock_CommandQueueCreate(
@@ -260,18 +217,17 @@ static ze_result_t ZE_APICALL mock_CommandQueueCreate(
     const ze_command_queue_desc_t *desc,
     ze_command_queue_handle_t *phCommandQueue) {
     ZE_MOCK_ENTER(zeCommandQueueCreate);
-    ze_result_t r = check_context_device(hContext, hDevice);
-    if (r == ZE_RESULT_SUCCESS) {
-        r = check_queue_desc(desc);
-    }
+    ze_mock_context_t *ctx = context_device(hContext, hDevice);
+    ze_result_t r = ctx == NULL ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE
+                                : check_queue_desc(desc);
     if (r == ZE_RESULT_SUCCESS && phCommandQueue == NULL) {
         r = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     }
     if (r != ZE_RESULT_SUCCESS) {
         return r;
     }
-    queue_t *q = make_object(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE,
-                             ZE_MOCK_OBJ_COMMAND_QUEUE);
+    queue_t *q = ze_mock_object_make(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE,
+                                     ZE_MOCK_OBJ_COMMAND_QUEUE, ctx);
     if (q == NULL) {
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -282,7 +238,7 @@ static ze_result_t ZE_APICALL mock_CommandQueueCreate(
 static ze_result_t ZE_APICALL
 mock_CommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
     ZE_MOCK_ENTER(zeCommandQueueDestroy);
-    if (!drop_object(hCommandQueue, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
+    if (!ze_mock_object_drop(hCommandQueue, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
     free(hCommandQueue);
@@ -296,7 +252,7 @@ static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
     CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
     (void)q;
     fence_t *fence = (fence_t *)hFence;
-    if (fence != NULL && fence->magic != ZE_MOCK_MAGIC_FENCE) {
+    if (fence != NULL && fence->obj.magic != ZE_MOCK_MAGIC_FENCE) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
     if (phCommandLists == NULL) {
@@ -307,7 +263,7 @@ static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
     }
     for (uint32_t i = 0; i < numCommandLists; i++) {
         list_t *l = (list_t *)phCommandLists[i];
-        if (l == NULL || l->magic != ZE_MOCK_MAGIC_LIST) {
+        if (l == NULL || l->obj.magic != ZE_MOCK_MAGIC_LIST) {
             return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
         }
         if (l->immediate) {
@@ -354,15 +310,15 @@ void ze_mock_fill_command_queue(ze_command_queue_dditable_t *t) {
 static ze_result_t list_create(ze_context_handle_t hContext,
                                ze_device_handle_t hDevice, bool immediate,
                                ze_command_list_handle_t *phCommandList) {
-    ze_result_t r = check_context_device(hContext, hDevice);
-    if (r != ZE_RESULT_SUCCESS) {
-        return r;
+    ze_mock_context_t *ctx = context_device(hContext, hDevice);
+    if (ctx == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
     if (phCommandList == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     }
-    list_t *l = make_object(sizeof(list_t), ZE_MOCK_MAGIC_LIST,
-                            ZE_MOCK_OBJ_COMMAND_LIST);
+    list_t *l = ze_mock_object_make(sizeof(list_t), ZE_MOCK_MAGIC_LIST,
+                                    ZE_MOCK_OBJ_COMMAND_LIST, ctx);
     if (l == NULL) {
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -404,12 +360,10 @@ static ze_result_t ZE_APICALL
 mock_CommandListDestroy(ze_command_list_handle_t hCommandList) {
     ZE_MOCK_ENTER(zeCommandListDestroy);
     list_t *l = (list_t *)hCommandList;
-    if (!drop_object(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
+    if (!ze_mock_object_drop(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
-    clear_commands(l);
-    free(l->cmds);
-    free(l);
+    ze_mock_command_list_release(l);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -520,7 +474,7 @@ static ze_result_t append_event_command(ze_command_list_handle_t hCommandList,
                                         command_kind_t kind,
                                         ze_event_handle_t hEvent) {
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    event_t *e = as_event(hEvent);
+    ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
@@ -571,180 +525,6 @@ void ze_mock_fill_command_list(ze_command_list_dditable_t *t) {
     t->pfnAppendEventReset = mock_CommandListAppendEventReset;
 }
 
-// ---- Event pools and events -----------------------------------------------
-
-static ze_result_t ZE_APICALL mock_EventPoolCreate(
-    ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
-    uint32_t numDevices, ze_device_handle_t *phDevices,
-    ze_event_pool_handle_t *phEventPool) {
-    ZE_MOCK_ENTER(zeEventPoolCreate);
-    if (ze_mock_context(hContext) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    if (desc == NULL || phEventPool == NULL ||
-        (numDevices > 0 && phDevices == NULL)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    }
-    for (uint32_t i = 0; i < numDevices; i++) {
-        if (ze_mock_device(phDevices[i]) == NULL) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-        }
-    }
-    if (desc->flags > 0xf) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    }
-    if (desc->count == 0) {
-        return ZE_RESULT_ERROR_INVALID_SIZE;
-    }
-    uint8_t *used = calloc(desc->count, 1);
-    if (used == NULL) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    event_pool_t *p = make_object(
-        sizeof(event_pool_t), ZE_MOCK_MAGIC_EVENT_POOL, ZE_MOCK_OBJ_EVENT_POOL);
-    if (p == NULL) {
-        free(used);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    p->count = desc->count;
-    p->used = used;
-    pthread_mutex_init(&p->lock, NULL);
-    *phEventPool = (ze_event_pool_handle_t)p;
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL
-mock_EventPoolDestroy(ze_event_pool_handle_t hEventPool) {
-    ZE_MOCK_ENTER(zeEventPoolDestroy);
-    event_pool_t *p = (event_pool_t *)hEventPool;
-    if (p == NULL || !umf_mock_object_contains(ZE_MOCK_OBJ_EVENT_POOL, p)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    pthread_mutex_lock(&p->lock);
-    bool in_use = false;
-    for (uint32_t i = 0; i < p->count && !in_use; i++) {
-        in_use = p->used[i] != 0;
-    }
-    pthread_mutex_unlock(&p->lock);
-    if (in_use) {
-        UMF_MOCK_LOG_WARN("zeEventPoolDestroy: events of the pool are alive");
-        return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
-    }
-    if (!drop_object(p, ZE_MOCK_OBJ_EVENT_POOL)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    pthread_mutex_destroy(&p->lock);
-    free(p->used);
-    free(p);
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL
-mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
-                 ze_event_handle_t *phEvent) {
-    ZE_MOCK_ENTER(zeEventCreate);
-    CHECKED(event_pool_t, p, hEventPool, ZE_MOCK_MAGIC_EVENT_POOL);
-    if (desc == NULL || phEvent == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    }
-    if (desc->signal > 0x7 || desc->wait > 0x7) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    }
-    if (desc->index >= p->count) {
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    pthread_mutex_lock(&p->lock);
-    bool taken = p->used[desc->index] != 0;
-    p->used[desc->index] = 1;
-    pthread_mutex_unlock(&p->lock);
-    if (taken) {
-        UMF_MOCK_LOG_WARN("zeEventCreate: index %u of the pool is taken",
-                          desc->index);
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    event_t *e =
-        make_object(sizeof(event_t), ZE_MOCK_MAGIC_EVENT, ZE_MOCK_OBJ_EVENT);
-    if (e == NULL) {
-        pthread_mutex_lock(&p->lock);
-        p->used[desc->index] = 0;
-        pthread_mutex_unlock(&p->lock);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    e->pool = p;
-    e->index = desc->index;
-    *phEvent = (ze_event_handle_t)e;
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL mock_EventDestroy(ze_event_handle_t hEvent) {
-    ZE_MOCK_ENTER(zeEventDestroy);
-    event_t *e = (event_t *)hEvent;
-    if (!drop_object(e, ZE_MOCK_OBJ_EVENT)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    pthread_mutex_lock(&e->pool->lock);
-    e->pool->used[e->index] = 0;
-    pthread_mutex_unlock(&e->pool->lock);
-    free(e);
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
-    ZE_MOCK_ENTER(zeEventHostSignal);
-    event_t *e = as_event(hEvent);
-    if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    atomic_store_explicit(&e->signaled, 1, memory_order_release);
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL
-mock_EventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
-    ZE_MOCK_ENTER(zeEventHostSynchronize);
-    event_t *e = as_event(hEvent);
-    if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    return wait_flag(&e->signaled, timeout) ? ZE_RESULT_SUCCESS
-                                            : ZE_RESULT_NOT_READY;
-}
-
-static ze_result_t ZE_APICALL mock_EventQueryStatus(ze_event_handle_t hEvent) {
-    ZE_MOCK_ENTER(zeEventQueryStatus);
-    event_t *e = as_event(hEvent);
-    if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    return atomic_load_explicit(&e->signaled, memory_order_acquire)
-               ? ZE_RESULT_SUCCESS
-               : ZE_RESULT_NOT_READY;
-}
-
-static ze_result_t ZE_APICALL mock_EventHostReset(ze_event_handle_t hEvent) {
-    ZE_MOCK_ENTER(zeEventHostReset);
-    event_t *e = as_event(hEvent);
-    if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    atomic_store_explicit(&e->signaled, 0, memory_order_release);
-    return ZE_RESULT_SUCCESS;
-}
-
-void ze_mock_fill_event_pool(ze_event_pool_dditable_t *t) {
-    t->pfnCreate = mock_EventPoolCreate;
-    t->pfnDestroy = mock_EventPoolDestroy;
-}
-
-void ze_mock_fill_event(ze_event_dditable_t *t) {
-    t->pfnCreate = mock_EventCreate;
-    t->pfnDestroy = mock_EventDestroy;
-    t->pfnHostSignal = mock_EventHostSignal;
-    t->pfnHostSynchronize = mock_EventHostSynchronize;
-    t->pfnQueryStatus = mock_EventQueryStatus;
-    t->pfnHostReset = mock_EventHostReset;
-}
-
 // ---- Fences ---------------------------------------------------------------
 
 static ze_result_t ZE_APICALL
@@ -752,15 +532,14 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
                  const ze_fence_desc_t *desc, ze_fence_handle_t *phFence) {
     ZE_MOCK_ENTER(zeFenceCreate);
     CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
-    (void)q;
     if (desc == NULL || phFence == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     }
     if (desc->flags > ZE_FENCE_FLAG_SIGNALED) {
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     }
-    fence_t *f =
-        make_object(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE, ZE_MOCK_OBJ_FENCE);
+    fence_t *f = ze_mock_object_make(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE,
+                                     ZE_MOCK_OBJ_FENCE, q->obj.ctx);
     if (f == NULL) {
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -771,7 +550,7 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
 
 static ze_result_t ZE_APICALL mock_FenceDestroy(ze_fence_handle_t hFence) {
     ZE_MOCK_ENTER(zeFenceDestroy);
-    if (!drop_object(hFence, ZE_MOCK_OBJ_FENCE)) {
+    if (!ze_mock_object_drop(hFence, ZE_MOCK_OBJ_FENCE)) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     }
     free(hFence);
@@ -807,4 +586,21 @@ void ze_mock_fill_fence(ze_fence_dditable_t *t) {
     t->pfnHostSynchronize = mock_FenceHostSynchronize;
     t->pfnQueryStatus = mock_FenceQueryStatus;
     t->pfnReset = mock_FenceReset;
+}
+
+// ---- Context release --------------------------------------------------------
+
+void ze_mock_command_queue_release(void *obj) {
+    free(obj);
+}
+
+void ze_mock_command_list_release(void *obj) {
+    list_t *l = obj;
+    clear_commands(l);
+    free(l->cmds);
+    free(l);
+}
+
+void ze_mock_fence_release(void *obj) {
+    free(obj);
 }

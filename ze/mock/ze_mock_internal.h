@@ -8,8 +8,11 @@
 // bind back to the loader's own exports.
 //
 //   ze_mock_driver.c    zeInit, driver and device queries
-//   ze_mock_memory.c    contexts, allocation, queries, IPC, residency
-//   ze_mock_commands.c  command queues and lists, events, fences
+//   ze_mock_context.c   contexts (and what destroying one releases),
+//                       residency
+//   ze_mock_memory.c    allocation, queries, IPC
+//   ze_mock_commands.c  command queues and lists, fences
+//   ze_mock_events.c    event pools, events, event pool IPC
 //   ze_mock_results.c   result names (fault rules) and the one table that
 //                       maps the core's results to ze_result_t
 //   ze_mock_tables.c    the zeGet*ProcAddrTable functions, the control API
@@ -81,6 +84,9 @@
     X(zeCommandListAppendEventReset)                                           \
     X(zeEventPoolCreate)                                                       \
     X(zeEventPoolDestroy)                                                      \
+    X(zeEventPoolGetIpcHandle)                                                 \
+    X(zeEventPoolOpenIpcHandle)                                                \
+    X(zeEventPoolCloseIpcHandle)                                               \
     X(zeEventCreate)                                                           \
     X(zeEventDestroy)                                                          \
     X(zeEventHostSignal)                                                       \
@@ -109,6 +115,7 @@ typedef enum ze_mock_object_kind_t {
     ZE_MOCK_OBJ_EVENT_POOL,
     ZE_MOCK_OBJ_EVENT,
     ZE_MOCK_OBJ_FENCE,
+    ZE_MOCK_OBJ_IMPORTED_EVENT_POOL,
     ZE_MOCK_OBJ_KIND_COUNT
 } ze_mock_object_kind_t;
 
@@ -136,6 +143,41 @@ typedef struct ze_mock_context_t {
     uint32_t magic;
 } ze_mock_context_t;
 
+// The start of every object a context owns (queues, lists, fences, event
+// pools, events): zeContextDestroy releases those still alive.
+typedef struct ze_mock_object_t {
+    uint32_t magic;
+    ze_mock_context_t *ctx;
+} ze_mock_object_t;
+
+// A zeroed object of `size` bytes (starting with a ze_mock_object_t) of
+// `ctx`, registered as `kind`; NULL when out of memory.
+void *ze_mock_object_make(size_t size, uint32_t magic,
+                          ze_mock_object_kind_t kind, ze_mock_context_t *ctx);
+// Unregisters an object; false if it was not live (destroyed, foreign).
+// The caller frees it.
+bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind);
+
+// Frees an object whose registration is gone, one function per kind (for
+// the destroy calls and zeContextDestroy).
+void ze_mock_command_queue_release(void *obj);
+void ze_mock_command_list_release(void *obj);
+void ze_mock_fence_release(void *obj);
+void ze_mock_event_release(void *obj);
+void ze_mock_event_pool_release(void *obj);
+
+// Events, for the commands that signal, reset and wait for them.
+typedef struct ze_mock_event_t ze_mock_event_t;
+// The event of a handle, or NULL.
+ze_mock_event_t *ze_mock_event(ze_event_handle_t handle);
+void ze_mock_event_signal(ze_mock_event_t *event);
+void ze_mock_event_reset(ze_mock_event_t *event);
+bool ze_mock_event_signaled(const ze_mock_event_t *event);
+// A command waits for `event`: true once it is signalled. Only an event of
+// an IPC pool (which another process may signal) is waited for; any other
+// is false at once when not signalled.
+bool ze_mock_event_await(ze_mock_event_t *event);
+
 // True once zeInit succeeded.
 bool ze_mock_initialized(void);
 
@@ -146,6 +188,13 @@ ze_mock_device_t *ze_mock_device(ze_device_handle_t handle);
 ze_device_handle_t ze_mock_device_handle(unsigned index);
 // The context of a handle, or NULL.
 ze_mock_context_t *ze_mock_context(ze_context_handle_t handle);
+// Declares `var`, the context of `handle`; returns INVALID_NULL_HANDLE from
+// the calling entry point when it is none.
+#define ZE_MOCK_CONTEXT_OR_FAIL(var, handle)                                   \
+    ze_mock_context_t *var = ze_mock_context(handle);                          \
+    if (var == NULL) {                                                         \
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
+    }
 
 // The largest single device allocation without the relaxed-limits
 // descriptor: half the device's memory.

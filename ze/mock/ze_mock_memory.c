@@ -1,139 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Contexts, memory allocation and queries, IPC and residency.
+// Memory allocation and queries, IPC.
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "ze_mock_internal.h"
-
-ze_mock_context_t *ze_mock_context(ze_context_handle_t handle) {
-    ze_mock_context_t *c = (ze_mock_context_t *)handle;
-    return c != NULL && c->magic == ZE_MOCK_MAGIC_CONTEXT ? c : NULL;
-}
-
-#define CONTEXT_OR_FAIL(var, handle)                                           \
-    ze_mock_context_t *var = ze_mock_context(handle);                          \
-    if (var == NULL) {                                                         \
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
-    }
-
-// ---- Contexts -------------------------------------------------------------
-
-static ze_result_t context_create(ze_driver_handle_t hDriver,
-                                  const ze_context_desc_t *desc,
-                                  ze_context_handle_t *phContext) {
-    if (!ze_mock_is_driver(hDriver)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    if (desc == NULL || phContext == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    }
-    if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    }
-    ze_mock_context_t *ctx = malloc(sizeof(*ctx));
-    if (ctx == NULL) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    ctx->magic = ZE_MOCK_MAGIC_CONTEXT;
-    if (!umf_mock_object_add(ZE_MOCK_OBJ_CONTEXT, ctx)) {
-        free(ctx);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    *phContext = (ze_context_handle_t)ctx;
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL
-mock_ContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
-                   ze_context_handle_t *phContext) {
-    ZE_MOCK_ENTER(zeContextCreate);
-    return context_create(hDriver, desc, phContext);
-}
-
-static ze_result_t ZE_APICALL
-mock_ContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
-                     uint32_t numDevices, ze_device_handle_t *phDevices,
-                     ze_context_handle_t *phContext) {
-    ZE_MOCK_ENTER(zeContextCreateEx);
-    if (numDevices > 0 && phDevices == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    }
-    for (uint32_t i = 0; i < numDevices; i++) {
-        if (ze_mock_device(phDevices[i]) == NULL) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-        }
-    }
-    return context_create(hDriver, desc, phContext);
-}
-
-static ze_result_t ZE_APICALL
-mock_ContextDestroy(ze_context_handle_t hContext) {
-    ZE_MOCK_ENTER(zeContextDestroy);
-    // Checked in the registry first: a destroyed handle is never read.
-    if (hContext == NULL ||
-        !umf_mock_object_remove(ZE_MOCK_OBJ_CONTEXT, hContext)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    ze_mock_context_t *ctx = (ze_mock_context_t *)hContext;
-    ctx->magic = 0;
-    free(ctx);
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL
-mock_ContextGetStatus(ze_context_handle_t hContext) {
-    ZE_MOCK_ENTER(zeContextGetStatus);
-    CONTEXT_OR_FAIL(ctx, hContext);
-    (void)ctx;
-    return ZE_RESULT_SUCCESS;
-}
-
-// Residency: the range must lie in one device or shared allocation; nothing
-// else to do, all memory is resident.
-static ze_result_t check_resident_range(ze_context_handle_t hContext,
-                                        ze_device_handle_t hDevice, void *ptr,
-                                        size_t size) {
-    CONTEXT_OR_FAIL(ctx, hContext);
-    (void)ctx;
-    if (ze_mock_device(hDevice) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    }
-    if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    }
-    umf_mock_alloc_info_t info;
-    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK ||
-        info.kind == UMF_MOCK_KIND_HOST ||
-        size > info.size - (size_t)((char *)ptr - (char *)info.base)) {
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL mock_ContextMakeMemoryResident(
-    ze_context_handle_t hContext, ze_device_handle_t hDevice, void *ptr,
-    size_t size) {
-    ZE_MOCK_ENTER(zeContextMakeMemoryResident);
-    return check_resident_range(hContext, hDevice, ptr, size);
-}
-
-static ze_result_t ZE_APICALL
-mock_ContextEvictMemory(ze_context_handle_t hContext,
-                        ze_device_handle_t hDevice, void *ptr, size_t size) {
-    ZE_MOCK_ENTER(zeContextEvictMemory);
-    return check_resident_range(hContext, hDevice, ptr, size);
-}
-
-void ze_mock_fill_context(ze_context_dditable_t *t) {
-    t->pfnCreate = mock_ContextCreate;
-    t->pfnCreateEx = mock_ContextCreateEx;
-    t->pfnDestroy = mock_ContextDestroy;
-    t->pfnGetStatus = mock_ContextGetStatus;
-    t->pfnMakeMemoryResident = mock_ContextMakeMemoryResident;
-    t->pfnEvictMemory = mock_ContextEvictMemory;
-}
 
 // ---- Allocation -----------------------------------------------------------
 
@@ -157,7 +29,7 @@ static ze_result_t device_alloc(umf_mock_kind_t kind,
                                 const ze_host_mem_alloc_desc_t *hdesc,
                                 size_t size, size_t alignment,
                                 ze_device_handle_t hDevice, void **pptr) {
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     int device = -1;
     if (hDevice != NULL || kind == UMF_MOCK_KIND_DEVICE) {
         ze_mock_device_t *dev = ze_mock_device(hDevice);
@@ -209,7 +81,7 @@ static ze_result_t ZE_APICALL mock_MemAllocShared(
 }
 
 static ze_result_t mem_free(ze_context_handle_t hContext, void *ptr) {
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     if (ptr == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     }
@@ -258,7 +130,7 @@ static ze_result_t ZE_APICALL mock_MemGetAllocProperties(
     ze_context_handle_t hContext, const void *ptr,
     ze_memory_allocation_properties_t *props, ze_device_handle_t *phDevice) {
     ZE_MOCK_ENTER(zeMemGetAllocProperties);
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ptr == NULL || props == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -290,7 +162,7 @@ static ze_result_t ZE_APICALL
 mock_MemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
                         void **pBase, size_t *pSize) {
     ZE_MOCK_ENTER(zeMemGetAddressRange);
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ptr == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -314,7 +186,7 @@ static ze_result_t ZE_APICALL
 mock_MemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
                      ze_ipc_mem_handle_t *pIpcHandle) {
     ZE_MOCK_ENTER(zeMemGetIpcHandle);
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ptr == NULL || pIpcHandle == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -340,7 +212,7 @@ static ze_result_t ZE_APICALL mock_MemOpenIpcHandle(
     ze_context_handle_t hContext, ze_device_handle_t hDevice,
     ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t flags, void **pptr) {
     ZE_MOCK_ENTER(zeMemOpenIpcHandle);
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     ze_mock_device_t *dev = ze_mock_device(hDevice);
     if (dev == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -368,7 +240,7 @@ static ze_result_t ZE_APICALL mock_MemOpenIpcHandle(
 static ze_result_t ZE_APICALL
 mock_MemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
     ZE_MOCK_ENTER(zeMemCloseIpcHandle);
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     if (ptr == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     }
@@ -401,7 +273,7 @@ static ze_result_t ZE_APICALL mock_VirtualMemQueryPageSize(
     ze_context_handle_t hContext, ze_device_handle_t hDevice, size_t size,
     size_t *pagesize) {
     ZE_MOCK_ENTER(zeVirtualMemQueryPageSize);
-    CONTEXT_OR_FAIL(ctx, hContext);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ze_mock_device(hDevice) == NULL) {
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

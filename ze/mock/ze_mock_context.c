@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Contexts, the objects they own, and residency. zeContextDestroy releases
+// everything that belongs to the context and is still alive: its objects
+// (events, fences, event pools, command lists and queues), its allocations
+// (and their IPC exports) and its imported mappings. The spec allows an
+// implementation to free a context's allocations at once; a real program
+// (the conformance suite opens one handle 2,000 times and destroys the
+// context without closing them) relies on it, and the leak report counts
+// none of it.
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ze_mock_internal.h"
+
+ze_mock_context_t *ze_mock_context(ze_context_handle_t handle) {
+    ze_mock_context_t *c = (ze_mock_context_t *)handle;
+    return c != NULL && c->magic == ZE_MOCK_MAGIC_CONTEXT ? c : NULL;
+}
+
+// ---- Objects ----------------------------------------------------------------
+
+void *ze_mock_object_make(size_t size, uint32_t magic,
+                          ze_mock_object_kind_t kind, ze_mock_context_t *ctx) {
+    ze_mock_object_t *obj = calloc(1, size);
+    if (obj == NULL) {
+        return NULL;
+    }
+    obj->magic = magic;
+    obj->ctx = ctx;
+    if (!umf_mock_object_add(kind, obj)) {
+        free(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind) {
+    if (obj == NULL || !umf_mock_object_remove(kind, obj)) {
+        return false;
+    }
+    ((ze_mock_object_t *)obj)->magic = 0;
+    return true;
+}
+
+// What a context owns, in the order it goes: events before their pools,
+// fences before their queues.
+static const struct {
+    ze_mock_object_kind_t kind;
+    void (*release)(void *obj);
+} owned[] = {
+    {ZE_MOCK_OBJ_EVENT, ze_mock_event_release},
+    {ZE_MOCK_OBJ_FENCE, ze_mock_fence_release},
+    {ZE_MOCK_OBJ_EVENT_POOL, ze_mock_event_pool_release},
+    {ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, ze_mock_event_pool_release},
+    {ZE_MOCK_OBJ_COMMAND_LIST, ze_mock_command_list_release},
+    {ZE_MOCK_OBJ_COMMAND_QUEUE, ze_mock_command_queue_release},
+};
+
+typedef struct collect_t {
+    const ze_mock_context_t *ctx;
+    unsigned kind;
+    void **objs;
+    size_t count, cap;
+    bool failed;
+} collect_t;
+
+static void collect(unsigned kind, const void *handle, void *arg) {
+    collect_t *c = arg;
+    if (kind != c->kind || ((const ze_mock_object_t *)handle)->ctx != c->ctx) {
+        return;
+    }
+    if (c->count == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        void **n = realloc(c->objs, cap * sizeof(*n));
+        if (n == NULL) {
+            c->failed = true;
+            return;
+        }
+        c->objs = n;
+        c->cap = cap;
+    }
+    c->objs[c->count++] = (void *)handle;
+}
+
+// Releases the objects of `ctx` still alive; returns how many.
+static size_t release_objects(const ze_mock_context_t *ctx) {
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
+        collect_t c = {.ctx = ctx, .kind = owned[k].kind};
+        umf_mock_object_foreach(collect, &c);
+        if (c.failed) {
+            UMF_MOCK_LOG_ERROR("out of memory: objects of a destroyed "
+                               "context stay");
+        }
+        for (size_t i = 0; i < c.count; i++) {
+            if (ze_mock_object_drop(c.objs[i], owned[k].kind)) {
+                owned[k].release(c.objs[i]);
+                n++;
+            }
+        }
+        free(c.objs);
+    }
+    return n;
+}
+
+// ---- Contexts ---------------------------------------------------------------
+
+static ze_result_t context_create(ze_driver_handle_t hDriver,
+                                  const ze_context_desc_t *desc,
+                                  uint32_t numDevices,
+                                  ze_device_handle_t *phDevices,
+                                  ze_context_handle_t *phContext) {
+    if (!ze_mock_is_driver(hDriver)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (desc == NULL || phContext == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD) {
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+    if (phDevices == NULL && numDevices > 0) {
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    }
+    for (uint32_t i = 0; i < numDevices; i++) {
+        if (ze_mock_device(phDevices[i]) == NULL) {
+            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        }
+    }
+    ze_mock_context_t *ctx = malloc(sizeof(*ctx));
+    if (ctx == NULL) {
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    ctx->magic = ZE_MOCK_MAGIC_CONTEXT;
+    if (!umf_mock_object_add(ZE_MOCK_OBJ_CONTEXT, ctx)) {
+        free(ctx);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *phContext = (ze_context_handle_t)ctx;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                   ze_context_handle_t *phContext) {
+    ZE_MOCK_ENTER(zeContextCreate);
+    return context_create(hDriver, desc, 0, NULL, phContext);
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                     uint32_t numDevices, ze_device_handle_t *phDevices,
+                     ze_context_handle_t *phContext) {
+    ZE_MOCK_ENTER(zeContextCreateEx);
+    return context_create(hDriver, desc, numDevices, phDevices, phContext);
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextDestroy(ze_context_handle_t hContext) {
+    ZE_MOCK_ENTER(zeContextDestroy);
+    // Checked in the registry first: a destroyed handle is never read.
+    if (hContext == NULL ||
+        !umf_mock_object_remove(ZE_MOCK_OBJ_CONTEXT, hContext)) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    ze_mock_context_t *ctx = (ze_mock_context_t *)hContext;
+    size_t objects = release_objects(ctx);
+    umf_mock_owner_released_t mem;
+    umf_mock_release_owner((uintptr_t)ctx, &mem);
+    if (objects + mem.allocations + mem.imports > 0) {
+        UMF_MOCK_LOG_INFO("zeContextDestroy(%p) released what the context "
+                          "still held: %zu allocations, %zu imported "
+                          "mappings, %zu other objects",
+                          (void *)ctx, mem.allocations, mem.imports, objects);
+    }
+    ctx->magic = 0;
+    free(ctx);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextGetStatus(ze_context_handle_t hContext) {
+    ZE_MOCK_ENTER(zeContextGetStatus);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    return ZE_RESULT_SUCCESS;
+}
+
+// ---- Residency --------------------------------------------------------------
+
+// The range must lie in one device or shared allocation; nothing else to
+// do, all memory is resident.
+static ze_result_t check_resident_range(ze_context_handle_t hContext,
+                                        ze_device_handle_t hDevice, void *ptr,
+                                        size_t size) {
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (ze_mock_device(hDevice) == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    }
+    if (ptr == NULL) {
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    }
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK ||
+        info.kind == UMF_MOCK_KIND_HOST ||
+        size > info.size - (size_t)((char *)ptr - (char *)info.base)) {
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_ContextMakeMemoryResident(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, void *ptr,
+    size_t size) {
+    ZE_MOCK_ENTER(zeContextMakeMemoryResident);
+    return check_resident_range(hContext, hDevice, ptr, size);
+}
+
+static ze_result_t ZE_APICALL
+mock_ContextEvictMemory(ze_context_handle_t hContext,
+                        ze_device_handle_t hDevice, void *ptr, size_t size) {
+    ZE_MOCK_ENTER(zeContextEvictMemory);
+    return check_resident_range(hContext, hDevice, ptr, size);
+}
+
+void ze_mock_fill_context(ze_context_dditable_t *t) {
+    t->pfnCreate = mock_ContextCreate;
+    t->pfnCreateEx = mock_ContextCreateEx;
+    t->pfnDestroy = mock_ContextDestroy;
+    t->pfnGetStatus = mock_ContextGetStatus;
+    t->pfnMakeMemoryResident = mock_ContextMakeMemoryResident;
+    t->pfnEvictMemory = mock_ContextEvictMemory;
+}
