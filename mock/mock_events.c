@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mock_bytes.h"
 #include "mock_log.h"
 
 #define FILE_MAGIC 0x5354564b4d475554ull // "TUGMKVTS"
@@ -260,25 +261,9 @@ bool umf_mock_event_wait(umf_mock_events_t *p, uint32_t index,
 //               24 id | 32 checksum | 36..63 zero
 // The checksum covers bytes 8-31 and 36-63.
 
-static uint32_t fnv1a(uint32_t h, const unsigned char *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 16777619u;
-    }
-    return h;
-}
-
 static uint32_t checksum(const unsigned char *h) {
-    return fnv1a(fnv1a(2166136261u, h + 8, 24), h + 36, 28);
-}
-
-static void put32(unsigned char *p, uint32_t v) {
-    memcpy(p, &v, sizeof(v));
-}
-
-static uint32_t get32(const unsigned char *p) {
-    uint32_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
+    return umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 24), h + 36,
+                          28);
 }
 
 umf_mock_status_t umf_mock_events_export(const umf_mock_events_t *p,
@@ -299,21 +284,21 @@ umf_mock_status_t umf_mock_events_export(const umf_mock_events_t *p,
 void umf_mock_events_pack(const umf_mock_events_desc_t *d,
                           unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES]) {
     memset(h, 0, UMF_MOCK_EVENTS_HANDLE_BYTES);
-    put32(h + 0, (uint32_t)d->fd);
-    put32(h + 8, HANDLE_MAGIC);
-    put32(h + 12, HANDLE_VERSION);
-    put32(h + 16, (uint32_t)d->pid);
-    put32(h + 20, d->count);
+    umf_mock_put32(h + 0, (uint32_t)d->fd);
+    umf_mock_put32(h + 8, HANDLE_MAGIC);
+    umf_mock_put32(h + 12, HANDLE_VERSION);
+    umf_mock_put32(h + 16, (uint32_t)d->pid);
+    umf_mock_put32(h + 20, d->count);
     memcpy(h + 24, &d->id, sizeof(d->id));
-    put32(h + 32, checksum(h));
+    umf_mock_put32(h + 32, checksum(h));
 }
 
 umf_mock_status_t
 umf_mock_events_unpack(const unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES],
                        umf_mock_events_desc_t *d) {
-    if (h == NULL || d == NULL || get32(h + 8) != HANDLE_MAGIC ||
-        get32(h + 12) != HANDLE_VERSION || get32(h + 32) != checksum(h) ||
-        get32(h + 4) != 0) {
+    if (h == NULL || d == NULL || umf_mock_get32(h + 8) != HANDLE_MAGIC ||
+        umf_mock_get32(h + 12) != HANDLE_VERSION ||
+        umf_mock_get32(h + 32) != checksum(h) || umf_mock_get32(h + 4) != 0) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     for (unsigned i = 36; i < UMF_MOCK_EVENTS_HANDLE_BYTES; i++) {
@@ -321,9 +306,9 @@ umf_mock_events_unpack(const unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES],
             return UMF_MOCK_ERR_INVALID_ARGUMENT;
         }
     }
-    d->fd = (int)get32(h + 0);
-    d->pid = (int)get32(h + 16);
-    d->count = get32(h + 20);
+    d->fd = (int)umf_mock_get32(h + 0);
+    d->pid = (int)umf_mock_get32(h + 16);
+    d->count = umf_mock_get32(h + 20);
     memcpy(&d->id, h + 24, sizeof(d->id));
     if (d->pid <= 0 || d->count == 0 || d->count > UMF_MOCK_EVENTS_MAX ||
         d->id == 0) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mock_arena.h"
+#include "mock_bytes.h"
 #include "mock_log.h"
 #include "util_fd.h"
 
@@ -31,50 +32,24 @@
 // The checksum covers bytes 8-19 and 24-63: everything but the fd, which a
 // consumer overwrites with its own.
 
-static uint32_t fnv1a(uint32_t h, const unsigned char *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 16777619u;
-    }
-    return h;
-}
-
 static uint32_t checksum(const unsigned char *h) {
-    return fnv1a(fnv1a(2166136261u, h + 8, 12), h + 24, 40);
-}
-
-static void put32(unsigned char *p, uint32_t v) {
-    memcpy(p, &v, sizeof(v));
-}
-
-static void put64(unsigned char *p, uint64_t v) {
-    memcpy(p, &v, sizeof(v));
-}
-
-static uint32_t get32(const unsigned char *p) {
-    uint32_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static uint64_t get64(const unsigned char *p) {
-    uint64_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
+    return umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 12), h + 24,
+                          40);
 }
 
 void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *d,
                        unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES]) {
     memset(h, 0, UMF_MOCK_IPC_HANDLE_BYTES);
-    put32(h + 0, (uint32_t)d->fd);
-    put32(h + 8, HANDLE_MAGIC);
-    put32(h + 12, HANDLE_VERSION);
-    put32(h + 16, (uint32_t)d->pid);
-    put64(h + 24, d->offset);
-    put64(h + 32, d->size);
-    put64(h + 40, d->mapped);
-    put64(h + 48, d->id);
-    put64(h + 56, d->slot_offset);
-    put32(h + 20, checksum(h));
+    umf_mock_put32(h + 0, (uint32_t)d->fd);
+    umf_mock_put32(h + 8, HANDLE_MAGIC);
+    umf_mock_put32(h + 12, HANDLE_VERSION);
+    umf_mock_put32(h + 16, (uint32_t)d->pid);
+    umf_mock_put64(h + 24, d->offset);
+    umf_mock_put64(h + 32, d->size);
+    umf_mock_put64(h + 40, d->mapped);
+    umf_mock_put64(h + 48, d->id);
+    umf_mock_put64(h + 56, d->slot_offset);
+    umf_mock_put32(h + 20, checksum(h));
 }
 
 static bool desc_valid(const umf_mock_ipc_desc_t *d) {
@@ -91,17 +66,18 @@ static bool desc_valid(const umf_mock_ipc_desc_t *d) {
 umf_mock_status_t
 umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
                     umf_mock_ipc_desc_t *d) {
-    if (h == NULL || d == NULL || get32(h + 8) != HANDLE_MAGIC ||
-        get32(h + 12) != HANDLE_VERSION || get32(h + 20) != checksum(h)) {
+    if (h == NULL || d == NULL || umf_mock_get32(h + 8) != HANDLE_MAGIC ||
+        umf_mock_get32(h + 12) != HANDLE_VERSION ||
+        umf_mock_get32(h + 20) != checksum(h)) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
-    d->fd = (int)get32(h + 0);
-    d->pid = (int)get32(h + 16);
-    d->offset = get64(h + 24);
-    d->size = get64(h + 32);
-    d->mapped = get64(h + 40);
-    d->id = get64(h + 48);
-    d->slot_offset = get64(h + 56);
+    d->fd = (int)umf_mock_get32(h + 0);
+    d->pid = (int)umf_mock_get32(h + 16);
+    d->offset = umf_mock_get64(h + 24);
+    d->size = umf_mock_get64(h + 32);
+    d->mapped = umf_mock_get64(h + 40);
+    d->id = umf_mock_get64(h + 48);
+    d->slot_offset = umf_mock_get64(h + 56);
     return desc_valid(d) ? UMF_MOCK_OK : UMF_MOCK_ERR_INVALID_ARGUMENT;
 }
 

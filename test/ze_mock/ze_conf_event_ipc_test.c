@@ -43,6 +43,21 @@ static ze_event_handle_t make_event(ze_event_pool_handle_t pool,
     return e;
 }
 
+// An IPC pool of `count` events and its handle, for the tests of what only
+// the emulated driver tells apart; NULL (after the teardown) on a real one.
+static ze_event_pool_handle_t emulated_ipc_pool(ze_test_t *t, uint32_t count,
+                                                ze_ipc_event_pool_handle_t *h) {
+    if (ze_test_control_if_emulated() == NULL) {
+        ze_test_teardown(t);
+        return NULL;
+    }
+    ze_event_pool_handle_t pool = make_pool(t, ZE_EVENT_POOL_FLAG_IPC, count);
+    if (pool != NULL && zeEventPoolGetIpcHandle(pool, h) != ZE_RESULT_SUCCESS) {
+        umf_c_test_fail(__FILE__, __LINE__, "zeEventPoolGetIpcHandle");
+    }
+    return pool;
+}
+
 static int64_t object_count(const char *kind) {
     const umf_test_mock_control_t *ctl = ze_test_control_if_emulated();
     return ctl != NULL ? ctl->get_object_count(kind) : -1;
@@ -130,14 +145,11 @@ UMF_C_TEST(zeEventPoolOpenIpcHandle, SameHandleGivesUniquePools) {
 // emulated driver refuses the mix-up both ways (a real one may not tell).
 UMF_C_TEST(zeEventPoolOpenIpcHandle, ClosedNotDestroyed) {
     ZE_TEST_SETUP(t);
-    if (ze_test_control_if_emulated() == NULL) {
-        ze_test_teardown(&t);
+    ze_ipc_event_pool_handle_t h;
+    ze_event_pool_handle_t pool = emulated_ipc_pool(&t, 2, &h);
+    if (pool == NULL) {
         return;
     }
-    ze_event_pool_handle_t pool = make_pool(&t, ZE_EVENT_POOL_FLAG_IPC, 2);
-    UMF_ASSERT(pool != NULL);
-    ze_ipc_event_pool_handle_t h;
-    UMF_ASSERT_EQ(zeEventPoolGetIpcHandle(pool, &h), ZE_RESULT_SUCCESS);
     ze_event_pool_handle_t opened;
     UMF_ASSERT_EQ(zeEventPoolOpenIpcHandle(t.ctx, h, &opened),
                   ZE_RESULT_SUCCESS);
@@ -161,14 +173,11 @@ UMF_C_TEST(zeEventPoolOpenIpcHandle, ClosedNotDestroyed) {
 // the pool's memory is refused (emulated driver).
 UMF_C_TEST(zeEventPoolOpenIpcHandle, RefusesHandlesItDidNotMake) {
     ZE_TEST_SETUP(t);
-    if (ze_test_control_if_emulated() == NULL) {
-        ze_test_teardown(&t);
+    ze_ipc_event_pool_handle_t h, bad;
+    ze_event_pool_handle_t pool = emulated_ipc_pool(&t, 2, &h);
+    if (pool == NULL) {
         return;
     }
-    ze_event_pool_handle_t pool = make_pool(&t, ZE_EVENT_POOL_FLAG_IPC, 2);
-    UMF_ASSERT(pool != NULL);
-    ze_ipc_event_pool_handle_t h, bad;
-    UMF_ASSERT_EQ(zeEventPoolGetIpcHandle(pool, &h), ZE_RESULT_SUCCESS);
     ze_event_pool_handle_t opened = NULL;
     memset(&bad, 0, sizeof(bad));
     UMF_EXPECT_EQ(zeEventPoolOpenIpcHandle(t.ctx, bad, &opened),

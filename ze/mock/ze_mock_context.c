@@ -59,8 +59,9 @@ static const struct {
 };
 
 typedef struct collect_t {
-    const ze_mock_context_t *ctx;
     unsigned kind;
+    bool (*match)(const void *obj, const void *arg);
+    const void *arg;
     void **objs;
     size_t count, cap;
     bool failed;
@@ -68,7 +69,7 @@ typedef struct collect_t {
 
 static void collect(unsigned kind, const void *handle, void *arg) {
     collect_t *c = arg;
-    if (kind != c->kind || ((const ze_mock_object_t *)handle)->ctx != c->ctx) {
+    if (kind != c->kind || !c->match(handle, c->arg)) {
         return;
     }
     if (c->count == c->cap) {
@@ -84,23 +85,37 @@ static void collect(unsigned kind, const void *handle, void *arg) {
     c->objs[c->count++] = (void *)handle;
 }
 
+void **ze_mock_objects_collect(ze_mock_object_kind_t kind,
+                               bool (*match)(const void *obj, const void *arg),
+                               const void *arg, size_t *count) {
+    collect_t c = {.kind = kind, .match = match, .arg = arg};
+    umf_mock_object_foreach(collect, &c);
+    if (c.failed) {
+        UMF_MOCK_LOG_ERROR("out of memory: %zu objects found, more missed",
+                           c.count);
+    }
+    *count = c.count;
+    return c.objs;
+}
+
+static bool of_context(const void *obj, const void *ctx) {
+    return ((const ze_mock_object_t *)obj)->ctx == ctx;
+}
+
 // Releases the objects of `ctx` still alive; returns how many.
 static size_t release_objects(const ze_mock_context_t *ctx) {
     size_t n = 0;
     for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
-        collect_t c = {.ctx = ctx, .kind = owned[k].kind};
-        umf_mock_object_foreach(collect, &c);
-        if (c.failed) {
-            UMF_MOCK_LOG_ERROR("out of memory: objects of a destroyed "
-                               "context stay");
-        }
-        for (size_t i = 0; i < c.count; i++) {
-            if (ze_mock_object_drop(c.objs[i], owned[k].kind)) {
-                owned[k].release(c.objs[i]);
+        size_t count;
+        void **objs =
+            ze_mock_objects_collect(owned[k].kind, of_context, ctx, &count);
+        for (size_t i = 0; i < count; i++) {
+            if (ze_mock_object_drop(objs[i], owned[k].kind)) {
+                owned[k].release(objs[i]);
                 n++;
             }
         }
-        free(c.objs);
+        free(objs);
     }
     return n;
 }

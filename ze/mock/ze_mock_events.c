@@ -346,47 +346,20 @@ static ze_result_t ZE_APICALL mock_EventDestroy(ze_event_handle_t hEvent) {
     return ZE_RESULT_SUCCESS;
 }
 
-typedef struct collect_t {
-    const void *owner; // the pool or context asked for
-    bool by_pool;
-    ze_mock_event_t **events;
-    size_t count, cap;
-    bool failed;
-} collect_t;
-
-static void collect_event(unsigned kind, const void *handle, void *arg) {
-    collect_t *c = arg;
-    const ze_mock_event_t *e = handle;
-    if (kind != ZE_MOCK_OBJ_EVENT ||
-        (c->by_pool ? (const void *)e->pool : (const void *)e->obj.ctx) !=
-            c->owner) {
-        return;
-    }
-    if (c->count == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        ze_mock_event_t **n = realloc(c->events, cap * sizeof(*n));
-        if (n == NULL) {
-            c->failed = true;
-            return;
-        }
-        c->events = n;
-        c->cap = cap;
-    }
-    c->events[c->count++] = (ze_mock_event_t *)handle;
+static bool of_pool(const void *obj, const void *pool) {
+    return ((const ze_mock_event_t *)obj)->pool == pool;
 }
 
 static void drop_events_of(event_pool_t *p) {
-    collect_t c = {.owner = p, .by_pool = true};
-    umf_mock_object_foreach(collect_event, &c);
-    if (c.failed) {
-        UMF_MOCK_LOG_ERROR("out of memory: events of a closed pool stay");
-    }
-    for (size_t i = 0; i < c.count; i++) {
-        if (ze_mock_object_drop(c.events[i], ZE_MOCK_OBJ_EVENT)) {
-            event_free(c.events[i]);
+    size_t count;
+    void **events =
+        ze_mock_objects_collect(ZE_MOCK_OBJ_EVENT, of_pool, p, &count);
+    for (size_t i = 0; i < count; i++) {
+        if (ze_mock_object_drop(events[i], ZE_MOCK_OBJ_EVENT)) {
+            event_free(events[i]);
         }
     }
-    free(c.events);
+    free(events);
 }
 
 // Context release: events first, then their pools.

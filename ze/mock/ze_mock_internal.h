@@ -158,6 +158,12 @@ void *ze_mock_object_make(size_t size, uint32_t magic,
 // The caller frees it.
 bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind);
 
+// The live objects of `kind` for which match(obj, arg) holds, in an array
+// the caller frees (NULL when none; when out of memory, those found).
+void **ze_mock_objects_collect(ze_mock_object_kind_t kind,
+                               bool (*match)(const void *obj, const void *arg),
+                               const void *arg, size_t *count);
+
 // Frees an object whose registration is gone, one function per kind (for
 // the destroy calls and zeContextDestroy).
 void ze_mock_command_queue_release(void *obj);
