@@ -44,9 +44,16 @@ foreach(line ${lines})
     list(APPEND names ${name})
     math(EXPR count "${count} + 1")
 endforeach()
-foreach(required umfMemoryProviderCreate umfMemoryProviderDestroy
-                 umfGetLastFailedMemoryProvider umfMemoryProviderOpenIPCHandle
-                 ${REQUIRED})
+# The core API and both providers' ops tables (0.9 and 1.0 layouts).
+foreach(
+    required
+    umfMemoryProviderCreate
+    umfMemoryProviderDestroy
+    umfGetLastFailedMemoryProvider
+    umfMemoryProviderOpenIPCHandle
+    umfLevelZeroMemoryProviderOps
+    umfCUDAMemoryProviderOps
+    ${REQUIRED})
     if(NOT required IN_LIST names)
         message(FATAL_ERROR "${LIB} does not export ${required}")
     endif()

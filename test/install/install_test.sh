@@ -9,7 +9,7 @@
 #
 #   install_test.sh --build DIR --source DIR --cmake PATH --generator NAME
 #                   --cc PATH --pkg-config PATH --libdir DIR --docdir DIR
-#                   [--level-zero] [--cuda] [--cuda-root DIR]
+#                   [--nm PATH] [--level-zero] [--cuda] [--cuda-root DIR]
 #                   [--rebuild] [--keep]
 #
 # --libdir and --docdir are the build's CMAKE_INSTALL_LIBDIR and
@@ -20,7 +20,7 @@
 # lib/x86_64-linux-gnu). --keep leaves the temporary folder for a look.
 set -u
 
-build= source= cmake= generator= cc= pkgconfig= libdir= docdir=
+build= source= cmake= generator= cc= pkgconfig= libdir= docdir= nm=
 with_ze=OFF with_cuda=OFF cuda_root= keep= rebuild=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
     --pkg-config) pkgconfig=$2; shift ;;
     --libdir) libdir=$2; shift ;;
     --docdir) docdir=$2; shift ;;
+    --nm) nm=$2; shift ;;
     --cuda-root) cuda_root=$2; shift ;;
     --level-zero) with_ze=ON ;;
     --cuda) with_cuda=ON ;;
@@ -113,6 +114,7 @@ expect include/umf/base.h include/umf/memory_provider.h \
     include/umf/memory_provider_ops.h include/umf/memory_provider_gpu.h \
     include/umf/gpu_mock.h include/umf/providers/provider_level_zero.h \
     include/umf/providers/provider_cuda.h \
+    include/umf/providers/provider_ops_1_0.h \
     "$libdir/libumf_gpu.so" "$libdir/libumf_gpu.so.0" "$libdir/libumf_gpu.a" \
     "$libdir/cmake/umf_gpu/umf_gpu-config.cmake" \
     "$libdir/cmake/umf_gpu/umf_gpu-config-version.cmake" \
@@ -124,6 +126,13 @@ expect include/umf/base.h include/umf/memory_provider.h \
     "$docdir/examples/ci_emulated.sh"
 [ "$with_ze" = ON ] && expect "$libdir/libze_mock.so"
 [ "$with_cuda" = ON ] && expect "$libdir/mock-cuda/libcuda.so.1"
+# Both providers' tables in both layouts, versioned, nothing but umf*.
+if [ -n "$nm" ]; then
+    step "exported symbols" "$cmake" "-DLIB=$prefix/$libdir/libumf_gpu.so.0" \
+        "-DNM=$nm" \
+        "-DREQUIRED=umfLevelZeroMemoryProviderOps_1_0;umfCUDAMemoryProviderOps_1_0" \
+        -P "$source/test/core/check_exports.cmake"
+fi
 so=$(readlink "$prefix/$libdir/libumf_gpu.so.0")
 case $so in
 libumf_gpu.so.0.*) ;;

@@ -153,7 +153,9 @@ umf_result_t umfCUDAMemoryProviderParamsSetName(
 ///        initialize requires (UMF_RESULT_ERROR_INVALID_ARGUMENT for NULL
 ///        parameters, no context, no device, a device out of range or not
 ///        the context's, memory type UNKNOWN, or flags the memory type does
-///        not take). NULL in a build without CUDA.
+///        not take). NULL in a build without CUDA. The UMF 0.9 layout, for
+///        umf-gpu's core and UMF 0.9; for UMF 1.x, see
+///        umfCUDAMemoryProviderOps_1_0() (provider_ops_1_0.h).
 ///
 const umf_memory_provider_ops_t *umfCUDAMemoryProviderOps(void);
 

@@ -195,7 +195,9 @@ umf_result_t umfLevelZeroMemoryProviderParamsSetName(
 ///        initialize requires a context; HOST memory takes no device and
 ///        DEVICE and SHARED memory require one; UNKNOWN memory is refused
 ///        (all UMF_RESULT_ERROR_INVALID_ARGUMENT). It reads the device's
-///        maxMemAllocSize and the page size of a probe allocation.
+///        maxMemAllocSize and the page size of a probe allocation. The UMF
+///        0.9 layout, for umf-gpu's core and UMF 0.9; for UMF 1.x, see
+///        umfLevelZeroMemoryProviderOps_1_0() (provider_ops_1_0.h).
 /// @return the table, or NULL in a build without Level Zero.
 ///
 const umf_memory_provider_ops_t *umfLevelZeroMemoryProviderOps(void);

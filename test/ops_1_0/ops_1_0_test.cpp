@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Both providers' UMF 1.0-layout tables (umf*MemoryProviderOps_1_0) driven
+// by the stand-in 1.x consumer (core_1_0.c): every op, as a UMF 1.x core
+// calls it, with the data moved by the drivers' copies: name and page
+// sizes, alloc and free, split and merge, native errors, control queries,
+// purge, IPC across processes, and the consumer's refusal of the 0.9 table
+// that made the 1.0 one necessary.
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#if UMF_REL_HAVE_CUDA
+#include <cuda.h>
+#endif
+
+#include <umf/memory_provider.h>
+#include <umf/providers/provider_cuda.h>
+#include <umf/providers/provider_level_zero.h>
+#include <umf/providers/provider_ops_1_0.h>
+
+#include "core_1_0.h"
+#include "rel_gpu.h"
+#include "test_child.h"
+
+namespace {
+
+const umf_gpu_memory_provider_ops_1_0_t *table_of(RelKind kind) {
+    return kind == RelKind::LevelZero ? umfLevelZeroMemoryProviderOps_1_0()
+                                      : umfCUDAMemoryProviderOps_1_0();
+}
+
+const umf_memory_provider_ops_t *table_0_9_of(RelKind kind) {
+    return kind == RelKind::LevelZero ? umfLevelZeroMemoryProviderOps()
+                                      : umfCUDAMemoryProviderOps();
+}
+
+const char *default_name(RelKind kind) {
+    return kind == RelKind::LevelZero ? "LEVEL_ZERO" : "CUDA";
+}
+
+// A DEVICE provider of g's kind made by the stand-in 1.x consumer from the
+// 1.0 table, with the provider's own params (kept only for the create).
+umf_result_t make_1_0(const RelGpu *g, c10_provider_t **out) {
+    umf_result_t res = UMF_RESULT_ERROR_NOT_SUPPORTED;
+#if UMF_REL_HAVE_ZE
+    if (g->kind == RelKind::LevelZero) {
+        umf_level_zero_memory_provider_params_handle_t p = nullptr;
+        res = umfLevelZeroMemoryProviderParamsCreate(&p);
+        if (res == UMF_RESULT_SUCCESS) {
+            (void)umfLevelZeroMemoryProviderParamsSetContext(
+                p, static_cast<ze_context_handle_t>(g->context));
+            (void)umfLevelZeroMemoryProviderParamsSetDevice(
+                p, static_cast<ze_device_handle_t>(g->devices[0]));
+            res = c10_create(table_of(g->kind), p, out);
+            umfLevelZeroMemoryProviderParamsDestroy(p);
+        }
+    }
+#endif
+#if UMF_REL_HAVE_CUDA
+    if (g->kind == RelKind::Cuda) {
+        umf_cuda_memory_provider_params_handle_t p = nullptr;
+        res = umfCUDAMemoryProviderParamsCreate(&p);
+        if (res == UMF_RESULT_SUCCESS) {
+            (void)umfCUDAMemoryProviderParamsSetContext(
+                p, static_cast<CUcontext>(g->context));
+            (void)umfCUDAMemoryProviderParamsSetDevice(p, 0);
+            res = c10_create(table_of(g->kind), p, out);
+            umfCUDAMemoryProviderParamsDestroy(p);
+        }
+    }
+#endif
+    return res;
+}
+
+size_t ctl_size(c10_provider_t *p, const char *stat) {
+    size_t v = SIZE_MAX;
+    std::string path = std::string("umf.provider.by_handle.{}.") + stat;
+    EXPECT_EQ(c10_ctl(path.c_str(), &v, sizeof(v), 0, p), UMF_RESULT_SUCCESS)
+        << stat;
+    return v;
+}
+
+class Ops10 : public ::testing::TestWithParam<RelKind> {
+  protected:
+    void SetUp() override {
+        g_ = rel_gpu(GetParam());
+        REL_REQUIRE(g_);
+        ASSERT_EQ(make_1_0(g_, &p_), UMF_RESULT_SUCCESS);
+    }
+    void TearDown() override {
+        if (g_ != nullptr && g_->clear != nullptr) {
+            g_->clear(); // a failed check may have left a fault rule
+        }
+        if (p_ != nullptr) {
+            EXPECT_EQ(c10_destroy(p_), UMF_RESULT_SUCCESS)
+                << "finalize returns umf_result_t";
+        }
+    }
+    const RelGpu *g_ = nullptr;
+    c10_provider_t *p_ = nullptr;
+};
+
+TEST(Ops10Tables, VersionOneZeroAndEveryOpSet) {
+    for (RelKind kind : rel_kinds()) {
+        const umf_gpu_memory_provider_ops_1_0_t *t = table_of(kind);
+        ASSERT_NE(t, nullptr);
+        EXPECT_EQ(t->version, UMF_GPU_OPS_VERSION_1_0);
+        const void *const ops[] = {
+            (const void *)t->initialize,
+            (const void *)t->finalize,
+            (const void *)t->alloc,
+            (const void *)t->free,
+            (const void *)t->get_last_native_error,
+            (const void *)t->get_recommended_page_size,
+            (const void *)t->get_min_page_size,
+            (const void *)t->get_name,
+            (const void *)t->ext_purge_lazy,
+            (const void *)t->ext_purge_force,
+            (const void *)t->ext_allocation_merge,
+            (const void *)t->ext_allocation_split,
+            (const void *)t->ext_get_ipc_handle_size,
+            (const void *)t->ext_get_ipc_handle,
+            (const void *)t->ext_put_ipc_handle,
+            (const void *)t->ext_open_ipc_handle,
+            (const void *)t->ext_close_ipc_handle,
+            (const void *)t->ext_ctl,
+        };
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+            EXPECT_NE(ops[i], nullptr) << "op " << i;
+        }
+        EXPECT_EQ(table_of(kind), t) << "one table, always the same";
+    }
+    EXPECT_NE(umfLevelZeroMemoryProviderOps_1_0(),
+              umfCUDAMemoryProviderOps_1_0());
+}
+
+// What issue 19 found: a 1.x core refuses the 0.9 table.
+TEST_P(Ops10, TheConsumerRefusesTheZeroNineTable) {
+    c10_provider_t *p = nullptr;
+    EXPECT_EQ(c10_create(table_0_9_of(GetParam()), nullptr, &p),
+              UMF_RESULT_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(p, nullptr);
+    // And the 1.0 table's initialize refuses missing params as the 0.9 one.
+    EXPECT_EQ(c10_create(table_of(GetParam()), nullptr, &p),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_P(Ops10, NameAndPageSizesAreTheProvidersOwn) {
+    const char *name = nullptr;
+    ASSERT_EQ(c10_name(p_, &name), UMF_RESULT_SUCCESS);
+    EXPECT_STREQ(name, default_name(GetParam()));
+    name = nullptr;
+    ASSERT_EQ(c10_default_name(table_of(GetParam()), &name),
+              UMF_RESULT_SUCCESS);
+    EXPECT_STREQ(name, default_name(GetParam())) << "get_name(NULL, ...)";
+
+    umf_memory_provider_handle_t h = g_->make_or_null();
+    ASSERT_NE(h, nullptr);
+    size_t page = 0, min = 0, page09 = 0, min09 = 0;
+    EXPECT_EQ(c10_recommended_page_size(p_, 1 << 20, &page),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_min_page_size(p_, nullptr, &min), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(umfMemoryProviderGetRecommendedPageSize(h, 1 << 20, &page09),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(umfMemoryProviderGetMinPageSize(h, nullptr, &min09),
+              UMF_RESULT_SUCCESS);
+    umfMemoryProviderDestroy(h);
+    EXPECT_GT(min, 0u);
+    EXPECT_EQ(page, page09);
+    EXPECT_EQ(min, min09);
+}
+
+TEST_P(Ops10, AllocAndFreeKeepDataAndStats) {
+    const size_t size = 64 * 1024;
+    void *ptr = nullptr;
+    ASSERT_EQ(c10_alloc(p_, size, 0, &ptr), UMF_RESULT_SUCCESS);
+    ASSERT_NE(ptr, nullptr);
+    ASSERT_TRUE(g_->fill(ptr, size, 7));
+    EXPECT_TRUE(g_->check(ptr, size, 7));
+    size_t min = 0;
+    EXPECT_EQ(c10_min_page_size(p_, ptr, &min), UMF_RESULT_SUCCESS);
+    EXPECT_GT(min, 0u);
+    EXPECT_EQ(ctl_size(p_, "stats.allocated_memory"), size);
+    EXPECT_EQ(ctl_size(p_, "stats.peak_memory"), size);
+    EXPECT_EQ(c10_free(p_, ptr, size), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(ctl_size(p_, "stats.allocated_memory"), 0u);
+    EXPECT_EQ(ctl_size(p_, "stats.peak_memory"), size);
+    // Bad input reaches the provider unchecked by this core: its own answer.
+    EXPECT_EQ(c10_free(p_, nullptr, size), UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(c10_alloc(p_, size, 3, &ptr), UMF_RESULT_ERROR_INVALID_ALIGNMENT);
+}
+
+TEST_P(Ops10, SplitAndMerge) {
+    size_t page = 0;
+    ASSERT_EQ(c10_min_page_size(p_, nullptr, &page), UMF_RESULT_SUCCESS);
+    const size_t total = 4 * page;
+    void *ptr = nullptr;
+    ASSERT_EQ(c10_alloc(p_, total, 0, &ptr), UMF_RESULT_SUCCESS);
+    ASSERT_TRUE(g_->fill(ptr, total, 3));
+    char *high = static_cast<char *>(ptr) + page;
+    ASSERT_EQ(c10_split(p_, ptr, total, page), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_merge(p_, ptr, high, total), UMF_RESULT_SUCCESS);
+    EXPECT_TRUE(g_->check(ptr, total, 3)) << "data survives split and merge";
+    // Split again and free the pieces one by one.
+    ASSERT_EQ(c10_split(p_, ptr, total, page), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_split(p_, ptr, page, page), UMF_RESULT_ERROR_INVALID_ARGUMENT)
+        << "first size must be below the total";
+    EXPECT_EQ(c10_free(p_, high, total - page), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_free(p_, ptr, page), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(ctl_size(p_, "stats.allocated_memory"), 0u);
+}
+
+TEST_P(Ops10, NativeErrorAfterADriverFailure) {
+    const char *entry =
+        g_->kind == RelKind::LevelZero ? "zeMemAllocDevice" : "cuMemAlloc_v2";
+    std::string rule = std::string(entry) + ":p100=" + g_->fault_name;
+    ASSERT_EQ(g_->inject(rule.c_str()), 0) << rule;
+    void *ptr = nullptr;
+    umf_result_t res = c10_alloc(p_, 4096, 0, &ptr);
+    g_->clear();
+    ASSERT_EQ(res, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+    const char *message = nullptr;
+    int32_t code = 0;
+    ASSERT_EQ(c10_last_native_error(p_, &message, &code), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(code, g_->fault_code);
+    ASSERT_NE(message, nullptr);
+    EXPECT_NE(std::string(message).find(entry), std::string::npos) << message;
+    EXPECT_NE(std::string(message).find(g_->fault_name), std::string::npos)
+        << message;
+    EXPECT_EQ(g_->native_code(), code) << "the same store as the 0.9 table";
+}
+
+TEST_P(Ops10, ControlQueriesAnswerNameAndStatsOnly) {
+    char name[64];
+    std::memset(name, 'x', sizeof(name));
+    EXPECT_EQ(
+        c10_ctl("umf.provider.by_handle.{}.name", name, sizeof(name), 0, p_),
+        UMF_RESULT_SUCCESS);
+    EXPECT_STREQ(name, default_name(GetParam()));
+    size_t exact = std::strlen(default_name(GetParam()));
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.name", name, exact, 0, p_),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT)
+        << "no room for the NUL";
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.name", nullptr, 64, 0, p_),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+
+    size_t v = 0;
+    uint32_t small = 0;
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.allocated_memory",
+                      &small, sizeof(small), 0, p_),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory", nullptr,
+                      sizeof(size_t), 0, p_),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(
+        c10_ctl("umf.provider.by_handle.{}.stats.peak_memory", &v, 0, 0, p_),
+        UMF_RESULT_SUCCESS)
+        << "size 0: a size_t, as UMF's own providers take it";
+    // Writes, runs and other names are not served.
+    for (int type : {1, 2, 3}) {
+        EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory", &v,
+                          sizeof(v), type, p_),
+                  UMF_RESULT_ERROR_NOT_SUPPORTED)
+            << type;
+    }
+    for (const char *other : {"stats.peak_memory.reset", "stats", "params.name",
+                              "name2", "", "stats.allocated_memory.x"}) {
+        std::string path = std::string("umf.provider.by_handle.{}.") + other;
+        EXPECT_EQ(c10_ctl(path.c_str(), &v, sizeof(v), 0, p_),
+                  UMF_RESULT_ERROR_NOT_SUPPORTED)
+            << other;
+    }
+}
+
+TEST_P(Ops10, PurgeIsNotSupported) {
+    void *ptr = nullptr;
+    ASSERT_EQ(c10_alloc(p_, 4096, 0, &ptr), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_purge_lazy(p_, ptr, 4096), UMF_RESULT_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(c10_purge_force(p_, ptr, 4096), UMF_RESULT_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(c10_free(p_, ptr, 4096), UMF_RESULT_SUCCESS);
+}
+
+constexpr size_t kIpcSize = 256 * 1024;
+
+// argv[0]: "level_zero" or "cuda". Receives IPC data (its size, then its
+// bytes), opens it through a provider that the stand-in consumer made from
+// the 1.0 table, checks pattern 11, writes pattern 12, closes. Exit status
+// 0, or the step that failed.
+UMF_TEST_CHILD(ops_1_0_consumer) {
+    if (argc < 1) {
+        return 100;
+    }
+    RelKind kind =
+        std::string(argv[0]) == "cuda" ? RelKind::Cuda : RelKind::LevelZero;
+    const RelGpu *g = rel_gpu(kind);
+    c10_provider_t *p = nullptr;
+    if (!g->why.empty() || make_1_0(g, &p) != UMF_RESULT_SUCCESS) {
+        return 101;
+    }
+    size_t size = 0;
+    std::vector<unsigned char> data;
+    if (umf_test_recv(sock, &size, sizeof(size)) != 0 || size > 4096) {
+        return 102;
+    }
+    data.resize(size);
+    if (umf_test_recv(sock, data.data(), size) != 0) {
+        return 103;
+    }
+    int rc = 0;
+    void *ptr = nullptr;
+    if (c10_ipc_open(p, data.data(), &ptr) != UMF_RESULT_SUCCESS) {
+        rc = 104;
+    } else {
+        if (!g->check(ptr, kIpcSize, 11)) {
+            rc = 105;
+        } else if (!g->fill(ptr, kIpcSize, 12)) {
+            rc = 106;
+        }
+        if (c10_ipc_close(p, ptr, kIpcSize) != UMF_RESULT_SUCCESS) {
+            rc = rc != 0 ? rc : 107;
+        }
+    }
+    if (c10_destroy(p) != UMF_RESULT_SUCCESS) {
+        rc = rc != 0 ? rc : 108;
+    }
+    rel_gpu_release_all();
+    char done = 'd';
+    (void)umf_test_send(sock, &done, 1);
+    return rc;
+}
+
+TEST_P(Ops10, IpcAcrossProcesses) {
+    void *ptr = nullptr;
+    ASSERT_EQ(c10_alloc(p_, kIpcSize, 0, &ptr), UMF_RESULT_SUCCESS);
+    ASSERT_TRUE(g_->fill(ptr, kIpcSize, 11));
+    size_t size = 0;
+    ASSERT_EQ(c10_ipc_handle_size(p_, &size), UMF_RESULT_SUCCESS);
+    ASSERT_GT(size, 0u);
+    ASSERT_LE(size, 4096u);
+    std::vector<unsigned char> data(size);
+    ASSERT_EQ(c10_ipc_get(p_, ptr, kIpcSize, data.data()), UMF_RESULT_SUCCESS);
+
+    umf_test_child_t child;
+    const char *args[] = {g_->name, nullptr};
+    ASSERT_EQ(umf_test_child_start(&child, "ops_1_0_consumer", args), 0);
+    EXPECT_EQ(umf_test_send(child.sock, &size, sizeof(size)), 0);
+    EXPECT_EQ(umf_test_send(child.sock, data.data(), size), 0);
+    char done = 0;
+    EXPECT_EQ(umf_test_recv(child.sock, &done, 1), 0);
+    EXPECT_EQ(umf_test_child_wait(&child), 0);
+    EXPECT_TRUE(g_->check(ptr, kIpcSize, 12)) << "the consumer's write";
+
+    // Opening in the producer itself gives the memory back.
+    void *same = nullptr;
+    EXPECT_EQ(c10_ipc_open(p_, data.data(), &same), UMF_RESULT_SUCCESS);
+    if (same != nullptr) {
+        EXPECT_TRUE(g_->check(same, kIpcSize, 12));
+        EXPECT_EQ(c10_ipc_close(p_, same, kIpcSize), UMF_RESULT_SUCCESS);
+    }
+    EXPECT_EQ(c10_ipc_put(p_, data.data()), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_free(p_, ptr, kIpcSize), UMF_RESULT_SUCCESS);
+    // Garbage is refused.
+    std::vector<unsigned char> junk(size, 0x5a);
+    void *bad = nullptr;
+    EXPECT_EQ(c10_ipc_open(p_, junk.data(), &bad),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+// The contexts go before the emulated drivers' strict leak check at exit.
+class ReleaseContexts : public ::testing::Environment {
+    void TearDown() override {
+        rel_gpu_release_all();
+    }
+};
+::testing::Environment *const release_contexts =
+    ::testing::AddGlobalTestEnvironment(new ReleaseContexts);
+
+INSTANTIATE_TEST_SUITE_P(BothProviders, Ops10, ::testing::ValuesIn(rel_kinds()),
+                         [](const ::testing::TestParamInfo<RelKind> &info) {
+                             return std::string(rel_gpu(info.param)->name);
+                         });
+
+} // namespace
