@@ -68,6 +68,8 @@ static inline bool umf_mock_enter(unsigned entry, int64_t *fault) {
     umf_mock_thread_t *t = umf_mock_thread();
     if (__builtin_expect(t != NULL, 1) && entry < UMF_MOCK_MAX_ENTRIES) {
         umf_mock_thread_count(t, entry, 1);
+        t->call_entry = entry;
+        t->call_seq++;
     }
     return umf_mock_fault_check(entry, fault);
 }

@@ -108,6 +108,42 @@ static void fill_desc(const umf_mock_rec_data_t *d, int fd,
     }
 }
 
+// The record whose export opened each fd (the exporter side of
+// zeMemPutIpcHandle and of the fd to handle conversion), by fd number.
+// Entries are never cleared: a record is never returned to the system, and
+// a lookup checks that the record still holds the fd for the same export.
+static pthread_mutex_t exports_lock = PTHREAD_MUTEX_INITIALIZER;
+static umf_mock_record_t **export_of_fd;
+static size_t export_fds;
+
+static void remember_export(int fd, umf_mock_record_t *rec) {
+    pthread_mutex_lock(&exports_lock);
+    if ((size_t)fd >= export_fds) {
+        size_t n = export_fds ? export_fds : 64;
+        while (n <= (size_t)fd) {
+            n *= 2;
+        }
+        umf_mock_record_t **grown = realloc(export_of_fd, n * sizeof(*grown));
+        if (grown != NULL) {
+            memset(grown + export_fds, 0, (n - export_fds) * sizeof(*grown));
+            export_of_fd = grown;
+            export_fds = n;
+        }
+    }
+    if ((size_t)fd < export_fds) {
+        export_of_fd[fd] = rec; // else: no put, the free closes it
+    }
+    pthread_mutex_unlock(&exports_lock);
+}
+
+static umf_mock_record_t *export_of(int fd) {
+    pthread_mutex_lock(&exports_lock);
+    umf_mock_record_t *rec =
+        fd >= 0 && (size_t)fd < export_fds ? export_of_fd[fd] : NULL;
+    pthread_mutex_unlock(&exports_lock);
+    return rec;
+}
+
 umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
                                       umf_mock_ipc_desc_t *desc,
                                       umf_mock_alloc_info_t *info) {
@@ -177,6 +213,7 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
         }
         umf_mock_record_store((uint64_t *)&rec->data.export_fd, (uint64_t)fd);
         umf_mock_record_release(rec);
+        remember_export(fd, rec);
         umf_mock_stat_add(t, UMF_MOCK_STAT_IPC_HANDLES, 1);
         pthread_once(&ptracer_once, allow_ptracers);
         d.export_fd = fd;
@@ -184,6 +221,66 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
             info->exported = true;
         }
         fill_desc(&d, fd, arena, desc);
+        return UMF_MOCK_OK;
+    }
+}
+
+umf_mock_status_t umf_mock_ipc_describe_fd(int fd, umf_mock_ipc_desc_t *desc) {
+    umf_mock_record_t *rec = export_of(fd);
+    umf_mock_rec_data_t d;
+    uint64_t seq;
+    if (desc == NULL || rec == NULL || !umf_mock_record_read(rec, &d, &seq) ||
+        d.export_fd != fd) {
+        return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    umf_mock_arena_t *arena = NULL;
+    if (d.backend == UMF_MOCK_BACKEND_ARENA &&
+        umf_mock_device_arena((unsigned)d.device, &arena) != UMF_MOCK_OK) {
+        return UMF_MOCK_ERR_OS; // cannot be: it holds this block
+    }
+    fill_desc(&d, fd, arena, desc);
+    return UMF_MOCK_OK;
+}
+
+umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
+                                   bool *released) {
+    if (released != NULL) {
+        *released = false;
+    }
+    if (desc == NULL || !desc_valid(desc)) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    umf_mock_thread_t *t = umf_mock_thread();
+    if (t == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    umf_mock_record_t *rec =
+        desc->pid == (int)getpid() ? export_of(desc->fd) : NULL;
+    for (;;) {
+        umf_mock_rec_data_t d;
+        uint64_t seq;
+        // Put back before, or another export's fd by now, or freed (which
+        // closed the fd), or another process's handle: nothing of this
+        // export holds an fd any more.
+        if (rec == NULL || !umf_mock_record_read(rec, &d, &seq) ||
+            d.id != desc->id || d.export_fd != desc->fd) {
+            return UMF_MOCK_OK;
+        }
+        if (!umf_mock_record_claim(rec, seq)) {
+            continue; // changed meanwhile: look again
+        }
+        umf_mock_record_store((uint64_t *)&rec->data.export_fd,
+                              (uint64_t)(int64_t)UMF_MOCK_EXPORT_PUT);
+        umf_mock_record_release(rec);
+        umf_mock_stat_add(t, UMF_MOCK_STAT_IPC_HANDLES, -1);
+        // The arena's export fd is a duplicate; the memfd mode's is the
+        // allocation's own memory, which stays with it.
+        if (d.backend == UMF_MOCK_BACKEND_ARENA) {
+            close(desc->fd);
+        }
+        if (released != NULL) {
+            *released = true;
+        }
         return UMF_MOCK_OK;
     }
 }

@@ -59,6 +59,18 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
                                       umf_mock_ipc_desc_t *desc,
                                       umf_mock_alloc_info_t *info);
 
+// The export of this process whose fd is `fd` (the fd to handle conversion
+// of Level Zero 1.6). NOT_FOUND when no live export holds that fd.
+umf_mock_status_t umf_mock_ipc_describe_fd(int fd, umf_mock_ipc_desc_t *desc);
+
+// Gives the exporter's fd of export `desc` back (zeMemPutIpcHandle): the
+// allocation keeps its memory and stays published for the imports made
+// from it; the next export opens a new fd. Repeated puts, another
+// process's handles and those of freed allocations change nothing (OK,
+// *released false). INVALID_ARGUMENT for a descriptor that makes no sense.
+umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
+                                   bool *released);
+
 typedef enum umf_mock_import_mode_t {
     UMF_MOCK_IMPORT_NEW = 0,       // always a new mapping (Level Zero)
     UMF_MOCK_IMPORT_SHARE = 1,     // the same (owner, pid, id) shares one

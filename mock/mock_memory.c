@@ -262,8 +262,9 @@ static void backend_release(umf_mock_thread_t *t,
         if (d->export_fd >= 0) {
             close((int)d->export_fd);
         }
+        // Published once exported, even when the fd was put back.
         umf_mock_arena_free(a, t, (uint32_t)d->b0, (unsigned)d->b1,
-                            d->export_fd >= 0);
+                            d->export_fd != -1);
         break;
     }
     case UMF_MOCK_BACKEND_MEMFD:

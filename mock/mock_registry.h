@@ -41,6 +41,11 @@ typedef enum umf_mock_backend_t {
     UMF_MOCK_BACKEND_IMPORT = 3, // b0 = the import's bookkeeping
 } umf_mock_backend_t;
 
+// export_fd of an allocation that was exported and whose fd was given back
+// (zeMemPutIpcHandle): still published for the imports' sake (an arena
+// block stays in quarantine), no fd open; the next export opens a new one.
+#define UMF_MOCK_EXPORT_PUT (-2)
+
 // A record's data: 64-bit words only, read and written word by word.
 typedef struct umf_mock_rec_data_t {
     uint64_t base;       // start address (what alloc returned)
@@ -51,7 +56,8 @@ typedef struct umf_mock_rec_data_t {
     int64_t device;      // device index, -1 for none
     uint64_t owner;      // the driver's tag (e.g. its context)
     uint64_t user_flags; // the driver's flags (e.g. cuMemHostAlloc flags)
-    int64_t export_fd;   // the fd of the IPC export, -1 before the first
+    int64_t export_fd;   // the fd of the IPC export, -1 before the first,
+                         // UMF_MOCK_EXPORT_PUT once it was put back
     uint64_t backend;    // umf_mock_backend_t
     uint64_t b0, b1;     // see umf_mock_backend_t
     int64_t peer_pid;    // imports: the exporting process

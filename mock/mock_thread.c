@@ -3,6 +3,7 @@
 #include "mock_thread.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "mock_arena.h"
 #include "mock_log.h"
@@ -34,6 +35,8 @@ static void thread_exit(void *arg) {
     umf_mock_arena_thread_exit(t);
     umf_mock_registry_thread_exit(t);
     umf_mock_memory_thread_exit(t);
+    free(t->failure);
+    t->failure = NULL;
     pthread_mutex_lock(&threads_lock);
     for (unsigned i = 0; i < UMF_MOCK_COUNTERS; i++) {
         retired[i] +=

@@ -29,6 +29,7 @@ typedef enum umf_mock_stat_t {
 
 struct umf_mock_arena_cache_t;
 struct umf_mock_record_t;
+struct umf_mock_failure_t;
 
 typedef struct umf_mock_thread_t {
     _Atomic int64_t counters[UMF_MOCK_COUNTERS]; // written by the owner only
@@ -39,6 +40,12 @@ typedef struct umf_mock_thread_t {
     struct umf_mock_record_t *free_records;
     unsigned free_record_count;
     uint64_t next_id, id_end; // ids [next_id, id_end) are this thread's
+    // The driver call in progress (umf_mock_enter): its entry point, and
+    // the number of calls so far; the last failure's description, made at
+    // the first (mock_failure.h).
+    unsigned call_entry;
+    uint64_t call_seq;
+    struct umf_mock_failure_t *failure;
     struct umf_mock_thread_t *prev, *next; // all threads' states
 } umf_mock_thread_t;
 
