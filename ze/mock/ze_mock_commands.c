@@ -55,7 +55,7 @@ typedef struct list_t {
 #define CHECKED(type, var, handle, magic_value)                                \
     type *var = (type *)(handle);                                              \
     if (var == NULL || var->obj.magic != (magic_value)) {                      \
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);              \
     }
 
 // Polls `flag` until it is set or `timeout_ns` passed (UINT64_MAX: never).
@@ -85,10 +85,10 @@ static ze_result_t check_range(const void *ptr, size_t size) {
     umf_mock_alloc_info_t info;
     if (umf_mock_lookup(ptr, &info) == UMF_MOCK_OK &&
         size > info.mapped - (size_t)((const char *)ptr - (char *)info.base)) {
-        UMF_MOCK_LOG_WARN("a copy or fill of %zu bytes at %p runs past the "
-                          "end of allocation #%llu",
-                          size, ptr, (unsigned long long)info.id);
-        return ZE_RESULT_ERROR_INVALID_SIZE;
+        ZE_MOCK_EXPLAIN("a copy or fill of %zu bytes at %p runs past the "
+                        "end of allocation #%llu",
+                        size, ptr, (unsigned long long)info.id);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     return ZE_RESULT_SUCCESS;
 }
@@ -101,7 +101,8 @@ static ze_result_t run(const command_t *c) {
                                "commands at once and cannot wait for one "
                                "that only a later command or call of this "
                                "process could signal");
-            return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+            umf_mock_failure_explain("waits for an event nobody signalled");
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
         }
     }
     switch (c->kind) {
@@ -133,14 +134,14 @@ static ze_result_t run(const command_t *c) {
 static ze_result_t set_events(command_t *c, ze_event_handle_t hSignal,
                               uint32_t numWait, ze_event_handle_t *phWait) {
     if (hSignal != NULL && (c->signal = ze_mock_event(hSignal)) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (numWait > 0 && phWait == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     for (uint32_t i = 0; i < numWait; i++) {
         if (ze_mock_event(phWait[i]) == NULL) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
     }
     c->waits = numWait;
@@ -154,14 +155,14 @@ static ze_result_t submit(list_t *l, command_t *c) {
         return run(c);
     }
     if (l->closed) {
-        UMF_MOCK_LOG_WARN("appending to a closed command list");
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        ZE_MOCK_EXPLAIN("appending to a closed command list");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     ze_mock_event_t **wait = NULL;
     if (c->waits > 0) {
         wait = malloc(c->waits * sizeof(*wait));
         if (wait == NULL) {
-            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
         }
         memcpy(wait, c->wait, c->waits * sizeof(*wait));
     }
@@ -170,7 +171,7 @@ static ze_result_t submit(list_t *l, command_t *c) {
         command_t *cmds = realloc(l->cmds, cap * sizeof(*cmds));
         if (cmds == NULL) {
             free(wait);
-            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
         }
         l->cmds = cmds;
         l->cap = cap;
@@ -191,15 +192,16 @@ static void clear_commands(list_t *l) {
 
 static ze_result_t check_queue_desc(const ze_command_queue_desc_t *desc) {
     if (desc == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (desc->flags > ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY ||
         desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
         desc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (desc->ordinal != 0 || desc->index != 0) {
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT; // one group, one queue
+        return ZE_MOCK_FAIL(
+            ZE_RESULT_ERROR_INVALID_ARGUMENT); // one group, one queue
     }
     return ZE_RESULT_SUCCESS;
 }
@@ -218,18 +220,20 @@ static ze_result_t ZE_APICALL mock_CommandQueueCreate(
     ze_command_queue_handle_t *phCommandQueue) {
     ZE_MOCK_ENTER(zeCommandQueueCreate);
     ze_mock_context_t *ctx = context_device(hContext, hDevice);
-    ze_result_t r = ctx == NULL ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE
-                                : check_queue_desc(desc);
-    if (r == ZE_RESULT_SUCCESS && phCommandQueue == NULL) {
-        r = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (ctx == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
+    ze_result_t r = check_queue_desc(desc);
     if (r != ZE_RESULT_SUCCESS) {
         return r;
+    }
+    if (phCommandQueue == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     queue_t *q = ze_mock_object_make(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE,
                                      ZE_MOCK_OBJ_COMMAND_QUEUE, ctx);
     if (q == NULL) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     *phCommandQueue = (ze_command_queue_handle_t)q;
     return ZE_RESULT_SUCCESS;
@@ -239,7 +243,7 @@ static ze_result_t ZE_APICALL
 mock_CommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
     ZE_MOCK_ENTER(zeCommandQueueDestroy);
     if (!ze_mock_object_drop(hCommandQueue, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     free(hCommandQueue);
     return ZE_RESULT_SUCCESS;
@@ -253,25 +257,25 @@ static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
     (void)q;
     fence_t *fence = (fence_t *)hFence;
     if (fence != NULL && fence->obj.magic != ZE_MOCK_MAGIC_FENCE) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (phCommandLists == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (numCommandLists == 0) {
-        return ZE_RESULT_ERROR_INVALID_SIZE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     for (uint32_t i = 0; i < numCommandLists; i++) {
         list_t *l = (list_t *)phCommandLists[i];
         if (l == NULL || l->obj.magic != ZE_MOCK_MAGIC_LIST) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
         if (l->immediate) {
-            return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE);
         }
         if (!l->closed) {
-            UMF_MOCK_LOG_WARN("executing a command list that is not closed");
-            return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+            ZE_MOCK_EXPLAIN("executing a command list that is not closed");
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
         }
     }
     for (uint32_t i = 0; i < numCommandLists; i++) {
@@ -312,15 +316,15 @@ static ze_result_t list_create(ze_context_handle_t hContext,
                                ze_command_list_handle_t *phCommandList) {
     ze_mock_context_t *ctx = context_device(hContext, hDevice);
     if (ctx == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (phCommandList == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     list_t *l = ze_mock_object_make(sizeof(list_t), ZE_MOCK_MAGIC_LIST,
                                     ZE_MOCK_OBJ_COMMAND_LIST, ctx);
     if (l == NULL) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     l->immediate = immediate;
     *phCommandList = (ze_command_list_handle_t)l;
@@ -333,13 +337,16 @@ mock_CommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                        ze_command_list_handle_t *phCommandList) {
     ZE_MOCK_ENTER(zeCommandListCreate);
     if (desc == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    if (desc->flags > 0xf) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (desc->flags &
+        ~(ze_command_list_flags_t)(ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING |
+                                   ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT |
+                                   ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY)) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (desc->commandQueueGroupOrdinal != 0) {
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     return list_create(hContext, hDevice, false, phCommandList);
 }
@@ -361,7 +368,7 @@ mock_CommandListDestroy(ze_command_list_handle_t hCommandList) {
     ZE_MOCK_ENTER(zeCommandListDestroy);
     list_t *l = (list_t *)hCommandList;
     if (!ze_mock_object_drop(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_mock_command_list_release(l);
     return ZE_RESULT_SUCCESS;
@@ -401,7 +408,7 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopy(
     ZE_MOCK_ENTER(zeCommandListAppendMemoryCopy);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
     if (dstptr == NULL || srcptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     command_t c = {
         .kind = CMD_COPY, .dst = dstptr, .src = srcptr, .size = size};
@@ -422,11 +429,11 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
     ZE_MOCK_ENTER(zeCommandListAppendMemoryFill);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
     if (ptr == NULL || pattern == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (pattern_size == 0 || pattern_size > MAX_FILL_PATTERN ||
         (pattern_size & (pattern_size - 1)) != 0) {
-        return ZE_RESULT_ERROR_INVALID_SIZE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     command_t c = {.kind = CMD_FILL,
                    .dst = ptr,
@@ -446,7 +453,7 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryPrefetch(
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
     (void)l;
     if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     return check_range(ptr, size); // the memory is where it needs to be
 }
@@ -458,13 +465,13 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
     (void)l;
     if (ze_mock_device(hDevice) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     return check_range(ptr, size);
 }
@@ -476,7 +483,7 @@ static ze_result_t append_event_command(ze_command_list_handle_t hCommandList,
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
     ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     command_t c = {.kind = kind};
     if (kind == CMD_RESET) {
@@ -533,15 +540,15 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
     ZE_MOCK_ENTER(zeFenceCreate);
     CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
     if (desc == NULL || phFence == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (desc->flags > ZE_FENCE_FLAG_SIGNALED) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     fence_t *f = ze_mock_object_make(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE,
                                      ZE_MOCK_OBJ_FENCE, q->obj.ctx);
     if (f == NULL) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     atomic_store(&f->signaled, (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0);
     *phFence = (ze_fence_handle_t)f;
@@ -551,7 +558,7 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
 static ze_result_t ZE_APICALL mock_FenceDestroy(ze_fence_handle_t hFence) {
     ZE_MOCK_ENTER(zeFenceDestroy);
     if (!ze_mock_object_drop(hFence, ZE_MOCK_OBJ_FENCE)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     free(hFence);
     return ZE_RESULT_SUCCESS;

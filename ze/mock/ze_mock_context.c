@@ -56,6 +56,7 @@ static const struct {
     {ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, ze_mock_event_pool_release},
     {ZE_MOCK_OBJ_COMMAND_LIST, ze_mock_command_list_release},
     {ZE_MOCK_OBJ_COMMAND_QUEUE, ze_mock_command_queue_release},
+    {ZE_MOCK_OBJ_BUILD_LOG, ze_mock_build_log_release},
 };
 
 typedef struct collect_t {
@@ -128,30 +129,30 @@ static ze_result_t context_create(ze_driver_handle_t hDriver,
                                   ze_device_handle_t *phDevices,
                                   ze_context_handle_t *phContext) {
     if (!ze_mock_is_driver(hDriver)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (desc == NULL || phContext == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (phDevices == NULL && numDevices > 0) {
-        return ZE_RESULT_ERROR_INVALID_SIZE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     for (uint32_t i = 0; i < numDevices; i++) {
         if (ze_mock_device(phDevices[i]) == NULL) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
     }
     ze_mock_context_t *ctx = malloc(sizeof(*ctx));
     if (ctx == NULL) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     ctx->magic = ZE_MOCK_MAGIC_CONTEXT;
     if (!umf_mock_object_add(ZE_MOCK_OBJ_CONTEXT, ctx)) {
         free(ctx);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     *phContext = (ze_context_handle_t)ctx;
     return ZE_RESULT_SUCCESS;
@@ -178,7 +179,7 @@ mock_ContextDestroy(ze_context_handle_t hContext) {
     // Checked in the registry first: a destroyed handle is never read.
     if (hContext == NULL ||
         !umf_mock_object_remove(ZE_MOCK_OBJ_CONTEXT, hContext)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_mock_context_t *ctx = (ze_mock_context_t *)hContext;
     size_t objects = release_objects(ctx);
@@ -213,16 +214,16 @@ static ze_result_t check_resident_range(ze_context_handle_t hContext,
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ze_mock_device(hDevice) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_alloc_info_t info;
     if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK ||
         info.kind == UMF_MOCK_KIND_HOST ||
         size > info.size - (size_t)((char *)ptr - (char *)info.base)) {
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     return ZE_RESULT_SUCCESS;
 }

@@ -68,6 +68,7 @@ static const char *const object_kinds[ZE_MOCK_OBJ_KIND_COUNT] = {
     [ZE_MOCK_OBJ_EVENT] = "event",
     [ZE_MOCK_OBJ_FENCE] = "fence",
     [ZE_MOCK_OBJ_IMPORTED_EVENT_POOL] = "event pool opened from an IPC handle",
+    [ZE_MOCK_OBJ_BUILD_LOG] = "module build log",
 };
 
 const umf_mock_driver_desc_t ze_mock_desc = {

@@ -87,7 +87,7 @@ static ze_result_t pool_make(ze_mock_context_t *ctx,
                                 ctx);
     if (p == NULL) {
         free(used);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     p->flags = flags;
     p->imported = imported;
@@ -105,27 +105,27 @@ static ze_result_t ZE_APICALL mock_EventPoolCreate(
     ZE_MOCK_ENTER(zeEventPoolCreate);
     ze_mock_context_t *ctx = ze_mock_context(hContext);
     if (ctx == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (desc == NULL || phEventPool == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (desc->flags & ~POOL_FLAGS) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (desc->count == 0 || (phDevices == NULL && numDevices > 0)) {
-        return ZE_RESULT_ERROR_INVALID_SIZE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     for (uint32_t i = 0; i < numDevices; i++) {
         if (ze_mock_device(phDevices[i]) == NULL) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
     }
     if (desc->count > UMF_MOCK_EVENTS_MAX) {
-        UMF_MOCK_LOG_WARN("zeEventPoolCreate: %u events, more than the %u "
-                          "of a pool",
-                          desc->count, UMF_MOCK_EVENTS_MAX);
-        return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+        ZE_MOCK_EXPLAIN("zeEventPoolCreate: %u events, more than the %u "
+                        "of a pool",
+                        desc->count, UMF_MOCK_EVENTS_MAX);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
     }
     umf_mock_events_t *slots;
     umf_mock_status_t s = umf_mock_events_create(
@@ -164,20 +164,20 @@ mock_EventPoolDestroy(ze_event_pool_handle_t hEventPool) {
     if (p == NULL || !umf_mock_object_contains(ZE_MOCK_OBJ_EVENT_POOL, p)) {
         if (p != NULL &&
             umf_mock_object_contains(ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, p)) {
-            UMF_MOCK_LOG_WARN("zeEventPoolDestroy(%p): an event pool opened "
-                              "from an IPC handle: close it with "
-                              "zeEventPoolCloseIpcHandle",
-                              (void *)p);
-            return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+            ZE_MOCK_EXPLAIN("zeEventPoolDestroy(%p): an event pool opened "
+                            "from an IPC handle: close it with "
+                            "zeEventPoolCloseIpcHandle",
+                            (void *)p);
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
         }
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (pool_in_use(p)) {
-        UMF_MOCK_LOG_WARN("zeEventPoolDestroy: events of the pool are alive");
-        return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
+        ZE_MOCK_EXPLAIN("zeEventPoolDestroy: events of the pool are alive");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
     }
     if (!ze_mock_object_drop(p, ZE_MOCK_OBJ_EVENT_POOL)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     pool_free(p);
     return ZE_RESULT_SUCCESS;
@@ -190,20 +190,20 @@ static ze_result_t ZE_APICALL mock_EventPoolGetIpcHandle(
     ZE_MOCK_ENTER(zeEventPoolGetIpcHandle);
     event_pool_t *p = as_pool(hEventPool);
     if (p == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (phIpc == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_events_desc_t d;
     if (p->imported || (p->flags & ZE_EVENT_POOL_FLAG_IPC) == 0 ||
         umf_mock_events_export(p->slots, &d) != UMF_MOCK_OK) {
-        UMF_MOCK_LOG_WARN("zeEventPoolGetIpcHandle(%p): %s", (void *)p,
-                          p->imported ? "the pool was opened from an IPC "
-                                        "handle: export the original"
-                                      : "the pool was created without "
-                                        "ZE_EVENT_POOL_FLAG_IPC");
-        return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+        ZE_MOCK_EXPLAIN("zeEventPoolGetIpcHandle(%p): %s", (void *)p,
+                        p->imported ? "the pool was opened from an IPC "
+                                      "handle: export the original"
+                                    : "the pool was created without "
+                                      "ZE_EVENT_POOL_FLAG_IPC");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT);
     }
     _Static_assert(sizeof(phIpc->data) == UMF_MOCK_EVENTS_HANDLE_BYTES,
                    "a Level Zero event pool IPC handle holds the core's");
@@ -217,18 +217,18 @@ static ze_result_t ZE_APICALL mock_EventPoolOpenIpcHandle(
     ZE_MOCK_ENTER(zeEventPoolOpenIpcHandle);
     ze_mock_context_t *ctx = ze_mock_context(hContext);
     if (ctx == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (phEventPool == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_events_desc_t d;
     umf_mock_status_t s =
         umf_mock_events_unpack((const unsigned char *)hIpc.data, &d);
     if (s != UMF_MOCK_OK) {
-        UMF_MOCK_LOG_WARN("zeEventPoolOpenIpcHandle: not an event pool IPC "
-                          "handle of this driver (corrupt or truncated)");
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        ZE_MOCK_EXPLAIN("zeEventPoolOpenIpcHandle: not an event pool IPC "
+                        "handle of this driver (corrupt or truncated)");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     umf_mock_events_t *slots;
     s = umf_mock_events_import(&d, &slots);
@@ -256,21 +256,43 @@ mock_EventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
     if (p == NULL ||
         !umf_mock_object_contains(ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, p)) {
         if (p != NULL && umf_mock_object_contains(ZE_MOCK_OBJ_EVENT_POOL, p)) {
-            UMF_MOCK_LOG_WARN("zeEventPoolCloseIpcHandle(%p): not opened from "
-                              "an IPC handle: destroy it with "
-                              "zeEventPoolDestroy",
-                              (void *)p);
-            return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+            ZE_MOCK_EXPLAIN("zeEventPoolCloseIpcHandle(%p): not opened from "
+                            "an IPC handle: destroy it with "
+                            "zeEventPoolDestroy",
+                            (void *)p);
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
         }
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     // The spec: closing destroys the events made on it in this process.
     drop_events_of(p);
     if (!ze_mock_object_drop(p, ZE_MOCK_OBJ_IMPORTED_EVENT_POOL)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     pool_free(p);
     return ZE_RESULT_SUCCESS;
+}
+
+// Level Zero 1.6: the fd of a pool's handle is the pool's own memory, which
+// lives as long as the pool: nothing to give back, but the handle must be
+// one of this driver's.
+static ze_result_t ZE_APICALL mock_EventPoolPutIpcHandle(
+    ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc) {
+    ZE_MOCK_ENTER(zeEventPoolPutIpcHandle);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    umf_mock_events_desc_t d;
+    if (umf_mock_events_unpack((const unsigned char *)hIpc.data, &d) !=
+        UMF_MOCK_OK) {
+        ZE_MOCK_EXPLAIN("not an event pool IPC handle of this driver "
+                        "(corrupt or truncated)");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_event_pool_1_6(ze_event_pool_dditable_1_6_t *t) {
+    t->pfnPutIpcHandle = mock_EventPoolPutIpcHandle;
 }
 
 void ze_mock_fill_event_pool(ze_event_pool_dditable_t *t) {
@@ -289,27 +311,27 @@ mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
     ZE_MOCK_ENTER(zeEventCreate);
     event_pool_t *p = as_pool(hEventPool);
     if (p == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (desc == NULL || phEvent == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if ((desc->signal & ~SCOPE_FLAGS) || (desc->wait & ~SCOPE_FLAGS)) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (desc->index >= umf_mock_events_count(p->slots)) {
-        UMF_MOCK_LOG_WARN("zeEventCreate: index %u of a pool of %u events",
-                          desc->index, umf_mock_events_count(p->slots));
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        ZE_MOCK_EXPLAIN("zeEventCreate: index %u of a pool of %u events",
+                        desc->index, umf_mock_events_count(p->slots));
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     pthread_mutex_lock(&p->lock);
     bool taken = p->used[desc->index] != 0;
     p->used[desc->index] = 1;
     pthread_mutex_unlock(&p->lock);
     if (taken) {
-        UMF_MOCK_LOG_WARN("zeEventCreate: index %u of the pool is taken",
-                          desc->index);
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        ZE_MOCK_EXPLAIN("zeEventCreate: index %u of the pool is taken",
+                        desc->index);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     ze_mock_event_t *e =
         ze_mock_object_make(sizeof(ze_mock_event_t), ZE_MOCK_MAGIC_EVENT,
@@ -318,7 +340,7 @@ mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
         pthread_mutex_lock(&p->lock);
         p->used[desc->index] = 0;
         pthread_mutex_unlock(&p->lock);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     e->pool = p;
     e->index = desc->index;
@@ -340,7 +362,7 @@ static ze_result_t ZE_APICALL mock_EventDestroy(ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeEventDestroy);
     ze_mock_event_t *e = (ze_mock_event_t *)hEvent;
     if (!ze_mock_object_drop(e, ZE_MOCK_OBJ_EVENT)) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     event_free(e);
     return ZE_RESULT_SUCCESS;
@@ -375,7 +397,7 @@ static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeEventHostSignal);
     ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_mock_event_signal(e);
     return ZE_RESULT_SUCCESS;
@@ -386,7 +408,7 @@ mock_EventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
     ZE_MOCK_ENTER(zeEventHostSynchronize);
     ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     return umf_mock_event_wait(e->pool->slots, e->index, timeout)
                ? ZE_RESULT_SUCCESS
@@ -397,7 +419,7 @@ static ze_result_t ZE_APICALL mock_EventQueryStatus(ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeEventQueryStatus);
     ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     return ze_mock_event_signaled(e) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
@@ -406,7 +428,7 @@ static ze_result_t ZE_APICALL mock_EventHostReset(ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeEventHostReset);
     ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_mock_event_reset(e);
     return ZE_RESULT_SUCCESS;

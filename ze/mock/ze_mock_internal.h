@@ -13,6 +13,9 @@
 //   ze_mock_memory.c    allocation, queries, IPC
 //   ze_mock_commands.c  command queues and lists, fences
 //   ze_mock_events.c    event pools, events, event pool IPC
+//   ze_mock_device.c    the devices' queries
+//   ze_mock_affinity.c  ZE_AFFINITY_MASK
+//   ze_mock_module.c    modules (none can be built) and build logs
 //   ze_mock_results.c   result names (fault rules) and the one table that
 //                       maps the core's results to ze_result_t
 //   ze_mock_tables.c    the zeGet*ProcAddrTable functions, the control API
@@ -28,6 +31,8 @@
 #include <level_zero/ze_ddi.h>
 
 #include "mock_core.h"
+#include "mock_failure.h"
+#include "ze_mock_ddi_1_6.h"
 
 // Every entry point the driver implements, for call counts and fault rules.
 #define ZE_MOCK_ENTRIES(X)                                                     \
@@ -38,6 +43,7 @@
     X(zeDriverGetIpcProperties)                                                \
     X(zeDriverGetExtensionProperties)                                          \
     X(zeDriverGetExtensionFunctionAddress)                                     \
+    X(zeDriverGetLastErrorDescription)                                         \
     X(zeDeviceGet)                                                             \
     X(zeDeviceGetSubDevices)                                                   \
     X(zeDeviceGetProperties)                                                   \
@@ -48,6 +54,11 @@
     X(zeDeviceGetP2PProperties)                                                \
     X(zeDeviceCanAccessPeer)                                                   \
     X(zeDeviceGetStatus)                                                       \
+    X(zeDeviceGetModuleProperties)                                             \
+    X(zeDeviceGetCacheProperties)                                              \
+    X(zeDeviceGetImageProperties)                                              \
+    X(zeDeviceGetExternalMemoryProperties)                                     \
+    X(zeDeviceGetGlobalTimestamps)                                             \
     X(zeContextCreate)                                                         \
     X(zeContextCreateEx)                                                       \
     X(zeContextDestroy)                                                        \
@@ -64,6 +75,9 @@
     X(zeMemGetIpcHandle)                                                       \
     X(zeMemOpenIpcHandle)                                                      \
     X(zeMemCloseIpcHandle)                                                     \
+    X(zeMemPutIpcHandle)                                                       \
+    X(zeMemGetIpcHandleFromFileDescriptorExp)                                  \
+    X(zeMemGetFileDescriptorFromIpcHandleExp)                                  \
     X(zeVirtualMemQueryPageSize)                                               \
     X(zeCommandQueueCreate)                                                    \
     X(zeCommandQueueDestroy)                                                   \
@@ -87,6 +101,7 @@
     X(zeEventPoolGetIpcHandle)                                                 \
     X(zeEventPoolOpenIpcHandle)                                                \
     X(zeEventPoolCloseIpcHandle)                                               \
+    X(zeEventPoolPutIpcHandle)                                                 \
     X(zeEventCreate)                                                           \
     X(zeEventDestroy)                                                          \
     X(zeEventHostSignal)                                                       \
@@ -97,7 +112,10 @@
     X(zeFenceDestroy)                                                          \
     X(zeFenceHostSynchronize)                                                  \
     X(zeFenceQueryStatus)                                                      \
-    X(zeFenceReset)
+    X(zeFenceReset)                                                            \
+    X(zeModuleCreate)                                                          \
+    X(zeModuleBuildLogDestroy)                                                 \
+    X(zeModuleBuildLogGetString)
 
 typedef enum ze_mock_entry_t {
 #define ZE_MOCK_ENUM(name) ZE_MOCK_E_##name,
@@ -116,6 +134,7 @@ typedef enum ze_mock_object_kind_t {
     ZE_MOCK_OBJ_EVENT,
     ZE_MOCK_OBJ_FENCE,
     ZE_MOCK_OBJ_IMPORTED_EVENT_POOL,
+    ZE_MOCK_OBJ_BUILD_LOG,
     ZE_MOCK_OBJ_KIND_COUNT
 } ze_mock_object_kind_t;
 
@@ -133,6 +152,7 @@ extern const umf_mock_driver_desc_t ze_mock_desc;
 #define ZE_MOCK_MAGIC_EVENT_POOL 0x7a65d006u
 #define ZE_MOCK_MAGIC_EVENT 0x7a65d007u
 #define ZE_MOCK_MAGIC_FENCE 0x7a65d008u
+#define ZE_MOCK_MAGIC_BUILD_LOG 0x7a65d009u
 
 typedef struct ze_mock_device_t {
     uint32_t magic;
@@ -171,6 +191,7 @@ void ze_mock_command_list_release(void *obj);
 void ze_mock_fence_release(void *obj);
 void ze_mock_event_release(void *obj);
 void ze_mock_event_pool_release(void *obj);
+void ze_mock_build_log_release(void *obj);
 
 // Events, for the commands that signal, reset and wait for them.
 typedef struct ze_mock_event_t ze_mock_event_t;
@@ -189,9 +210,41 @@ bool ze_mock_initialized(void);
 
 // True for the one driver handle zeDriverGet returns.
 bool ze_mock_is_driver(ze_driver_handle_t handle);
-// The device of a handle, or NULL when it is not one of ours.
+// The device of a handle, or NULL when it is not one of ours. Its index is
+// the core's device (what ZE_AFFINITY_MASK names); handles are numbered by
+// the mask, from 0.
 ze_mock_device_t *ze_mock_device(ze_device_handle_t handle);
-ze_device_handle_t ze_mock_device_handle(unsigned index);
+// The devices zeDeviceGet returns: how many, and the one at `position`.
+unsigned ze_mock_device_count(void);
+ze_device_handle_t ze_mock_device_at(unsigned position);
+// The handle of core device `core_device`; NULL when the mask hides it.
+ze_device_handle_t ze_mock_device_handle(int core_device);
+// Declares `var`, the device of `handle`; returns INVALID_NULL_HANDLE from
+// the calling entry point when it is none.
+#define ZE_MOCK_DEVICE_OR_FAIL(var, handle)                                    \
+    ze_mock_device_t *var = ze_mock_device(handle);                            \
+    if (var == NULL) {                                                         \
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);              \
+    }
+
+// The core devices ZE_AFFINITY_MASK `mask` exposes (NULL: all), in order,
+// out of `devices`; returns how many (ze_mock_affinity.c).
+unsigned ze_mock_affinity_devices(const char *mask, unsigned devices,
+                                  unsigned visible[UMF_MOCK_MAX_DEVICES]);
+
+// Fills the *pCount elements a caller asked for (or says how many there
+// are), as every Level Zero "get" does.
+static inline ze_result_t ze_mock_count(uint32_t *pCount, uint32_t available,
+                                        uint32_t *filled) {
+    *filled = 0;
+    if (pCount == NULL) {
+        return (ze_result_t)umf_mock_failure_record(
+            ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    *filled = *pCount == 0 || *pCount > available ? available : *pCount;
+    *pCount = *filled;
+    return ZE_RESULT_SUCCESS;
+}
 // The context of a handle, or NULL.
 ze_mock_context_t *ze_mock_context(ze_context_handle_t handle);
 // Declares `var`, the context of `handle`; returns INVALID_NULL_HANDLE from
@@ -199,7 +252,7 @@ ze_mock_context_t *ze_mock_context(ze_context_handle_t handle);
 #define ZE_MOCK_CONTEXT_OR_FAIL(var, handle)                                   \
     ze_mock_context_t *var = ze_mock_context(handle);                          \
     if (var == NULL) {                                                         \
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;                            \
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);              \
     }
 
 // The largest single device allocation without the relaxed-limits
@@ -209,21 +262,40 @@ uint64_t ze_mock_max_alloc_size(unsigned device);
 // The one mapping of the core's results to ze_result_t.
 ze_result_t ze_mock_result(umf_mock_status_t status);
 
+// An entry point fails with `result`: the thread's last-error description
+// (zeDriverGetLastErrorDescription) becomes it, with the reason given by
+// ZE_MOCK_EXPLAIN during the same call.
+#define ZE_MOCK_FAIL(result) ((ze_result_t)umf_mock_failure_record(result))
+// Logs why the current call fails (a warning) and keeps it as the reason.
+#define ZE_MOCK_EXPLAIN(...)                                                   \
+    do {                                                                       \
+        UMF_MOCK_LOG_WARN(__VA_ARGS__);                                        \
+        umf_mock_failure_explain(__VA_ARGS__);                                 \
+    } while (0)
+
 // Counts the call, applies fault rules and refuses calls before zeInit.
 #define ZE_MOCK_ENTER(name)                                                    \
     do {                                                                       \
         int64_t ze_mock_fault_;                                                \
         if (umf_mock_enter(ZE_MOCK_E_##name, &ze_mock_fault_)) {               \
-            return (ze_result_t)ze_mock_fault_;                                \
+            umf_mock_failure_explain("injected by a fault rule");              \
+            return ZE_MOCK_FAIL(ze_mock_fault_);                               \
         }                                                                      \
         if (!ze_mock_initialized()) {                                          \
-            return ZE_RESULT_ERROR_UNINITIALIZED;                              \
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNINITIALIZED);                \
         }                                                                      \
     } while (0)
 
-// Table fillers, one per file.
+// Table fillers, one per file; those of 1.6 fill what the 1.6 tables add
+// (ze_mock_ddi_1_6.h).
 void ze_mock_fill_global(ze_global_dditable_t *t);
 void ze_mock_fill_driver(ze_driver_dditable_t *t);
+void ze_mock_fill_driver_1_6(ze_driver_dditable_1_6_t *t);
+void ze_mock_fill_mem_1_6(ze_mem_dditable_1_6_t *t);
+void ze_mock_fill_mem_exp_1_6(ze_mem_exp_dditable_1_6_t *t);
+void ze_mock_fill_event_pool_1_6(ze_event_pool_dditable_1_6_t *t);
+void ze_mock_fill_module(ze_module_dditable_t *t);
+void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t);
 void ze_mock_fill_device(ze_device_dditable_t *t);
 void ze_mock_fill_context(ze_context_dditable_t *t);
 void ze_mock_fill_mem(ze_mem_dditable_t *t);

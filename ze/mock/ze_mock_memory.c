@@ -7,6 +7,17 @@
 
 #include "ze_mock_internal.h"
 
+// The flags of ze_api.h's descriptors (its INVALID_ENUMERATION clauses).
+#define DEVICE_ALLOC_FLAGS                                                     \
+    ((ze_device_mem_alloc_flags_t)(ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_CACHED |      \
+                                   ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_UNCACHED |    \
+                                   ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT))
+#define HOST_ALLOC_FLAGS                                                       \
+    ((ze_host_mem_alloc_flags_t)(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED |          \
+                                 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED |        \
+                                 ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED |  \
+                                 ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT))
+
 // ---- Allocation -----------------------------------------------------------
 
 // True when a descriptor chain holds the relaxed allocation limits
@@ -34,22 +45,22 @@ static ze_result_t device_alloc(umf_mock_kind_t kind,
     if (hDevice != NULL || kind == UMF_MOCK_KIND_DEVICE) {
         ze_mock_device_t *dev = ze_mock_device(hDevice);
         if (dev == NULL) {
-            return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
         device = (int)dev->index;
     }
     if ((kind != UMF_MOCK_KIND_HOST && ddesc == NULL) ||
         (kind != UMF_MOCK_KIND_DEVICE && hdesc == NULL) || pptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    if ((ddesc != NULL && ddesc->flags > 0x3) ||
-        (hdesc != NULL && hdesc->flags > 0xf)) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if ((ddesc != NULL && (ddesc->flags & ~DEVICE_ALLOC_FLAGS)) ||
+        (hdesc != NULL && (hdesc->flags & ~HOST_ALLOC_FLAGS))) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (device >= 0 && size > ze_mock_max_alloc_size((unsigned)device) &&
         !relaxed_max_size(ddesc != NULL ? ddesc->pNext : NULL) &&
         !relaxed_max_size(hdesc != NULL ? hdesc->pNext : NULL)) {
-        return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     }
     return ze_mock_result(
         umf_mock_alloc(kind, device, size, alignment, (uintptr_t)ctx, 0, pptr));
@@ -83,12 +94,12 @@ static ze_result_t ZE_APICALL mock_MemAllocShared(
 static ze_result_t mem_free(ze_context_handle_t hContext, void *ptr) {
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_status_t s =
         umf_mock_free(ptr, UMF_MOCK_KIND_ALLOCATED, (uintptr_t)ctx, NULL);
     if (s != UMF_MOCK_OK) {
-        UMF_MOCK_LOG_WARN(
+        ZE_MOCK_EXPLAIN(
             "zeMemFree(%p): %s", ptr,
             s == UMF_MOCK_ERR_NOT_FOUND
                 ? "not an allocation (never allocated, or "
@@ -113,12 +124,12 @@ mock_MemFreeExt(ze_context_handle_t hContext,
                 const ze_memory_free_ext_desc_t *desc, void *ptr) {
     ZE_MOCK_ENTER(zeMemFreeExt);
     if (desc == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (desc->freePolicy &
         ~(ze_driver_memory_free_policy_ext_flags_t)(ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
                                                     ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     // Nothing runs in the background: every policy frees at once.
     return mem_free(hContext, ptr);
@@ -133,7 +144,7 @@ static ze_result_t ZE_APICALL mock_MemGetAllocProperties(
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ptr == NULL || props == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_alloc_info_t info;
     if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK) {
@@ -151,9 +162,8 @@ static ze_result_t ZE_APICALL mock_MemGetAllocProperties(
     props->id = info.id;
     props->pageSize = umf_mock_page_size;
     if (phDevice != NULL) {
-        *phDevice = info.device >= 0
-                        ? ze_mock_device_handle((unsigned)info.device)
-                        : NULL;
+        *phDevice =
+            info.device >= 0 ? ze_mock_device_handle(info.device) : NULL;
     }
     return ZE_RESULT_SUCCESS;
 }
@@ -165,11 +175,11 @@ mock_MemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_alloc_info_t info;
     if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK) {
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     if (pBase != NULL) {
         *pBase = info.base;
@@ -189,17 +199,17 @@ mock_MemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ptr == NULL || pIpcHandle == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_ipc_desc_t desc;
     umf_mock_status_t s = umf_mock_ipc_export(ptr, false, &desc, NULL);
     if (s != UMF_MOCK_OK) {
-        UMF_MOCK_LOG_WARN("zeMemGetIpcHandle(%p): %s", ptr,
-                          s == UMF_MOCK_ERR_NOT_FOUND    ? "not an allocation"
-                          : s == UMF_MOCK_ERR_WRONG_KIND ? "not device memory"
-                          : s == UMF_MOCK_ERR_NOT_SUPPORTED
-                              ? "no IPC in UMF_GPU_MOCK_MEMORY=malloc"
-                              : umf_mock_status_name(s));
+        ZE_MOCK_EXPLAIN("zeMemGetIpcHandle(%p): %s", ptr,
+                        s == UMF_MOCK_ERR_NOT_FOUND    ? "not an allocation"
+                        : s == UMF_MOCK_ERR_WRONG_KIND ? "not device memory"
+                        : s == UMF_MOCK_ERR_NOT_SUPPORTED
+                            ? "no IPC in UMF_GPU_MOCK_MEMORY=malloc"
+                            : umf_mock_status_name(s));
         return ze_mock_result(s);
     }
     _Static_assert(sizeof(pIpcHandle->data) == UMF_MOCK_IPC_HANDLE_BYTES,
@@ -215,21 +225,21 @@ static ze_result_t ZE_APICALL mock_MemOpenIpcHandle(
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     ze_mock_device_t *dev = ze_mock_device(hDevice);
     if (dev == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (pptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (flags & ~(ze_ipc_memory_flags_t)(ZE_IPC_MEMORY_FLAG_BIAS_CACHED |
                                          ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED)) {
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     umf_mock_ipc_desc_t desc;
     umf_mock_status_t s =
         umf_mock_ipc_unpack((const unsigned char *)handle.data, &desc);
     if (s != UMF_MOCK_OK) {
-        UMF_MOCK_LOG_WARN("zeMemOpenIpcHandle: not an IPC handle of this "
-                          "driver (corrupt or truncated)");
+        ZE_MOCK_EXPLAIN("zeMemOpenIpcHandle: not an IPC handle of this "
+                        "driver (corrupt or truncated)");
         return ze_mock_result(s);
     }
     // Each open is a new mapping, as with a real driver.
@@ -242,16 +252,96 @@ mock_MemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
     ZE_MOCK_ENTER(zeMemCloseIpcHandle);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     if (ptr == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_status_t s = umf_mock_ipc_close(ptr, (uintptr_t)ctx, NULL);
     if (s != UMF_MOCK_OK) {
-        UMF_MOCK_LOG_WARN("zeMemCloseIpcHandle(%p): %s", ptr,
-                          s == UMF_MOCK_ERR_WRONG_KIND
-                              ? "not a mapping opened from an IPC handle"
-                              : umf_mock_status_name(s));
+        ZE_MOCK_EXPLAIN("zeMemCloseIpcHandle(%p): %s", ptr,
+                        s == UMF_MOCK_ERR_WRONG_KIND
+                            ? "not a mapping opened from an IPC handle"
+                            : umf_mock_status_name(s));
     }
     return ze_mock_result(s);
+}
+
+// ---- IPC: the 1.6 entry points -----------------------------------------
+
+// Unpacks a handle of this driver; INVALID_ARGUMENT (explained) otherwise.
+static ze_result_t unpack_handle(const ze_ipc_mem_handle_t *h,
+                                 umf_mock_ipc_desc_t *desc) {
+    if (umf_mock_ipc_unpack((const unsigned char *)h->data, desc) !=
+        UMF_MOCK_OK) {
+        ZE_MOCK_EXPLAIN("not an IPC handle of this driver (corrupt or "
+                        "truncated)");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+// "Returns an IPC memory handle to the driver": the exporter's fd is
+// closed (the next zeMemGetIpcHandle opens another); the allocation and
+// what was imported from it stay. Any context may put, any number of times.
+static ze_result_t ZE_APICALL mock_MemPutIpcHandle(ze_context_handle_t hContext,
+                                                   ze_ipc_mem_handle_t handle) {
+    ZE_MOCK_ENTER(zeMemPutIpcHandle);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    umf_mock_ipc_desc_t desc;
+    ze_result_t r = unpack_handle(&handle, &desc);
+    return r != ZE_RESULT_SUCCESS
+               ? r
+               : ze_mock_result(umf_mock_ipc_put(&desc, NULL));
+}
+
+// The fd of this process's export as an IPC handle (what
+// zeMemGetFileDescriptorFromIpcHandleExp gave).
+static ze_result_t ZE_APICALL mock_MemGetIpcHandleFromFileDescriptorExp(
+    ze_context_handle_t hContext, uint64_t handle,
+    ze_ipc_mem_handle_t *pIpcHandle) {
+    ZE_MOCK_ENTER(zeMemGetIpcHandleFromFileDescriptorExp);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (pIpcHandle == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    umf_mock_ipc_desc_t desc;
+    if (handle > INT32_MAX ||
+        umf_mock_ipc_describe_fd((int)handle, &desc) != UMF_MOCK_OK) {
+        ZE_MOCK_EXPLAIN("fd %llu is not the fd of an IPC handle of this "
+                        "process",
+                        (unsigned long long)handle);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    umf_mock_ipc_pack(&desc, (unsigned char *)pIpcHandle->data);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_MemGetFileDescriptorFromIpcHandleExp(
+    ze_context_handle_t hContext, ze_ipc_mem_handle_t ipcHandle,
+    uint64_t *pHandle) {
+    ZE_MOCK_ENTER(zeMemGetFileDescriptorFromIpcHandleExp);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    if (pHandle == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    umf_mock_ipc_desc_t desc;
+    ze_result_t r = unpack_handle(&ipcHandle, &desc);
+    if (r == ZE_RESULT_SUCCESS) {
+        *pHandle = (uint64_t)(uint32_t)desc.fd;
+    }
+    return r;
+}
+
+void ze_mock_fill_mem_1_6(ze_mem_dditable_1_6_t *t) {
+    t->pfnPutIpcHandle = mock_MemPutIpcHandle;
+}
+
+void ze_mock_fill_mem_exp_1_6(ze_mem_exp_dditable_1_6_t *t) {
+    t->pfnGetIpcHandleFromFileDescriptorExp =
+        mock_MemGetIpcHandleFromFileDescriptorExp;
+    t->pfnGetFileDescriptorFromIpcHandleExp =
+        mock_MemGetFileDescriptorFromIpcHandleExp;
 }
 
 void ze_mock_fill_mem(ze_mem_dditable_t *t) {
@@ -276,13 +366,13 @@ static ze_result_t ZE_APICALL mock_VirtualMemQueryPageSize(
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
     if (ze_mock_device(hDevice) == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (pagesize == NULL) {
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     if (size == 0) {
-        return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     }
     *pagesize = size >= (2u << 20) ? (2u << 20) : umf_mock_page_size;
     return ZE_RESULT_SUCCESS;

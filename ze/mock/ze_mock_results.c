@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The one table that maps the core's results to ze_result_t.
+// The one table that maps the core's results to ze_result_t; a failure
+// becomes the thread's last-error description.
 
 #include "ze_mock_internal.h"
 
-ze_result_t ze_mock_result(umf_mock_status_t status) {
+static ze_result_t map(umf_mock_status_t status) {
     switch (status) {
     case UMF_MOCK_OK:
         return ZE_RESULT_SUCCESS;
@@ -35,4 +36,9 @@ ze_result_t ze_mock_result(umf_mock_status_t status) {
         break;
     }
     return ZE_RESULT_ERROR_UNKNOWN;
+}
+
+ze_result_t ze_mock_result(umf_mock_status_t status) {
+    ze_result_t r = map(status);
+    return r == ZE_RESULT_SUCCESS ? r : ZE_MOCK_FAIL(r);
 }

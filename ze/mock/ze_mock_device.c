@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The devices and their queries. What an emulated device cannot do is
+// reported as the structures document it: no SPIR-V and no kernels
+// (zeDeviceGetModuleProperties), no images (zeDeviceGetImageProperties), no
+// external memory types (zeDeviceGetExternalMemoryProperties). Its timer
+// counts nanoseconds of CLOCK_MONOTONIC_RAW, the clock of its host
+// timestamps.
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ze_mock_internal.h"
+
+// One tick per nanosecond.
+#define TIMER_HZ 1000000000u
+
+static ze_result_t ZE_APICALL mock_DeviceGet(ze_driver_handle_t hDriver,
+                                             uint32_t *pCount,
+                                             ze_device_handle_t *phDevices) {
+    ZE_MOCK_ENTER(zeDeviceGet);
+    if (!ze_mock_is_driver(hDriver)) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    uint32_t n;
+    ze_result_t r = ze_mock_count(pCount, ze_mock_device_count(), &n);
+    for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && phDevices != NULL && i < n;
+         i++) {
+        phDevices[i] = ze_mock_device_at(i);
+    }
+    return r;
+}
+
+static ze_result_t ZE_APICALL
+mock_DeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
+                         ze_device_handle_t *phSubdevices) {
+    ZE_MOCK_ENTER(zeDeviceGetSubDevices);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    (void)phSubdevices;
+    uint32_t n;
+    return ze_mock_count(pCount, 0, &n);
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetProperties(
+    ze_device_handle_t hDevice, ze_device_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    p->type = ZE_DEVICE_TYPE_GPU;
+    p->vendorId = 0x8086;
+    p->deviceId = 0xffff;
+    p->flags = 0;
+    p->subdeviceId = 0;
+    p->coreClockRate = 1000;
+    p->maxMemAllocSize = ze_mock_max_alloc_size(dev->index);
+    p->maxHardwareContexts = 64;
+    p->maxCommandQueuePriority = 0;
+    p->numThreadsPerEU = 8;
+    p->physicalEUSimdWidth = 8;
+    p->numEUsPerSubslice = 8;
+    p->numSubslicesPerSlice = 4;
+    p->numSlices = 1;
+    // One timer tick is a nanosecond: the unit of timerResolution is the
+    // nanosecond for the 1.0 structure, cycles per second for the 1.2 one.
+    p->timerResolution =
+        p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? TIMER_HZ : 1;
+    p->timestampValidBits = 64;
+    p->kernelTimestampValidBits = 64;
+    // The same in every process: devices are told apart by their index.
+    memset(p->uuid.id, 0, sizeof(p->uuid.id));
+    memcpy(p->uuid.id, "umf-gpu-mock", 12);
+    p->uuid.id[ZE_MAX_DEVICE_UUID_SIZE - 1] = (uint8_t)dev->index;
+    snprintf(p->name, sizeof(p->name), "umf-gpu emulated device %u",
+             dev->index);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetComputeProperties(
+    ze_device_handle_t hDevice, ze_device_compute_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetComputeProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    p->maxTotalGroupSize = 1024;
+    p->maxGroupSizeX = 1024;
+    p->maxGroupSizeY = 1024;
+    p->maxGroupSizeZ = 64;
+    p->maxGroupCountX = UINT32_MAX;
+    p->maxGroupCountY = UINT32_MAX;
+    p->maxGroupCountZ = UINT32_MAX;
+    p->maxSharedLocalMemory = 64 * 1024;
+    p->numSubGroupSizes = 1;
+    p->subGroupSizes[0] = 16;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetCommandQueueGroupProperties(
+    ze_device_handle_t hDevice, uint32_t *pCount,
+    ze_command_queue_group_properties_t *props) {
+    ZE_MOCK_ENTER(zeDeviceGetCommandQueueGroupProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    uint32_t n;
+    ze_result_t r = ze_mock_count(pCount, 1, &n);
+    if (r == ZE_RESULT_SUCCESS && props != NULL && n > 0) {
+        props[0].flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
+                         ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+        props[0].maxMemoryFillPatternSize = 128;
+        props[0].numQueues = 1;
+    }
+    return r;
+}
+
+static ze_result_t ZE_APICALL
+mock_DeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+                               ze_device_memory_properties_t *props) {
+    ZE_MOCK_ENTER(zeDeviceGetMemoryProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    uint32_t n;
+    ze_result_t r = ze_mock_count(pCount, 1, &n);
+    if (r != ZE_RESULT_SUCCESS || props == NULL || n == 0) {
+        return r;
+    }
+    uint64_t total = umf_mock_device_total(dev->index);
+    props[0].flags = 0;
+    props[0].maxClockRate = 1000;
+    props[0].maxBusWidth = 64;
+    props[0].totalSize = total;
+    snprintf(props[0].name, sizeof(props[0].name), "emulated (host memory)");
+    ze_base_properties_t *ext = props[0].pNext;
+    for (int i = 0; ext != NULL && i < 32; i++, ext = ext->pNext) {
+        if (ext->stype == ZE_STRUCTURE_TYPE_DEVICE_MEMORY_EXT_PROPERTIES) {
+            ze_device_memory_ext_properties_t *m = (void *)ext;
+            m->type = ZE_DEVICE_MEMORY_EXT_TYPE_DDR4;
+            m->physicalSize = total;
+            m->readBandwidth = 10;
+            m->writeBandwidth = 10;
+            m->bandwidthUnit = ZE_BANDWIDTH_UNIT_BYTES_PER_NANOSEC;
+        }
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetMemoryAccessProperties(
+    ze_device_handle_t hDevice, ze_device_memory_access_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetMemoryAccessProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // What the device does is copies and fills, and they read and write
+    // any of these, system memory (malloc) included, while host threads use
+    // it; no kernel runs, so the device makes no atomic access.
+    ze_memory_access_cap_flags_t caps =
+        ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT;
+    p->hostAllocCapabilities = caps;
+    p->deviceAllocCapabilities = caps;
+    p->sharedSingleDeviceAllocCapabilities = caps;
+    p->sharedCrossDeviceAllocCapabilities = caps;
+    p->sharedSystemAllocCapabilities = caps;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetP2PProperties(
+    ze_device_handle_t hDevice, ze_device_handle_t hPeer,
+    ze_device_p2p_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetP2PProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    ZE_MOCK_DEVICE_OR_FAIL(peer, hPeer);
+    (void)dev;
+    (void)peer;
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // All emulated devices share the host's memory.
+    p->flags = ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS |
+               ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceCanAccessPeer(
+    ze_device_handle_t hDevice, ze_device_handle_t hPeer, ze_bool_t *value) {
+    ZE_MOCK_ENTER(zeDeviceCanAccessPeer);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    ZE_MOCK_DEVICE_OR_FAIL(peer, hPeer);
+    (void)dev;
+    (void)peer;
+    if (value == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    *value = 1;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetStatus(ze_device_handle_t hDevice) {
+    ZE_MOCK_ENTER(zeDeviceGetStatus);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetModuleProperties(
+    ze_device_handle_t hDevice, ze_device_module_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetModuleProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // No module can be built (zeModuleCreate): no SPIR-V version, no
+    // native binary format, nothing a kernel could use.
+    p->spirvVersionSupported = 0;
+    p->flags = 0;
+    p->fp16flags = 0;
+    p->fp32flags = 0;
+    p->fp64flags = 0;
+    p->maxArgumentsSize = 0;
+    p->printfBufferSize = 0;
+    memset(&p->nativeKernelSupported, 0, sizeof(p->nativeKernelSupported));
+    return ZE_RESULT_SUCCESS;
+}
+
+// The host's last-level cache, which the emulated device works through;
+// 0 when the system does not say.
+static size_t host_cache_size(void) {
+    long n = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (n <= 0) {
+        n = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    }
+    return n > 0 ? (size_t)n : 0;
+}
+
+static ze_result_t ZE_APICALL
+mock_DeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+                              ze_device_cache_properties_t *props) {
+    ZE_MOCK_ENTER(zeDeviceGetCacheProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    size_t size = host_cache_size();
+    uint32_t n;
+    ze_result_t r = ze_mock_count(pCount, size > 0 ? 1 : 0, &n);
+    if (r == ZE_RESULT_SUCCESS && props != NULL && n > 0) {
+        props[0].flags = 0; // no user control of the cache
+        props[0].cacheSize = size;
+    }
+    return r;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetImageProperties(
+    ze_device_handle_t hDevice, ze_device_image_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetImageProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // 0 everywhere: "images are unsupported", as each field documents.
+    p->maxImageDims1D = 0;
+    p->maxImageDims2D = 0;
+    p->maxImageDims3D = 0;
+    p->maxImageBufferSize = 0;
+    p->maxImageArraySlices = 0;
+    p->maxSamplers = 0;
+    p->maxReadImageArgs = 0;
+    p->maxWriteImageArgs = 0;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetExternalMemoryProperties(
+    ze_device_handle_t hDevice, ze_device_external_memory_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetExternalMemoryProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // Memory is shared between processes through IPC handles only: no
+    // allocation imports or exports an opaque fd or a dma-buf.
+    p->memoryAllocationImportTypes = 0;
+    p->memoryAllocationExportTypes = 0;
+    p->imageImportTypes = 0;
+    p->imageExportTypes = 0;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetGlobalTimestamps(
+    ze_device_handle_t hDevice, uint64_t *hostTimestamp,
+    uint64_t *deviceTimestamp) {
+    ZE_MOCK_ENTER(zeDeviceGetGlobalTimestamps);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    if (hostTimestamp == NULL || deviceTimestamp == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // One reading for both: the device's timer is the host's clock.
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    uint64_t ns = (uint64_t)ts.tv_sec * TIMER_HZ + (uint64_t)ts.tv_nsec;
+    *hostTimestamp = ns;
+    *deviceTimestamp = ns;
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_device(ze_device_dditable_t *t) {
+    t->pfnGet = mock_DeviceGet;
+    t->pfnGetSubDevices = mock_DeviceGetSubDevices;
+    t->pfnGetProperties = mock_DeviceGetProperties;
+    t->pfnGetComputeProperties = mock_DeviceGetComputeProperties;
+    t->pfnGetCommandQueueGroupProperties =
+        mock_DeviceGetCommandQueueGroupProperties;
+    t->pfnGetMemoryProperties = mock_DeviceGetMemoryProperties;
+    t->pfnGetMemoryAccessProperties = mock_DeviceGetMemoryAccessProperties;
+    t->pfnGetP2PProperties = mock_DeviceGetP2PProperties;
+    t->pfnCanAccessPeer = mock_DeviceCanAccessPeer;
+    t->pfnGetStatus = mock_DeviceGetStatus;
+    t->pfnGetModuleProperties = mock_DeviceGetModuleProperties;
+    t->pfnGetCacheProperties = mock_DeviceGetCacheProperties;
+    t->pfnGetImageProperties = mock_DeviceGetImageProperties;
+    t->pfnGetExternalMemoryProperties = mock_DeviceGetExternalMemoryProperties;
+    t->pfnGetGlobalTimestamps = mock_DeviceGetGlobalTimestamps;
+}
