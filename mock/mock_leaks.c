@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mock_core.h"
+#include "mock_log.h"
 
 // Lines listed per kind; the rest is counted.
 #define LIST_MAX 32
@@ -26,32 +27,22 @@ typedef struct report_t {
 static void line(report_t *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+// One line of the report, in the drivers' log format (util_log.h), whatever
+// the log level: the user asked for the report.
 static void line(report_t *r, const char *fmt, ...) {
     if (!r->write || r->failed) {
         return;
     }
-    char buf[512];
-    int n =
-        snprintf(buf, sizeof(buf), "[umf-gpu %s] leak: ", umf_mock_log_name());
+    char message[448];
     va_list args;
     va_start(args, fmt);
-    int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, args);
-    va_end(args);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
-    if (len > sizeof(buf) - 2) {
-        len = sizeof(buf) - 2;
+    if (vsnprintf(message, sizeof(message), fmt, args) < 0) {
+        message[0] = '\0';
     }
-    buf[len++] = '\n';
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(r->fd, buf + off, len - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            r->failed = true;
-            return;
-        }
-        off += (size_t)w;
+    va_end(args);
+    if (umf_logger_emit(&umf_mock_logger, r->fd, UMF_LOG_LEVEL_WARN,
+                        __FILE_NAME__, __LINE__, "leak: %s", message) != 0) {
+        r->failed = true;
     }
 }
 
@@ -169,14 +160,11 @@ void umf_mock_leaks_at_exit(void) {
     }
     int64_t leaked = run(STDERR_FILENO, true);
     if (leaked != 0 && cfg->leaks == UMF_MOCK_LEAKS_STRICT) {
-        char buf[160];
-        int n = snprintf(buf, sizeof(buf),
-                         "[umf-gpu %s] UMF_GPU_MOCK_LEAKS=strict: exiting "
-                         "with status %d\n",
-                         umf_mock_log_name(), UMF_MOCK_LEAK_EXIT_STATUS);
-        if (n > 0 && write(STDERR_FILENO, buf, (size_t)n) < 0) {
-            // Nothing more to tell anyone.
-        }
+        (void)umf_logger_emit(&umf_mock_logger, STDERR_FILENO,
+                              UMF_LOG_LEVEL_ERROR, __FILE_NAME__, __LINE__,
+                              "UMF_GPU_MOCK_LEAKS=strict: exiting with status "
+                              "%d",
+                              UMF_MOCK_LEAK_EXIT_STATUS);
         fflush(NULL);
         _exit(UMF_MOCK_LEAK_EXIT_STATUS);
     }

@@ -9,7 +9,3 @@ umf_logger_t umf_mock_logger =
 void umf_mock_log_set_name(const char *name) {
     umf_logger_set_component(&umf_mock_logger, name);
 }
-
-const char *umf_mock_log_name(void) {
-    return umf_logger_component(&umf_mock_logger);
-}

@@ -17,7 +17,6 @@ extern umf_logger_t umf_mock_logger;
 // Sets the name printed in every line (the driver's, e.g. "ze-mock"); the
 // string must live as long as the driver.
 void umf_mock_log_set_name(const char *name);
-const char *umf_mock_log_name(void);
 
 #define UMF_MOCK_LOG(level, ...)                                               \
     UMF_LOGGER_LOG(&umf_mock_logger, level, __VA_ARGS__)

@@ -13,14 +13,6 @@
 
 static const char *const level_names[] = {"ERROR", "WARN", "INFO", "DEBUG"};
 
-static void emit_v(umf_logger_t *logger, umf_log_level_t level,
-                   const char *file, int line, const char *fmt, va_list args)
-    __attribute__((format(printf, 5, 0)));
-
-static void emit(umf_logger_t *logger, umf_log_level_t level, const char *file,
-                 int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
 static const char *default_name(int level) {
     return level == UMF_LOG_THRESHOLD_OFF ? "off"
            : level == UMF_LOG_LEVEL_WARN  ? "warn"
@@ -58,9 +50,10 @@ static int read_env(umf_logger_t *logger) {
         return unread; // another thread was first
     }
     if (!known) {
-        emit(logger, UMF_LOG_LEVEL_WARN, __FILE_NAME__, __LINE__,
-             "%s='%s' is not one of error, warn, info, debug, off; using %s",
-             logger->env, value, default_name(logger->default_level));
+        (void)umf_logger_emit(
+            logger, STDERR_FILENO, UMF_LOG_LEVEL_WARN, __FILE_NAME__, __LINE__,
+            "%s='%s' is not one of error, warn, info, debug, off; using %s",
+            logger->env, value, default_name(logger->default_level));
     }
     return threshold;
 }
@@ -85,7 +78,7 @@ void umf_logger_vwrite(umf_logger_t *logger, umf_log_level_t level,
         (int)level > umf_logger_threshold(logger)) {
         return;
     }
-    emit_v(logger, level, file, line, fmt, args);
+    (void)umf_logger_vemit(logger, STDERR_FILENO, level, file, line, fmt, args);
 }
 
 void umf_logger_write(umf_logger_t *logger, umf_log_level_t level,
@@ -96,16 +89,21 @@ void umf_logger_write(umf_logger_t *logger, umf_log_level_t level,
     va_end(args);
 }
 
-static void emit(umf_logger_t *logger, umf_log_level_t level, const char *file,
-                 int line, const char *fmt, ...) {
+int umf_logger_emit(umf_logger_t *logger, int fd, umf_log_level_t level,
+                    const char *file, int line, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    emit_v(logger, level, file, line, fmt, args);
+    int ret = umf_logger_vemit(logger, fd, level, file, line, fmt, args);
     va_end(args);
+    return ret;
 }
 
-static void emit_v(umf_logger_t *logger, umf_log_level_t level,
-                   const char *file, int line, const char *fmt, va_list args) {
+int umf_logger_vemit(umf_logger_t *logger, int fd, umf_log_level_t level,
+                     const char *file, int line, const char *fmt,
+                     va_list args) {
+    if ((unsigned)level > UMF_LOG_LEVEL_DEBUG) {
+        level = UMF_LOG_LEVEL_ERROR;
+    }
     struct timespec now;
     struct tm tm;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -122,7 +120,7 @@ static void emit_v(umf_logger_t *logger, umf_log_level_t level,
                      component != NULL ? component : "", (long)getpid(),
                      level_names[level], file != NULL ? file : "?", line);
     if (n < 0) {
-        return;
+        return -1;
     }
     size_t len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
     n = vsnprintf(buf + len, sizeof(buf) - len, fmt, args);
@@ -136,14 +134,15 @@ static void emit_v(umf_logger_t *logger, umf_log_level_t level,
 
     const char *p = buf;
     while (len > 0) {
-        ssize_t w = write(STDERR_FILENO, p, len);
+        ssize_t w = write(fd, p, len);
         if (w < 0 && errno == EINTR) {
             continue;
         }
         if (w <= 0) {
-            return;
+            return -1;
         }
         p += w;
         len -= (size_t)w;
     }
+    return 0;
 }

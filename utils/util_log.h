@@ -70,6 +70,16 @@ void umf_logger_vwrite(umf_logger_t *logger, umf_log_level_t level,
                        const char *file, int line, const char *fmt,
                        va_list args) __attribute__((format(printf, 5, 0)));
 
+// Writes one line in the same format to `fd`, whatever the threshold: for
+// reports the user asked for (the emulated drivers' leak report). 0, or -1
+// if the line could not be written (errno says why).
+int umf_logger_emit(umf_logger_t *logger, int fd, umf_log_level_t level,
+                    const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+int umf_logger_vemit(umf_logger_t *logger, int fd, umf_log_level_t level,
+                     const char *file, int line, const char *fmt, va_list args)
+    __attribute__((format(printf, 6, 0)));
+
 // The test before building a message: true when `level` may be written (or
 // the variable is not read yet).
 static inline int umf_logger_may_write(umf_logger_t *logger, int level) {

@@ -160,4 +160,24 @@ TEST(UtilLog, ComponentCanBeRenamedAndLevelsOutOfRangeAreIgnored) {
     EXPECT_EQ(umf_logger_threshold(&logger), UMF_LOG_LEVEL_DEBUG);
 }
 
+TEST(UtilLog, EmitWritesTheSameLineToAnFdWhateverTheLevel) {
+    umf_logger_t quiet =
+        UMF_LOGGER_INIT("UMF_TEST_UNSET_LOG", UMF_LOG_THRESHOLD_OFF, "rep");
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    EXPECT_EQ(umf_logger_emit(&quiet, fds[1], UMF_LOG_LEVEL_WARN, "r.c", 3,
+                              "leak: %d bytes", 12345),
+              0)
+        << "a report is written even with the log off";
+    close(fds[1]);
+    std::string out = umf_test_read_all_string(fds[0]);
+    close(fds[0]);
+    EXPECT_EQ(out.find('\n'), out.size() - 1) << out;
+    EXPECT_TRUE(Has(out, " umf-gpu/rep[")) << out;
+    EXPECT_TRUE(Has(out, "] WARN r.c:3: leak: 12345 bytes\n")) << out;
+    EXPECT_EQ(umf_logger_emit(&quiet, -1, UMF_LOG_LEVEL_ERROR, "r.c", 4, "x"),
+              -1)
+        << "a write that fails";
+}
+
 } // namespace
