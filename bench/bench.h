@@ -46,10 +46,11 @@ typedef struct bench_options_t {
     const char *json_path; // --json FILE, or NULL
     unsigned live_count;   // live allocation levels for the scale runs
     size_t live[BENCH_MAX_LIVE_LEVELS];
-    unsigned ipc_handles; // allocations shared per IPC repetition
-    unsigned ipc_cached;  // cached re-opens of each handle per repetition
-    size_t ipc_size;      // size of the shared allocations
-    unsigned ipc_reps;    // repetitions of the IPC measurements
+    size_t residency_live; // live allocations during residency changes
+    unsigned ipc_handles;  // allocations shared per IPC repetition
+    unsigned ipc_cached;   // cached re-opens of each handle per repetition
+    size_t ipc_size;       // size of the shared allocations
+    unsigned ipc_reps;     // repetitions of the IPC measurements
 } bench_options_t;
 
 #define BENCH_PROVIDER_ZE 1u
@@ -68,6 +69,8 @@ typedef struct bench_result_t {
     double p90_ns;
     double ratio;      // NAN where none applies
     double throughput; // operations per second of all threads; NAN: none
+    double p99_ns;     // NAN unless the measurement keeps a tail
+    double max_ns;     // NAN unless the measurement keeps a tail
 } bench_result_t;
 
 // ---- Options (bench_main.c) -----------------------------------------------
@@ -85,6 +88,8 @@ double bench_quantile(double *samples, size_t n, double q);
 
 // Fills median, p10 and p90 of r from n samples (sorted in place).
 void bench_summarize(bench_result_t *r, double *samples, size_t n);
+// The same, plus p99 and the maximum: for latencies of single operations.
+void bench_summarize_tail(bench_result_t *r, double *samples, size_t n);
 
 // ---- Results on the wire: run child -> main process ----------------------
 
@@ -93,7 +98,7 @@ void bench_write_result(const bench_result_t *r);
 // Parses such a line; false if it is not one.
 bool bench_parse_result(const char *line, bench_result_t *r);
 
-// Fills the identifying fields of r and NAN for ratio and throughput.
+// Fills the identifying fields of r and NAN for every figure.
 void bench_result_init(bench_result_t *r, const char *name,
                        const char *provider, const char *mode, long long size,
                        unsigned threads, long long live);
@@ -101,6 +106,43 @@ void bench_result_init(bench_result_t *r, const char *name,
 // ---- Drivers (bench_ze.c, bench_cuda.c) ----------------------------------
 
 typedef struct bench_driver_t bench_driver_t;
+
+// ---- The random pattern (bench_random.c) ----------------------------------
+//
+// `live` allocations stay alive; each step frees a random one and allocates
+// one of a random size in [BENCH_RANDOM_MIN, BENCH_RANDOM_MAX] in its
+// place, as RMM's random_allocations benchmark does. The provider and the
+// raw driver each hold a set of their own, stepped by the same code.
+
+#define BENCH_RANDOM_MIN 64
+#define BENCH_RANDOM_MAX 4096
+
+typedef struct bench_random_t {
+    void **ptrs;
+    size_t *sizes;
+    size_t live;
+    uint64_t rng; // xorshift64 state, never 0
+} bench_random_t;
+
+static inline uint64_t bench_random_u64(bench_random_t *r) {
+    uint64_t x = r->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    r->rng = x;
+    return x;
+}
+
+// One step's choice: the slot to free and reuse, and the new size.
+static inline size_t bench_random_step(bench_random_t *r, size_t *size) {
+    uint64_t x = bench_random_u64(r);
+    // The high bits pick the slot (a multiply, no division), the low bits
+    // the size.
+    size_t slot = (size_t)(((unsigned __int128)(x >> 16) * r->live) >> 48);
+    *size = BENCH_RANDOM_MIN +
+            (size_t)(x & 0xffff) % (BENCH_RANDOM_MAX - BENCH_RANDOM_MIN + 1);
+    return slot;
+}
 
 typedef struct bench_backend_t {
     const char *name;  // "ze", "cuda": --provider, JSON "provider"
@@ -125,6 +167,17 @@ typedef struct bench_backend_t {
                                     umf_memory_provider_handle_t *out);
     // n pairs of the raw driver calls: allocate `size` device bytes, free.
     bool (*raw_pairs)(bench_driver_t *d, size_t size, long n);
+    // One raw allocation of `size` device bytes, and one raw free.
+    bool (*raw_alloc)(bench_driver_t *d, size_t size, void **ptr);
+    bool (*raw_free)(bench_driver_t *d, void *ptr);
+    // n steps of the random pattern (bench_random_step) on raw driver calls.
+    bool (*raw_random)(bench_driver_t *d, bench_random_t *r, long n);
+    // Adds (or removes) a resident device of a provider made by
+    // provider_create, on the driver's second device (or its only one);
+    // NULL where the provider has no resident devices.
+    umf_result_t (*resident_change)(bench_driver_t *d,
+                                    umf_memory_provider_handle_t provider,
+                                    bool adding);
 } bench_backend_t;
 
 extern const bench_backend_t bench_backend_ze;
@@ -132,10 +185,72 @@ extern const bench_backend_t bench_backend_cuda;
 
 // ---- Run child (bench_run.c) and IPC (bench_ipc.c) ------------------------
 
+// What a measurement runs on: one provider of one driver in one mode.
+typedef struct bench_run_t {
+    const bench_options_t *o;
+    const bench_backend_t *backend;
+    bench_driver_t *driver;
+    umf_memory_provider_handle_t provider;
+    const char *mode; // "arena", "memfd" or "real"
+} bench_run_t;
+
 // Measures `backend` in the memory mode of the environment; writes results
 // to stdout. Returns the process exit status.
 int bench_run_child(const bench_options_t *o, const bench_backend_t *backend,
                     const char *mode);
+
+// ---- Measurements: the registration point (bench_measures.c) --------------
+//
+// A measurement runs in a run child on one provider in one memory mode and
+// writes its results with bench_write_result (a name of at most
+// BENCH_NAME_MAX - 1 characters; the table lists results it does not know
+// under "other operations", and the JSON carries them all). To add one:
+// define a bench_measure_t in a bench/ file of your own, declare it below and
+// list it in bench_measures.c, and name its results in bench_smoke.cmake.
+
+// The modes a measurement runs in.
+#define BENCH_MODE_FULL 1u  // the arena mode of the emulated drivers, or real
+#define BENCH_MODE_MEMFD 2u // the memfd mode of the emulated drivers
+
+typedef struct bench_measure_t {
+    const char *name; // for failure messages
+    unsigned modes;   // BENCH_MODE_*
+    // False after reporting why (bench_fail): the run child fails.
+    bool (*run)(const bench_run_t *run);
+} bench_measure_t;
+
+extern const bench_measure_t bench_measure_pairs;     // bench_run.c
+extern const bench_measure_t bench_measure_threads;   // bench_run.c
+extern const bench_measure_t bench_measure_random;    // bench_random.c
+extern const bench_measure_t bench_measure_error;     // bench_run.c
+extern const bench_measure_t bench_measure_residency; // bench_residency.c
+extern const bench_measure_t bench_measure_ipc;       // bench_measures.c
+
+// The measurements in the order they run, NULL-terminated.
+extern const bench_measure_t *const bench_measures[];
+
+// A paired measurement: `provider` and `raw` batches (n operations each,
+// one arg per thread) alternate repetition by repetition on `threads`
+// threads; writes <name>_provider, <name>_raw (ns per operation, ratio and
+// throughput) and <name>_added (provider minus raw, per repetition).
+typedef bool (*bench_batch_fn)(void *arg, long n);
+
+typedef struct bench_paired_t {
+    const char *name; // the results' prefix, e.g. "alloc_free"
+    long long size;
+    unsigned threads;
+    long long live;
+    bench_batch_fn provider, raw;
+    void *provider_arg[BENCH_MAX_THREADS];
+    void *raw_arg[BENCH_MAX_THREADS];
+} bench_paired_t;
+
+// False if a batch failed or a thread could not start (nothing written).
+bool bench_measure_paired(const bench_run_t *run, const bench_paired_t *m);
+
+// Reports a failed provider call with the provider's native error.
+void bench_provider_error(const bench_run_t *run, const char *what,
+                          umf_result_t ret);
 
 // The IPC measurements: a producer here, a consumer in a child process
 // (this binary again). `mode` names the results.

@@ -6,6 +6,7 @@
 // current in every measuring thread, as a runtime would have it.
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -151,6 +152,35 @@ static bool cuda_raw_pairs(bench_driver_t *d, size_t size, long n) {
     return true;
 }
 
+static bool cuda_raw_alloc(bench_driver_t *d, size_t size, void **ptr) {
+    CUdeviceptr dptr = 0;
+    if (d->mem_alloc(&dptr, size) != CUDA_SUCCESS) {
+        return false;
+    }
+    *ptr = (void *)(uintptr_t)dptr;
+    return true;
+}
+
+static bool cuda_raw_free(bench_driver_t *d, void *ptr) {
+    return d->mem_free((CUdeviceptr)(uintptr_t)ptr) == CUDA_SUCCESS;
+}
+
+static bool cuda_raw_random(bench_driver_t *d, bench_random_t *r, long n) {
+    for (long i = 0; i < n; i++) {
+        size_t size;
+        size_t k = bench_random_step(r, &size);
+        CUdeviceptr dptr = 0;
+        CUresult res = d->mem_free((CUdeviceptr)(uintptr_t)r->ptrs[k]);
+        r->ptrs[k] = NULL;
+        if (res != CUDA_SUCCESS || d->mem_alloc(&dptr, size) != CUDA_SUCCESS) {
+            return false;
+        }
+        r->ptrs[k] = (void *)(uintptr_t)dptr;
+        r->sizes[k] = size;
+    }
+    return true;
+}
+
 static const umf_memory_provider_ops_t *cuda_ops(void) {
     return umfCUDAMemoryProviderOps();
 }
@@ -167,6 +197,10 @@ const bench_backend_t bench_backend_cuda = {
     .thread_enter = cuda_thread_enter,
     .provider_create = cuda_provider_create,
     .raw_pairs = cuda_raw_pairs,
+    .raw_alloc = cuda_raw_alloc,
+    .raw_free = cuda_raw_free,
+    .raw_random = cuda_raw_random,
+    .resident_change = NULL, // CUDA has no resident devices
 };
 
 #else // a build without the CUDA headers

@@ -31,6 +31,7 @@ static void usage(FILE *out) {
         "ze|cuda|all]\n"
         "                     [--reps N] [--warmup N] [--rep-ms MS]\n"
         "                     [--clock cpu|wall] [--live N[,N...]]\n"
+        "                     [--residency-live N]\n"
         "                     [--ipc-handles N] [--ipc-size BYTES]\n"
         "                     [--system-drivers]\n"
         "\n"
@@ -39,9 +40,14 @@ static void usage(FILE *out) {
         "  1. alloc+free pairs of 64 B, 4 KiB and 2 MiB: ns per pair through "
         "the\n     provider and through the raw driver call, their difference "
         "(the\n     provider's added cost) and their ratio;\n"
-        "  2. the same (64 B) with 1 000, 100 000 and 1 000 000 live "
-        "allocations held\n     by the provider;\n"
+        "  2. the random pattern with 1 000, 100 000 and 1 000 000 live "
+        "allocations:\n     each step frees a random one and allocates 64 B.."
+        "4 KiB in its place\n     (as RMM's random_allocations), ns per step "
+        "through the provider and\n     through the raw driver, added ns and "
+        "ratio;\n"
         "  3. 1 and 2 threads: throughput and the provider/raw ratio;\n"
+        "  3b. Level Zero: another thread's alloc+free during resident device "
+        "changes\n     over 400 000 live allocations (p50, p99, max);\n"
         "  4. IPC across two processes: get+put in the producer; first open, "
         "cached\n     re-open and close in the consumer; first/cached "
         "ratio;\n"
@@ -71,9 +77,11 @@ static void usage(FILE *out) {
         "--quick 0.5)\n"
         "  --clock C         cpu: the thread's CPU time (default; steady on a "
         "busy\n                    machine), wall: elapsed time\n"
-        "  --live LIST       live allocation counts for the scale runs "
+        "  --live LIST       live allocation counts for the random pattern "
         "(default\n                    1000,100000,1000000; --quick "
         "1000,100000)\n"
+        "  --residency-live N  live allocations during the resident device "
+        "changes\n                    (default 400000; --quick 20000)\n"
         "  --ipc-handles N   allocations shared per IPC repetition (default "
         "64)\n"
         "  --ipc-size BYTES  size of each shared allocation (default 2 MiB: "
@@ -91,6 +99,16 @@ static void usage(FILE *out) {
         "  alloc_free_raw       the same pair of raw driver calls\n"
         "  alloc_free_added     provider minus raw, repetition by "
         "repetition\n"
+        "  random_provider      ns per random step through the provider "
+        "(size null;\n                       live: L); ratio: provider/raw\n"
+        "  random_raw           the same step on raw driver calls\n"
+        "  random_added         provider minus raw, repetition by "
+        "repetition\n"
+        "  residency_idle       one alloc+free (wall ns) with no change "
+        "running: p99_ns,\n                       max_ns\n"
+        "  residency_stall      the same while another thread changes the "
+        "resident\n                       devices\n"
+        "  residency_change     one resident device change, wall ns\n"
         "  native_error         one get_last_native_error after a failed "
         "alloc\n"
         "  ipc_get_put          get_ipc_handle + put_ipc_handle of a fresh "
@@ -123,6 +141,7 @@ void bench_options_defaults(bench_options_t *o, bool quick) {
     o->live[1] = 100000;
     o->live[2] = 1000000;
     o->live_count = quick ? 2 : 3;
+    o->residency_live = quick ? 20000 : 400000;
     o->ipc_handles = quick ? 8 : 64;
     o->ipc_cached = quick ? 4 : 16;
     o->ipc_size = 2u << 20;
@@ -240,6 +259,9 @@ static int parse_args(int argc, char **argv, args_t *a, bool *exit_now) {
             }
         } else if (strcmp(opt, "--live") == 0) {
             ok = parse_live(val, &a->o);
+        } else if (strcmp(opt, "--residency-live") == 0) {
+            ok = parse_ulong(val, 1, 100000000, &v);
+            a->o.residency_live = v;
         } else if (strcmp(opt, "--ipc-handles") == 0) {
             ok = parse_ulong(val, 1, 4096, &v);
             a->o.ipc_handles = (unsigned)v;

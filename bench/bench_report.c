@@ -79,7 +79,7 @@ typedef struct summary_t {
     bool at_most; // met when value <= target (else value >= target)
 } summary_t;
 
-#define MAX_SUMMARIES 16
+#define MAX_SUMMARIES 40
 
 static size_t add_summary(summary_t *s, size_t n, const char *provider,
                           const char *name, double value, double target,
@@ -115,6 +115,69 @@ static const char *main_mode(const bench_report_t *rep, const char *provider) {
                                                                      : "arena";
 }
 
+// The first result of `name` for a provider in a mode, whatever its size.
+static const bench_result_t *find_name(const bench_report_t *rep,
+                                       const char *name, const char *provider,
+                                       const char *mode) {
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *r = &rep->results[i];
+        if (strcmp(r->name, name) == 0 && strcmp(r->provider, provider) == 0 &&
+            strcmp(r->mode, mode) == 0) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+// The random pattern: the added cost per step at each level with a target,
+// and how the raw driver's own step grows from the fewest live allocations
+// measured to the most (the emulated driver's scaling).
+static size_t summarize_random(const bench_report_t *rep, const char *pr,
+                               const char *mode, summary_t *s, size_t n) {
+    static const struct {
+        long long live;
+        double target;
+        const char *name;
+    } levels[] = {{1000, 15, "random_added_ns_1k"},
+                  {100000, 40, "random_added_ns_100k"},
+                  {1000000, 100, "random_added_ns_1M"}};
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        const bench_result_t *d =
+            find(rep, "random_added", pr, mode, -1, 1, levels[i].live);
+        const bench_result_t *p =
+            find(rep, "random_provider", pr, mode, -1, 1, levels[i].live);
+        if (d == NULL || p == NULL) {
+            continue;
+        }
+        n = add_summary(s, n, pr, levels[i].name, d->median_ns,
+                        levels[i].target, true,
+                        "provider's added cost per random step with %lld "
+                        "live allocations: %.1f ns (%.1f vs %.1f ns, ratio "
+                        "%.3f)",
+                        levels[i].live, d->median_ns, p->median_ns,
+                        p->median_ns / p->ratio, p->ratio);
+    }
+    const bench_result_t *lo = NULL, *hi = NULL;
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *r = &rep->results[i];
+        if (strcmp(r->name, "random_raw") != 0 ||
+            strcmp(r->provider, pr) != 0 || strcmp(r->mode, mode) != 0) {
+            continue;
+        }
+        lo = lo == NULL || r->live < lo->live ? r : lo;
+        hi = hi == NULL || r->live > hi->live ? r : hi;
+    }
+    if (lo != NULL && hi != NULL && lo != hi) {
+        double v = hi->median_ns / lo->median_ns;
+        n = add_summary(s, n, pr, "driver_random_growth", v, 4, true,
+                        "the %s driver's own random step with %lld vs %lld "
+                        "live allocations: %.2fx (%.1f vs %.1f ns)",
+                        strcmp(mode, "real") == 0 ? "real" : "emulated",
+                        hi->live, lo->live, v, hi->median_ns, lo->median_ns);
+    }
+    return n;
+}
+
 static size_t summarize(const bench_report_t *rep, summary_t *s) {
     size_t n = 0;
     static const char *const providers[] = {"ze", "cuda"};
@@ -124,7 +187,7 @@ static size_t summarize(const bench_report_t *rep, summary_t *s) {
         const bench_result_t *added =
             find(rep, "alloc_free_added", pr, mode, 64, 1, 0);
         if (added != NULL) {
-            n = add_summary(s, n, pr, "added_ns_64B", added->median_ns, 25,
+            n = add_summary(s, n, pr, "added_ns_64B", added->median_ns, 10,
                             true,
                             "provider's added cost per 64 B alloc+free pair "
                             "(%s, 1 thread): %.1f ns",
@@ -154,31 +217,16 @@ static size_t summarize(const bench_report_t *rep, summary_t *s) {
                             m64->ratio, m64->median_ns,
                             m64->median_ns / m64->ratio, sizes);
         }
-        // Scale: the fewest and the most live allocations measured.
-        const bench_result_t *lo = NULL, *hi = NULL;
-        for (size_t i = 0; i < rep->count; i++) {
-            const bench_result_t *r = &rep->results[i];
-            if (strcmp(r->name, "alloc_free_provider") != 0 ||
-                strcmp(r->provider, pr) != 0 || strcmp(r->mode, mode) != 0 ||
-                r->live == 0 || r->threads != 1) {
-                continue;
-            }
-            lo = lo == NULL || r->live < lo->live ? r : lo;
-            hi = hi == NULL || r->live > hi->live ? r : hi;
-        }
-        if (lo != NULL && hi != NULL && lo != hi) {
-            double v = hi->median_ns / lo->median_ns;
-            const bench_result_t *lo_add =
-                find(rep, "alloc_free_added", pr, mode, lo->size, 1, lo->live);
-            const bench_result_t *hi_add =
-                find(rep, "alloc_free_added", pr, mode, hi->size, 1, hi->live);
+        n = summarize_random(rep, pr, mode, s, n);
+        const bench_result_t *stall =
+            find_name(rep, "residency_stall", pr, mode);
+        if (stall != NULL) {
             n = add_summary(
-                s, n, pr, "scale_growth", v, 1.5, true,
-                "ns per pair with %lld vs %lld live allocations: %.2fx "
-                "(%.1f vs %.1f ns; added %.1f vs %.1f ns)",
-                hi->live, lo->live, v, hi->median_ns, lo->median_ns,
-                hi_add ? hi_add->median_ns : NAN,
-                lo_add ? lo_add->median_ns : NAN);
+                s, n, pr, "residency_stall_max_ns", stall->max_ns, 1e6, true,
+                "alloc+free during a resident device change over "
+                "%lld live allocations: p50 %.0f ns, p99 %.0f ns, "
+                "max %.0f ns",
+                stall->live, stall->median_ns, stall->p99_ns, stall->max_ns);
         }
         const bench_result_t *t1 =
             find(rep, "alloc_free_provider", pr, mode, 64, 1, 0);
@@ -268,27 +316,76 @@ static void print_pairs(const bench_report_t *rep, const char *pr) {
     }
 }
 
+static void format_live(long long live, char *out, size_t len) {
+    if (live >= 1000000 && live % 1000000 == 0) {
+        snprintf(out, len, "%lldM", live / 1000000);
+    } else if (live >= 1000 && live % 1000 == 0) {
+        snprintf(out, len, "%lldk", live / 1000);
+    } else {
+        snprintf(out, len, "%lld", live);
+    }
+}
+
+static void print_random(const bench_report_t *rep, const char *pr) {
+    bool header = false;
+    for (size_t i = 0; i < rep->count; i++) {
+        const bench_result_t *p = &rep->results[i];
+        if (strcmp(p->name, "random_provider") != 0 ||
+            strcmp(p->provider, pr) != 0) {
+            continue;
+        }
+        if (!header) {
+            printf("\n  random pattern: free a random one of L live, "
+                   "allocate %d B..%d KiB in its place\n"
+                   "                            provider ns/step       raw "
+                   "ns/step            added ns   ratio\n"
+                   "  mode          thr  live   median (p10..p90)      "
+                   "median (p10..p90)      median   p/raw\n",
+                   BENCH_RANDOM_MIN, BENCH_RANDOM_MAX / 1024);
+            header = true;
+        }
+        const bench_result_t *r =
+            find(rep, "random_raw", pr, p->mode, p->size, p->threads, p->live);
+        const bench_result_t *d = find(rep, "random_added", pr, p->mode,
+                                       p->size, p->threads, p->live);
+        char live[32], pd[64], rd[64] = "-";
+        format_live(p->live, live, sizeof(live));
+        format_dist(p, pd, sizeof(pd));
+        if (r != NULL) {
+            format_dist(r, rd, sizeof(rd));
+        }
+        printf("  %-6s        %3u  %-5s  %-21s  %-21s  %7.1f  %6.3f\n", p->mode,
+               p->threads, live, pd, rd, d != NULL ? d->median_ns : NAN,
+               p->ratio);
+    }
+}
+
 static void print_others(const bench_report_t *rep, const char *pr) {
     bool header = false;
     for (size_t i = 0; i < rep->count; i++) {
         const bench_result_t *r = &rep->results[i];
         if (strcmp(r->provider, pr) != 0 ||
-            strncmp(r->name, "alloc_free", 10) == 0) {
+            strncmp(r->name, "alloc_free", 10) == 0 ||
+            strncmp(r->name, "random_", 7) == 0) {
             continue;
         }
         if (!header) {
             printf("\n  other operations              mode   size    thr  "
-                   "ns/op median (p10..p90)  ratio\n");
+                   "live  ns/op median (p10..p90)  ratio, or p99 / max\n");
             header = true;
         }
-        char size[32], dist[64], ratio[32] = "";
+        char size[32], dist[64], live[32], extra[64] = "";
         format_size(r->size, size, sizeof(size));
         format_dist(r, dist, sizeof(dist));
+        format_live(r->live, live, sizeof(live));
         if (!isnan(r->ratio)) {
-            snprintf(ratio, sizeof(ratio), "%.1fx", r->ratio);
+            snprintf(extra, sizeof(extra), "%.1fx", r->ratio);
+        } else if (!isnan(r->max_ns)) {
+            snprintf(extra, sizeof(extra), "p99 %.0f / max %.0f", r->p99_ns,
+                     r->max_ns);
         }
-        printf("  %-29s %-6s %-7s %3u  %-25s  %s\n", r->name, r->mode, size,
-               r->threads, dist, ratio);
+        printf("  %-29s %-6s %-7s %3u  %4s  %-25s  %s\n", r->name, r->mode,
+               size, r->threads, live, dist, extra);
     }
 }
 
@@ -311,6 +408,7 @@ void bench_report_print(const bench_report_t *rep, const bench_options_t *o) {
         }
         printf("\n%s\n", provider_title(providers[p]));
         print_pairs(rep, providers[p]);
+        print_random(rep, providers[p]);
         print_others(rep, providers[p]);
     }
     summary_t s[MAX_SUMMARIES];
@@ -319,10 +417,7 @@ void bench_report_print(const bench_report_t *rep, const bench_options_t *o) {
     for (size_t i = 0; i < n; i++) {
         printf("summary %-4s %s (target %s %g%s): %s\n", s[i].provider,
                s[i].text, s[i].at_most ? "<=" : ">=", s[i].target,
-               strcmp(s[i].name, "added_ns_64B") == 0 ||
-                       strcmp(s[i].name, "native_error_ns") == 0
-                   ? " ns"
-                   : "",
+               strstr(s[i].name, "_ns") != NULL ? " ns" : "",
                summary_met(&s[i]) ? "met" : "MISSED");
     }
     fflush(stdout);
@@ -380,11 +475,14 @@ bool bench_report_write_json(const bench_report_t *rep,
                 : "",
             o->providers & BENCH_PROVIDER_CUDA ? "\"cuda\"" : "");
     fprintf(f, "    \"pair_sizes\": [64, 4096, 2097152],\n");
+    fprintf(f, "    \"random_sizes\": [%d, %d],\n", BENCH_RANDOM_MIN,
+            BENCH_RANDOM_MAX);
     fprintf(f, "    \"live\": [");
     for (unsigned i = 0; i < o->live_count; i++) {
         fprintf(f, "%s%zu", i ? ", " : "", o->live[i]);
     }
-    fprintf(f, "],\n    \"threads\": [1, %d],\n", BENCH_MAX_THREADS);
+    fprintf(f, "],\n    \"residency_live\": %zu,\n", o->residency_live);
+    fprintf(f, "    \"threads\": [1, %d],\n", BENCH_MAX_THREADS);
     fprintf(f,
             "    \"ipc_size\": %zu,\n    \"ipc_handles\": %u,\n"
             "    \"ipc_cached_opens\": %u,\n    \"ipc_repetitions\": %u,\n",
@@ -425,6 +523,14 @@ bool bench_report_write_json(const bench_report_t *rep,
         if (!isnan(r->throughput)) {
             fprintf(f, ", \"throughput_per_s\": ");
             json_number(f, r->throughput);
+        }
+        if (!isnan(r->p99_ns)) {
+            fprintf(f, ", \"p99_ns\": ");
+            json_number(f, r->p99_ns);
+        }
+        if (!isnan(r->max_ns)) {
+            fprintf(f, ", \"max_ns\": ");
+            json_number(f, r->max_ns);
         }
         fputc('}', f);
     }

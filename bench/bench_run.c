@@ -39,8 +39,6 @@ void bench_fail(const char *provider, const char *fmt, ...) {
 
 // ---- Batches: what one thread runs n times in a repetition ---------------
 
-typedef bool (*batch_fn)(void *arg, long n);
-
 typedef struct pair_arg_t {
     const bench_backend_t *backend;
     bench_driver_t *driver;
@@ -114,7 +112,7 @@ static bool native_error_reads(void *arg, long n) {
 // ---- The team: threads that run batches in lockstep ----------------------
 
 typedef struct team_side_t {
-    batch_fn fn;
+    bench_batch_fn fn;
     void *arg[BENCH_MAX_THREADS];
 } team_side_t;
 
@@ -281,16 +279,8 @@ static double team_throughput(const team_t *t, unsigned k) {
 
 // ---- Measurements ---------------------------------------------------------
 
-typedef struct run_t {
-    const bench_options_t *o;
-    const bench_backend_t *backend;
-    bench_driver_t *driver;
-    umf_memory_provider_handle_t provider;
-    const char *mode;
-} run_t;
-
-static void report_provider_error(const run_t *run, const char *what,
-                                  umf_result_t ret) {
+void bench_provider_error(const bench_run_t *run, const char *what,
+                          umf_result_t ret) {
     const char *message = NULL;
     int32_t code = 0;
     umfMemoryProviderGetLastNativeError(run->provider, &message, &code);
@@ -299,55 +289,42 @@ static void report_provider_error(const run_t *run, const char *what,
                code != 0 && message != NULL ? message : "");
 }
 
-// alloc+free pairs of `size` bytes through the provider and the raw driver
-// on `threads` threads, with `live` allocations held: three results.
-static bool measure_pairs(const run_t *run, size_t size, unsigned threads,
-                          long long live) {
+bool bench_measure_paired(const bench_run_t *run, const bench_paired_t *m) {
     static team_t team; // large; one measurement at a time
     team_t *t = &team;
     memset(t, 0, sizeof(*t));
     t->o = run->o;
     t->backend = run->backend;
     t->driver = run->driver;
-    t->threads = threads;
+    t->threads = m->threads;
     t->sides = 2;
-    pair_arg_t args[BENCH_MAX_THREADS];
-    for (unsigned i = 0; i < threads; i++) {
-        args[i] = (pair_arg_t){run->backend, run->driver, run->provider, size,
-                               UMF_RESULT_SUCCESS};
-        t->side[0].arg[i] = &args[i];
-        t->side[1].arg[i] = &args[i];
+    t->side[0].fn = m->provider;
+    t->side[1].fn = m->raw;
+    for (unsigned i = 0; i < m->threads; i++) {
+        t->side[0].arg[i] = m->provider_arg[i];
+        t->side[1].arg[i] = m->raw_arg[i];
     }
-    t->side[0].fn = provider_pairs;
-    t->side[1].fn = raw_pairs;
     if (!team_run(t)) {
-        for (unsigned i = 0; i < threads; i++) {
-            if (args[i].error != UMF_RESULT_SUCCESS) {
-                report_provider_error(run, "alloc+free", args[i].error);
-                return false;
-            }
-        }
-        bench_fail(run->backend->name,
-                   "alloc+free of %zu bytes failed (the raw driver call, or "
-                   "a thread could not use the context)",
-                   size);
         return false;
     }
-
     double prov[BENCH_MAX_REPS], raw[BENCH_MAX_REPS], diff[BENCH_MAX_REPS];
     team_samples(t, 0, prov);
     team_samples(t, 1, raw);
     for (unsigned r = 0; r < run->o->reps; r++) {
         diff[r] = prov[r] - raw[r];
     }
+    char names[3][BENCH_NAME_MAX];
+    snprintf(names[0], sizeof(names[0]), "%s_provider", m->name);
+    snprintf(names[1], sizeof(names[1]), "%s_raw", m->name);
+    snprintf(names[2], sizeof(names[2]), "%s_added", m->name);
     bench_result_t rp, rr, rd;
-    const char *name = run->backend->name;
-    bench_result_init(&rp, "alloc_free_provider", name, run->mode,
-                      (long long)size, threads, live);
-    bench_result_init(&rr, "alloc_free_raw", name, run->mode, (long long)size,
-                      threads, live);
-    bench_result_init(&rd, "alloc_free_added", name, run->mode, (long long)size,
-                      threads, live);
+    const char *pr = run->backend->name;
+    bench_result_init(&rp, names[0], pr, run->mode, m->size, m->threads,
+                      m->live);
+    bench_result_init(&rr, names[1], pr, run->mode, m->size, m->threads,
+                      m->live);
+    bench_result_init(&rd, names[2], pr, run->mode, m->size, m->threads,
+                      m->live);
     bench_summarize(&rp, prov, run->o->reps);
     bench_summarize(&rr, raw, run->o->reps);
     bench_summarize(&rd, diff, run->o->reps);
@@ -360,50 +337,68 @@ static bool measure_pairs(const run_t *run, size_t size, unsigned threads,
     return true;
 }
 
-// The pairs of 64 bytes with 1 000, 100 000, ... allocations held by the
-// provider (and so by the driver): whether the bookkeeping stays flat.
-static bool measure_scale(const run_t *run) {
-    size_t most = 0;
-    for (unsigned i = 0; i < run->o->live_count; i++) {
-        most = run->o->live[i] > most ? run->o->live[i] : most;
+// alloc+free pairs of `size` bytes through the provider and the raw driver
+// on `threads` threads: three results.
+static bool measure_pairs(const bench_run_t *run, size_t size,
+                          unsigned threads) {
+    pair_arg_t args[BENCH_MAX_THREADS];
+    bench_paired_t m = {"alloc_free",   (long long)size, threads, 0,
+                        provider_pairs, raw_pairs,       {NULL},  {NULL}};
+    for (unsigned i = 0; i < threads; i++) {
+        args[i] = (pair_arg_t){run->backend, run->driver, run->provider, size,
+                               UMF_RESULT_SUCCESS};
+        m.provider_arg[i] = &args[i];
+        m.raw_arg[i] = &args[i];
     }
-    void **held = calloc(most > 0 ? most : 1, sizeof(*held));
-    if (held == NULL) {
-        bench_fail(run->backend->name, "out of host memory");
-        return false;
+    if (bench_measure_paired(run, &m)) {
+        return true;
     }
-    bool ok = true;
-    size_t count = 0;
-    for (unsigned i = 0; i < run->o->live_count && ok; i++) {
-        while (count < run->o->live[i]) {
-            umf_result_t ret = umfMemoryProviderAlloc(run->provider, SCALE_SIZE,
-                                                      0, &held[count]);
-            if (ret != UMF_RESULT_SUCCESS) {
-                report_provider_error(run, "holding live allocations", ret);
-                fprintf(stderr,
-                        "umf-gpu-bench: %s: scale stops at %zu live "
-                        "allocations\n",
-                        run->backend->name, count);
-                goto out;
-            }
-            count++;
-        }
-        ok = measure_pairs(run, SCALE_SIZE, 1, (long long)count);
-    }
-out:
-    for (size_t i = count; i > 0; i--) {
-        umf_result_t ret =
-            umfMemoryProviderFree(run->provider, held[i - 1], SCALE_SIZE);
-        if (ret != UMF_RESULT_SUCCESS && ok) {
-            report_provider_error(run, "freeing the live allocations", ret);
-            ok = false;
+    for (unsigned i = 0; i < threads; i++) {
+        if (args[i].error != UMF_RESULT_SUCCESS) {
+            bench_provider_error(run, "alloc+free", args[i].error);
+            return false;
         }
     }
-    free(held);
-    return ok;
+    bench_fail(run->backend->name,
+               "alloc+free of %zu bytes failed (the raw driver call, or a "
+               "thread could not use the context)",
+               size);
+    return false;
 }
 
-static bool measure_native_error(const run_t *run, unsigned threads) {
+// Every size on one thread (every mode).
+static bool run_pairs(const bench_run_t *run) {
+    for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(pair_sizes[0]); i++) {
+        if (!measure_pairs(run, pair_sizes[i], 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+const bench_measure_t bench_measure_pairs = {
+    .name = "alloc+free pairs",
+    .modes = BENCH_MODE_FULL | BENCH_MODE_MEMFD,
+    .run = run_pairs,
+};
+
+// 64 bytes on 2 .. BENCH_MAX_THREADS threads.
+static bool run_threads(const bench_run_t *run) {
+    for (unsigned threads = 2; threads <= BENCH_MAX_THREADS; threads++) {
+        if (!measure_pairs(run, SCALE_SIZE, threads)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+const bench_measure_t bench_measure_threads = {
+    .name = "alloc+free pairs on threads",
+    .modes = BENCH_MODE_FULL,
+    .run = run_threads,
+};
+
+static bool measure_native_error(const bench_run_t *run, unsigned threads) {
     static team_t team;
     team_t *t = &team;
     memset(t, 0, sizeof(*t));
@@ -438,10 +433,25 @@ static bool measure_native_error(const run_t *run, unsigned threads) {
     return true;
 }
 
+static bool run_native_error(const bench_run_t *run) {
+    for (unsigned threads = 1; threads <= BENCH_MAX_THREADS; threads++) {
+        if (!measure_native_error(run, threads)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+const bench_measure_t bench_measure_error = {
+    .name = "get_last_native_error",
+    .modes = BENCH_MODE_FULL,
+    .run = run_native_error,
+};
+
 // Before the first measurement: both paths at every size for a while, so
 // that the driver's first-use costs (its caches, the pages of its own
 // bookkeeping) fall on no measurement.
-static bool warm_up(const run_t *run) {
+static bool warm_up(const bench_run_t *run) {
     for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(pair_sizes[0]); i++) {
         pair_arg_t arg = {run->backend, run->driver, run->provider,
                           pair_sizes[i], UMF_RESULT_SUCCESS};
@@ -451,7 +461,7 @@ static bool warm_up(const run_t *run) {
             while (bench_now(BENCH_CLOCK_WALL) < end) {
                 if (!(side == 0 ? provider_pairs : raw_pairs)(&arg, n)) {
                     if (arg.error != UMF_RESULT_SUCCESS) {
-                        report_provider_error(run, "alloc+free", arg.error);
+                        bench_provider_error(run, "alloc+free", arg.error);
                     } else {
                         bench_fail(run->backend->name,
                                    "the raw driver's alloc+free of %zu "
@@ -475,7 +485,7 @@ int bench_run_child(const bench_options_t *o, const bench_backend_t *backend,
         bench_fail(backend->name, "%s", why);
         return 1;
     }
-    run_t run = {o, backend, driver, NULL, mode};
+    bench_run_t run = {o, backend, driver, NULL, mode};
     if (!backend->emulated(driver)) {
         run.mode = "real";
     }
@@ -494,31 +504,16 @@ int bench_run_child(const bench_options_t *o, const bench_backend_t *backend,
     if (!warm_up(&run)) {
         goto out;
     }
-    // Everything in the arena mode (the default) and on a real driver; the
-    // pairs and IPC, which depend on the memory mode, in the others.
-    bool full = strcmp(run.mode, "memfd") != 0;
-    for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(pair_sizes[0]); i++) {
-        if (!measure_pairs(&run, pair_sizes[i], 1, 0)) {
+    // Everything in the arena mode (the default) and on a real driver; what
+    // depends on the memory mode (the pairs, IPC) in the others.
+    unsigned mode_bit =
+        strcmp(run.mode, "memfd") == 0 ? BENCH_MODE_MEMFD : BENCH_MODE_FULL;
+    for (size_t i = 0; bench_measures[i] != NULL; i++) {
+        const bench_measure_t *m = bench_measures[i];
+        if ((m->modes & mode_bit) != 0 && !m->run(&run)) {
+            bench_fail(backend->name, "%s: the measurement failed", m->name);
             goto out;
         }
-    }
-    if (full) {
-        for (unsigned threads = 2; threads <= BENCH_MAX_THREADS; threads++) {
-            if (!measure_pairs(&run, SCALE_SIZE, threads, 0)) {
-                goto out;
-            }
-        }
-        if (!measure_scale(&run)) {
-            goto out;
-        }
-        for (unsigned threads = 1; threads <= BENCH_MAX_THREADS; threads++) {
-            if (!measure_native_error(&run, threads)) {
-                goto out;
-            }
-        }
-    }
-    if (!bench_ipc_producer(o, backend, driver, run.provider, run.mode)) {
-        goto out;
     }
     status = 0;
 out:

@@ -80,6 +80,9 @@ if(MOCKS)
         alloc_free_provider
         alloc_free_raw
         alloc_free_added
+        random_provider
+        random_raw
+        random_added
         native_error
         ipc_get_put
         ipc_get_put_again
@@ -89,9 +92,11 @@ if(MOCKS)
         ipc_close_last)
     set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
                     ipc_open_first ipc_open_cached)
+    # Level Zero has resident devices.
+    set(ze_arena_names residency_idle residency_stall residency_change)
     foreach(provider ${providers})
         foreach(mode arena memfd)
-            foreach(name ${${mode}_names})
+            foreach(name ${${mode}_names} ${${provider}_${mode}_names})
                 if(NOT "${provider}/${mode}/${name}" IN_LIST seen)
                     message(FATAL_ERROR "no ${name} for ${provider} in the "
                                         "${mode} mode in ${JSON}")

@@ -34,6 +34,7 @@ static void build_argv(const bench_options_t *o, const char *const *role_args,
     ADD("--ipc-size", "%zu", o->ipc_size);
     ADD("--ipc-cached", "%u", o->ipc_cached);
     ADD("--ipc-reps", "%u", o->ipc_reps);
+    ADD("--residency-live", "%zu", o->residency_live);
 #undef ADD
     argv[n++] = (char *)"--live";
     storage[s][0] = '\0';

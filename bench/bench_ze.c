@@ -33,6 +33,7 @@ struct bench_driver_t {
     __typeof__(zeMemFree) *mem_free;
     ze_driver_handle_t driver;
     ze_device_handle_t device;
+    ze_device_handle_t resident; // the second device, or the first
     ze_context_handle_t context;
     bool emulated;
     char describe[256];
@@ -105,14 +106,17 @@ static bool ze_open(bench_driver_t **out, char *why, size_t why_len) {
                  (unsigned)res);
         goto err;
     }
-    count = 1;
-    if ((res = d->device_get(d->driver, &count, &d->device)) !=
+    ze_device_handle_t devices[2] = {NULL, NULL};
+    count = 2;
+    if ((res = d->device_get(d->driver, &count, devices)) !=
             ZE_RESULT_SUCCESS ||
         count == 0) {
         snprintf(why, why_len, "zeDeviceGet found no device (0x%x)",
                  (unsigned)res);
         goto err;
     }
+    d->device = devices[0];
+    d->resident = count > 1 ? devices[1] : devices[0];
     ze_context_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC};
     if ((res = d->context_create(d->driver, &desc, &d->context)) !=
         ZE_RESULT_SUCCESS) {
@@ -181,6 +185,45 @@ static bool ze_raw_pairs(bench_driver_t *d, size_t size, long n) {
     return true;
 }
 
+static bool ze_raw_alloc(bench_driver_t *d, size_t size, void **ptr) {
+    const ze_device_mem_alloc_desc_t desc = {
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+    };
+    return d->alloc_device(d->context, &desc, size, 0, d->device, ptr) ==
+           ZE_RESULT_SUCCESS;
+}
+
+static bool ze_raw_free(bench_driver_t *d, void *ptr) {
+    return d->mem_free(d->context, ptr) == ZE_RESULT_SUCCESS;
+}
+
+static bool ze_raw_random(bench_driver_t *d, bench_random_t *r, long n) {
+    const ze_device_mem_alloc_desc_t desc = {
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+    };
+    for (long i = 0; i < n; i++) {
+        size_t size;
+        size_t k = bench_random_step(r, &size);
+        ze_result_t res = d->mem_free(d->context, r->ptrs[k]);
+        r->ptrs[k] = NULL;
+        if (res != ZE_RESULT_SUCCESS ||
+            d->alloc_device(d->context, &desc, size, 0, d->device,
+                            &r->ptrs[k]) != ZE_RESULT_SUCCESS) {
+            r->ptrs[k] = NULL;
+            return false;
+        }
+        r->sizes[k] = size;
+    }
+    return true;
+}
+
+static umf_result_t ze_resident_change(bench_driver_t *d,
+                                       umf_memory_provider_handle_t provider,
+                                       bool adding) {
+    return umfLevelZeroMemoryProviderResidentDeviceChange(provider, d->resident,
+                                                          adding);
+}
+
 static const umf_memory_provider_ops_t *ze_ops(void) {
     return umfLevelZeroMemoryProviderOps();
 }
@@ -197,6 +240,10 @@ const bench_backend_t bench_backend_ze = {
     .thread_enter = ze_thread_enter,
     .provider_create = ze_provider_create,
     .raw_pairs = ze_raw_pairs,
+    .raw_alloc = ze_raw_alloc,
+    .raw_free = ze_raw_free,
+    .raw_random = ze_raw_random,
+    .resident_change = ze_resident_change,
 };
 
 #else // a build without the Level Zero headers

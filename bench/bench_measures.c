@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The registration point of the benchmark's measurements: every run child
+// runs the measurements listed here, in this order, in the memory modes
+// each names (bench.h, bench_measure_t). To add one, define its
+// bench_measure_t in a bench/ file of its own, declare it in bench.h and add
+// one line below.
+
+#include "bench.h"
+
+static bool run_ipc(const bench_run_t *run) {
+    return bench_ipc_producer(run->o, run->backend, run->driver, run->provider,
+                              run->mode);
+}
+
+const bench_measure_t bench_measure_ipc = {
+    .name = "IPC",
+    .modes = BENCH_MODE_FULL | BENCH_MODE_MEMFD,
+    .run = run_ipc,
+};
+
+const bench_measure_t *const bench_measures[] = {
+    &bench_measure_pairs,     // alloc_free_*: 64 B, 4 KiB, 2 MiB
+    &bench_measure_threads,   // alloc_free_*: 64 B on 2 threads
+    &bench_measure_random,    // random_*: the random pattern at scale
+    &bench_measure_error,     // native_error
+    &bench_measure_residency, // residency_*: Level Zero resident devices
+    &bench_measure_ipc,       // ipc_*
+    NULL,
+};
