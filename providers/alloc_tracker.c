@@ -237,37 +237,23 @@ err_free:
     return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 }
 
-// Splits an untracked pointer: a whole driver allocation.
-static umf_result_t split_untracked(umf_alloc_tracker_t *t, uintptr_t start,
-                                    size_t total_size, size_t first_size,
-                                    umf_alloc_tracker_query_fn query,
-                                    void *query_arg) {
-    uintptr_t driver_base = 0;
-    size_t driver_size = 0;
-    if (query == NULL) {
-        UMF_LOG_ERROR("allocation split: %p is not a piece of this provider",
-                      (void *)start);
+umf_result_t umf_alloc_tracker_split_whole(umf_alloc_tracker_t *t, void *ptr,
+                                           size_t total_size,
+                                           size_t first_size) {
+    uintptr_t start = (uintptr_t)ptr;
+    if (ptr == NULL || first_size == 0 || first_size >= total_size ||
+        start > UINTPTR_MAX - total_size) {
+        UMF_LOG_ERROR("allocation split: %p, total %zu, first %zu: sizes out "
+                      "of range",
+                      ptr, total_size, first_size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_result_t ret =
-        query(query_arg, (const void *)start, &driver_base, &driver_size);
-    if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
-    }
-    if (driver_base != start || total_size > driver_size) {
-        UMF_LOG_ERROR("allocation split: %p (%zu bytes) is not an allocation "
-                      "of this provider (the driver allocation holding it "
-                      "starts at 0x%zx, %zu bytes)",
-                      (void *)start, total_size, (size_t)driver_base,
-                      driver_size);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    record_t *rec = new_record(driver_base, driver_size);
+    record_t *rec = new_record(start, total_size);
     piece_t *first = malloc(sizeof(*first));
     piece_t *second = malloc(sizeof(*second));
+    umf_result_t ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (rec == NULL || first == NULL || second == NULL) {
         UMF_LOG_ERROR("allocation split: out of host memory");
-        ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         goto err_free;
     }
     *first = (piece_t){start, first_size, rec, NULL, second};
@@ -291,9 +277,9 @@ err_free:
 
 umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
                                      size_t total_size, size_t first_size,
-                                     umf_alloc_tracker_query_fn query,
-                                     void *query_arg) {
+                                     bool *tracked) {
     uintptr_t start = (uintptr_t)ptr;
+    *tracked = false;
     if (ptr == NULL || first_size == 0 || first_size >= total_size ||
         start > UINTPTR_MAX - total_size) {
         UMF_LOG_ERROR("allocation split: %p, total %zu, first %zu: sizes out "
@@ -317,9 +303,9 @@ umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
     if (p == NULL) {
         shards_unlock(t, &set);
         free(second);
-        return split_untracked(t, start, total_size, first_size, query,
-                               query_arg);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT; // not a piece: the caller's
     }
+    *tracked = true;
     if (p->size != total_size) {
         UMF_LOG_ERROR("allocation split: the piece at %p has %zu bytes, not "
                       "%zu",

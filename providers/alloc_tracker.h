@@ -4,6 +4,9 @@
 // allocation: the pieces made by allocation_split / allocation_merge, and
 // pointers handed out above the driver's base (over-aligned allocations).
 //
+// Part of the ownership module (ownership.h), which the providers use: they
+// never call it directly.
+//
 // A "piece" is what the provider handed out and will get back in free: a
 // start and a size inside one driver allocation. Each driver allocation with
 // tracked pieces has a record that counts them; the driver allocation is
@@ -11,11 +14,12 @@
 // order.
 //
 // An allocation that was never split and is not over-aligned is not tracked
-// at all: it is the whole driver allocation. So providers record nothing on
-// alloc, and free looks nothing up until the first piece was ever recorded
-// (umf_alloc_tracker_in_use(): one relaxed load). That is safe because a
-// piece can only reach free after the split (or alloc) that made it, and the
-// caller's hand-over of the pointer orders the flag's store before the load.
+// here at all: it is a whole driver allocation, which the ownership table
+// records. Nothing here is looked up until the first piece was ever
+// recorded (umf_alloc_tracker_in_use(): one relaxed load). That is safe
+// because a piece can only reach free after the split (or alloc) that made
+// it, and the caller's hand-over of the pointer orders the flag's store
+// before the load.
 //
 // Thread-safe without a global lock: pieces and records are spread over
 // shards by address, each with its own mutex; a record has its own mutex for
@@ -45,12 +49,6 @@ typedef struct umf_alloc_piece_info_t {
     size_t driver_size;
 } umf_alloc_piece_info_t;
 
-// Tells the driver allocation of an untracked pointer: its base and size.
-// UMF_RESULT_ERROR_INVALID_ARGUMENT if the driver does not know the pointer.
-typedef umf_result_t (*umf_alloc_tracker_query_fn)(void *arg, const void *ptr,
-                                                   uintptr_t *driver_base,
-                                                   size_t *driver_size);
-
 umf_result_t umf_alloc_tracker_init(umf_alloc_tracker_t *t);
 
 // Forgets every piece; the driver allocations are the caller's.
@@ -71,16 +69,23 @@ umf_result_t umf_alloc_tracker_add(umf_alloc_tracker_t *t, void *ptr,
                                    size_t size, uintptr_t driver_base,
                                    size_t driver_size);
 
-// Cuts the piece [ptr, ptr + total_size) at first_size. An untracked ptr must
-// be the base of a driver allocation (as query() tells) of at least
-// total_size bytes. UMF_RESULT_ERROR_INVALID_ARGUMENT for a size out of range,
-// a tracked piece of another size, or an unknown or interior pointer;
-// UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY; or query()'s error. Nothing changes on
-// failure.
+// Cuts the tracked piece [ptr, ptr + total_size) at first_size. *tracked
+// tells whether ptr is a tracked piece; if not, nothing changes and the
+// result is UMF_RESULT_ERROR_INVALID_ARGUMENT, unlogged (the caller knows
+// what else it may be). UMF_RESULT_ERROR_INVALID_ARGUMENT (logged) for a
+// size out of range or a piece of another size;
+// UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY. Nothing changes on failure.
 umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
                                      size_t total_size, size_t first_size,
-                                     umf_alloc_tracker_query_fn query,
-                                     void *query_arg);
+                                     bool *tracked);
+
+// Records the whole driver allocation [ptr, ptr + total_size), which has
+// no pieces yet, as two pieces cut at first_size.
+// UMF_RESULT_ERROR_INVALID_ARGUMENT if it has pieces already or a size is
+// out of range; UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY.
+umf_result_t umf_alloc_tracker_split_whole(umf_alloc_tracker_t *t, void *ptr,
+                                           size_t total_size,
+                                           size_t first_size);
 
 // Joins the adjacent pieces at low and high (low + its size == high) of one
 // driver allocation into one piece of total_size bytes at low.

@@ -8,10 +8,10 @@
 // (HOST), cuMemAllocManaged (SHARED). The driver aligns allocations to at
 // least CUDA_NATURAL_ALIGNMENT; a larger power-of-two alignment, up to
 // UMF_CUDA_MAX_ALIGNMENT, is honoured by over-allocating and handing out
-// the first aligned address, recorded in the allocation tracker (shared with
-// the Level Zero provider) as the one piece of its driver allocation. The
-// tracker also makes split pieces free independently; free looks nothing up
-// until the tracker was first used.
+// the first aligned address. Every allocation is recorded in the ownership
+// module shared with the Level Zero provider (ownership.h: the rules of
+// free, split, merge and lookups); an over-aligned one as a piece at an
+// offset in its driver allocation.
 
 #include "provider_cuda_internal.h"
 
@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "cuda/cuda_result.h"
-#include "gpu_free.h"
 #include "gpu_params.h"
 #include "gpu_provider.h"
 #include "log.h"
@@ -372,6 +371,7 @@ static umf_result_t cu_initialize(void *params, void **provider) {
     p->device = (CUdevice)in->device;
     p->memory_type = in->memory_type;
     snprintf(p->name, sizeof(p->name), "%s", in->name);
+    snprintf(p->who, sizeof(p->who), "CUDA provider '%s'", p->name);
     ret = check_alloc_flags(in, p);
     if (ret != UMF_RESULT_SUCCESS) {
         goto err_free;
@@ -389,13 +389,13 @@ static umf_result_t cu_initialize(void *params, void **provider) {
         goto err_free;
     }
 
-    ret = umf_alloc_tracker_init(&p->tracker);
+    ret = umf_ownership_init(&p->own, p->who, NULL, NULL);
     if (ret != UMF_RESULT_SUCCESS) {
         goto err_free;
     }
     ret = umf_gpu_stats_init(&p->stats);
     if (ret != UMF_RESULT_SUCCESS) {
-        goto err_tracker;
+        goto err_own;
     }
     UMF_LOG_INFO("CUDA provider '%s': %s memory, context %p, device %d, "
                  "pages %zu (recommended %zu) bytes",
@@ -405,8 +405,8 @@ static umf_result_t cu_initialize(void *params, void **provider) {
     *provider = p;
     return UMF_RESULT_SUCCESS;
 
-err_tracker:
-    umf_alloc_tracker_fini(&p->tracker);
+err_own:
+    umf_ownership_fini(&p->own);
 err_free:
     free(p);
     return ret;
@@ -417,8 +417,14 @@ static void cu_finalize(void *provider) {
     if (p == NULL) {
         return;
     }
+    size_t live = umf_ownership_count(&p->own);
+    if (live > 0) {
+        UMF_LOG_WARN("%s: finalized with %zu allocations not freed; they "
+                     "stay with the driver",
+                     p->who, live);
+    }
     umf_gpu_stats_fini(&p->stats);
-    umf_alloc_tracker_fini(&p->tracker);
+    umf_ownership_fini(&p->own);
     free(p);
 }
 
@@ -552,12 +558,12 @@ static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    // Recorded even when the base happens to be aligned, so that free
-    // releases the driver allocation and properties tell the size handed
-    // out, not the driver's.
+    // Recorded as a piece even when the base happens to be aligned, so
+    // that free releases the driver allocation and properties tell the
+    // size handed out, not the driver's.
     uintptr_t aligned = umf_align_up((uintptr_t)base, alignment);
-    ret = umf_alloc_tracker_add(&p->tracker, (void *)aligned, size,
-                                (uintptr_t)base, driver_size);
+    ret = umf_ownership_add_offset(&p->own, (void *)aligned, size, base,
+                                   driver_size);
     if (ret != UMF_RESULT_SUCCESS) {
         bool freed;
         (void)free_in_ctx(p, base, &freed);
@@ -591,6 +597,12 @@ static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
         }
         size_t mask = alignment != 0 ? alignment - 1 : 0;
         if (UMF_LIKELY(((uintptr_t)base & mask) == 0)) {
+            ret = umf_ownership_add(&p->own, base, size);
+            if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+                bool freed;
+                (void)free_in_ctx(p, base, &freed);
+                return ret;
+            }
             umf_gpu_stats_on_alloc(&p->stats, size);
             *resultPtr = base;
             return UMF_RESULT_SUCCESS;
@@ -614,16 +626,22 @@ static umf_result_t cu_free(void *provider, void *ptr, size_t size) {
         UMF_LOG_ERROR("CUDA provider free: NULL pointer");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_gpu_free_t f;
-    umf_result_t ret =
-        umf_gpu_free_begin(&p->tracker, &p->stats, ptr, size, &f);
-    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS || f.driver_base == NULL)) {
-        return ret; // or a piece whose driver allocation other pieces keep
+    umf_ownership_free_t f;
+    umf_result_t ret = umf_ownership_free_begin(&p->own, ptr, size, &f);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return ret; // not this provider's, or another size (logged)
     }
-    bool freed;
-    ret = free_in_ctx(p, f.driver_base, &freed);
-    umf_gpu_free_end(&p->tracker, &p->stats, &f, freed);
-    return ret;
+    if (UMF_LIKELY(f.driver_base != NULL)) {
+        bool freed;
+        ret = free_in_ctx(p, f.driver_base, &freed);
+        // The driver kept it: so does the record, for a later try.
+        umf_ownership_free_end(&p->own, &f, freed);
+        if (UMF_UNLIKELY(!freed)) {
+            return ret;
+        }
+    }
+    umf_gpu_stats_on_free(&p->stats, f.size);
+    return UMF_RESULT_SUCCESS;
 }
 
 // ---------------------------------------------------------------------------
@@ -683,21 +701,20 @@ static const char *cu_get_name(void *provider) {
 }
 
 // ---------------------------------------------------------------------------
-// Split and merge: the shared tracker keeps the pieces. Purge: the driver
+// Split and merge: the ownership module's rules and pieces. Purge: the driver
 // API has no way to drop the pages of a cuMemAlloc allocation, so both purge
 // ops are left out and answer UMF_RESULT_ERROR_NOT_SUPPORTED.
 
 static umf_result_t cu_allocation_split(void *provider, void *ptr,
                                         size_t totalSize, size_t firstSize) {
     cu_provider_t *p = provider;
-    return umf_alloc_tracker_split(&p->tracker, ptr, totalSize, firstSize,
-                                   umf_cuda_query_range, p);
+    return umf_ownership_split(&p->own, ptr, totalSize, firstSize);
 }
 
 static umf_result_t cu_allocation_merge(void *provider, void *lowPtr,
                                         void *highPtr, size_t totalSize) {
     cu_provider_t *p = provider;
-    return umf_alloc_tracker_merge(&p->tracker, lowPtr, highPtr, totalSize);
+    return umf_ownership_merge(&p->own, lowPtr, highPtr, totalSize);
 }
 
 // ---------------------------------------------------------------------------
@@ -705,31 +722,6 @@ static umf_result_t cu_allocation_merge(void *provider, void *lowPtr,
 
 static umf_gpu_stats_t *cu_stats(void *provider) {
     return &((cu_provider_t *)provider)->stats;
-}
-
-umf_result_t umf_cuda_handed_out(cu_provider_t *p, uintptr_t base, size_t range,
-                                 const void *ptr, uintptr_t *out_base,
-                                 size_t *out_size) {
-    // A tracked piece holding ptr, or else the whole driver allocation
-    // unless it has tracked pieces: then ptr lies in none of them (in a
-    // freed piece, or in the slack of an over-aligned allocation), which is
-    // no allocation of the provider.
-    umf_alloc_piece_info_t piece;
-    *out_base = base;
-    *out_size = range;
-    if (umf_alloc_tracker_in_use(&p->tracker)) {
-        if (umf_alloc_tracker_find(&p->tracker, base, ptr, &piece)) {
-            *out_base = (uintptr_t)piece.ptr;
-            *out_size = piece.size;
-        } else if (umf_alloc_tracker_tracks(&p->tracker, base)) {
-            UMF_LOG_ERROR("CUDA provider '%s': %p is in allocation 0x%zx of "
-                          "the driver, but in nothing the provider handed "
-                          "out",
-                          p->name, ptr, (size_t)base);
-            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-        }
-    }
-    return UMF_RESULT_SUCCESS;
 }
 
 static umf_result_t
@@ -764,13 +756,14 @@ cu_get_allocation_properties(void *provider, const void *ptr,
                       p->name, ptr, (void *)owner, (void *)p->context);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    ret = umf_cuda_handed_out(p, base, size, ptr, &base, &size);
+    umf_alloc_piece_info_t held;
+    ret = umf_ownership_find(&p->own, (void *)base, ptr, &held);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
     props->memory_type = p->memory_type;
-    props->base = (void *)base;
-    props->size = size;
+    props->base = held.ptr;
+    props->size = held.size;
     props->device = (void *)(intptr_t)p->device;
     props->context = (void *)p->context;
     props->driver_id = id;

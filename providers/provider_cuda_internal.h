@@ -24,9 +24,9 @@
 
 #include <umf/providers/provider_cuda.h>
 
-#include "alloc_tracker.h"
 #include "cuda/cuda_driver.h"
 #include "gpu_stats.h"
+#include "ownership.h"
 #include "utils_common.h"
 
 // Names kept, including the terminating NUL; longer ones are cut.
@@ -39,13 +39,14 @@ typedef struct cu_provider_t {
     umf_usm_memory_type_t memory_type;
     unsigned int alloc_flags;
     bool host_alloc_with_flags; // HOST: cuMemHostAlloc, else cuMemAllocHost
-    umf_alloc_tracker_t tracker;
+    umf_ownership_t own;        // what the provider handed out
     umf_gpu_stats_t stats;
 
     CUdevice device;
     size_t min_page_size;         // CU_MEM_ALLOC_GRANULARITY_MINIMUM
     size_t recommended_page_size; // CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
     char name[UMF_CUDA_NAME_MAX];
+    char who[UMF_CUDA_NAME_MAX + 32]; // "CUDA provider 'name'"
 } cu_provider_t;
 
 // Stores the native error of a failed driver call for the calling thread
@@ -99,18 +100,9 @@ umf_result_t umf_cuda_query_range_in_ctx(const cu_provider_t *p,
                                          size_t *size);
 
 // The driver allocation holding ptr: RANGE_START_ADDR and RANGE_SIZE, asked
-// with the provider's context current. Also an umf_alloc_tracker_query_fn
-// (arg: the provider).
+// with the provider's context current.
 umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
                                   uintptr_t *base, size_t *size);
-
-// What the provider handed out that holds ptr, in the driver allocation
-// [base, base + range): a tracked piece, or the whole driver allocation.
-// UMF_RESULT_ERROR_INVALID_ARGUMENT (logged) for an address in none of the
-// tracked pieces of a driver allocation that has some.
-umf_result_t umf_cuda_handed_out(cu_provider_t *p, uintptr_t base, size_t range,
-                                 const void *ptr, uintptr_t *out_base,
-                                 size_t *out_size);
 
 // One pointer attribute of ptr (the context must be current).
 umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,

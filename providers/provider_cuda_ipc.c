@@ -85,17 +85,17 @@ umf_result_t umf_cuda_ipc_get_handle(void *provider, const void *ptr,
     // The range shared must be memory the caller holds: inside the piece
     // or allocation the provider handed out (the whole driver allocation is
     // what the handle maps).
-    uintptr_t held = 0;
-    size_t held_size = 0;
-    ret = umf_cuda_handed_out(p, base, range, ptr, &held, &held_size);
+    umf_alloc_piece_info_t held;
+    ret = umf_ownership_find(&p->own, (void *)base, ptr, &held);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
     uintptr_t offset = (uintptr_t)ptr - base;
-    if (size > held_size - ((uintptr_t)ptr - held)) {
+    if (size >
+        held.size - (size_t)((const char *)ptr - (const char *)held.ptr)) {
         UMF_LOG_ERROR("CUDA provider get_ipc_handle: %zu bytes at %p run past "
-                      "the end of its allocation (0x%zx, %zu bytes)",
-                      size, ptr, (size_t)held, held_size);
+                      "the end of its allocation (%p, %zu bytes)",
+                      size, ptr, held.ptr, held.size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     ret = umf_ipc_data_init(providerIpcData, UMF_GPU_PROVIDER_KIND_CUDA,

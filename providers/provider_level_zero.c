@@ -8,11 +8,11 @@
 // zeMemAllocShared (SHARED), with the configured ordinal, any power-of-two
 // alignment (the driver honours it), and relaxed allocation limits chained
 // when the size exceeds the device's maxMemAllocSize. Every allocation is
-// recorded in the provider's registry of live driver allocations (one shard
-// spinlock, no allocation of ours) and made resident on the resident devices
-// there; umfLevelZeroMemoryProviderResidentDeviceChange walks the registry.
-// Split pieces and merges are the shared allocation tracker's, which free
-// does not consult until the first split.
+// recorded in the ownership module shared with the CUDA provider
+// (ownership.h: the rules of free, split, merge and lookups), and made
+// resident on the resident devices; umfLevelZeroMemoryProviderResident
+// DeviceChange walks what it recorded, in batches, while allocations and
+// frees go on.
 //
 // Resident devices: DEVICE and SHARED allocations are made resident on each
 // (zeContextMakeMemoryResident) when allocated and when a device is added,
@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_free.h"
 #include "gpu_params.h"
 #include "gpu_provider.h"
 #include "log.h"
@@ -326,21 +325,24 @@ static void evict_quietly(const ze_provider_t *p, void *ptr, size_t size,
     }
 }
 
-// Registry insert hook: makes a new allocation resident on every resident
-// device, under the registry lock that guards the device list.
-static umf_result_t make_resident_on_all(void *arg, void *ptr, size_t size) {
+// The ownership module's residency callback: makes a new allocation (or
+// one put back) resident on every device of generation gen's list.
+static umf_result_t make_resident_on_all(void *arg, void *ptr, size_t size,
+                                         uint64_t gen) {
     const ze_provider_t *p = arg;
     if (p->memory_type == UMF_MEMORY_TYPE_HOST) {
         return UMF_RESULT_SUCCESS; // see the top of this file
     }
-    for (uint32_t i = 0; i < p->resident_count; i++) {
+    const ze_device_handle_t *devices = p->res[gen & 1].devices;
+    uint32_t count = p->res[gen & 1].count;
+    for (uint32_t i = 0; i < count; i++) {
         ze_result_t res = p->ze->zeContextMakeMemoryResident(
-            p->context, p->resident[i], ptr, size);
+            p->context, devices[i], ptr, size);
         if (res != ZE_RESULT_SUCCESS) {
             umf_result_t ret = umf_ze_call_failed(
                 res, "zeContextMakeMemoryResident(device=%p, ptr=%p, size=%zu)",
-                (void *)p->resident[i], ptr, size);
-            evict_quietly(p, ptr, size, p->resident, i);
+                (void *)devices[i], ptr, size);
+            evict_quietly(p, ptr, size, devices, i);
             return ret;
         }
     }
@@ -507,49 +509,55 @@ static umf_result_t ze_initialize(void *params, void **provider) {
     p->free_policy_param = in->free_policy;
     p->free_policy = free_policy_flag(in->free_policy);
     snprintf(p->name, sizeof(p->name), "%s", in->name);
+    snprintf(p->who, sizeof(p->who), "Level Zero provider '%s'", p->name);
     if (in->resident_count > 0) {
-        p->resident = malloc(sizeof(*p->resident) * in->resident_count);
-        if (p->resident == NULL) {
+        p->res[0].devices =
+            malloc(sizeof(*p->res[0].devices) * in->resident_count);
+        if (p->res[0].devices == NULL) {
             UMF_LOG_ERROR("Level Zero provider: out of host memory");
             ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
             goto err_free;
         }
-        memcpy(p->resident, in->resident,
-               sizeof(*p->resident) * in->resident_count);
-        p->resident_count = p->resident_capacity = in->resident_count;
+        memcpy(p->res[0].devices, in->resident,
+               sizeof(*p->res[0].devices) * in->resident_count);
+        p->res[0].count = p->res[0].capacity = in->resident_count;
     }
 
     ret = query_driver(p);
     if (ret != UMF_RESULT_SUCCESS) {
         goto err_free;
     }
-    ret = umf_alloc_tracker_init(&p->tracker);
+    ret = umf_ownership_init(&p->own, p->who, make_resident_on_all, p);
     if (ret != UMF_RESULT_SUCCESS) {
         goto err_free;
     }
-    ret = umf_alloc_registry_init(&p->registry);
-    if (ret != UMF_RESULT_SUCCESS) {
-        goto err_tracker;
-    }
+    // New allocations are made resident while the list has devices.
+    umf_ownership_residency_end(
+        &p->own, p->res[0].count > 0 && p->memory_type != UMF_MEMORY_TYPE_HOST);
     ret = umf_gpu_stats_init(&p->stats);
     if (ret != UMF_RESULT_SUCCESS) {
-        goto err_registry;
+        goto err_own;
+    }
+    if (pthread_mutex_init(&p->res_lock, NULL) != 0) {
+        UMF_LOG_ERROR("Level Zero provider: cannot make a mutex");
+        ret = UMF_RESULT_ERROR_OUT_OF_RESOURCES;
+        goto err_stats;
     }
     UMF_LOG_INFO("Level Zero provider '%s': %s memory, context %p, device %p, "
                  "ordinal %u, %u resident devices, pages of %zu bytes",
                  p->name, umf_gpu_memory_type_name(p->memory_type),
                  (void *)p->context, (void *)p->device, p->ordinal,
-                 p->resident_count, p->min_page_size);
+                 p->res[0].count, p->min_page_size);
     *provider = p;
     return UMF_RESULT_SUCCESS;
 
-err_registry:
-    umf_alloc_registry_fini(&p->registry);
-err_tracker:
-    umf_alloc_tracker_fini(&p->tracker);
+err_stats:
+    umf_gpu_stats_fini(&p->stats);
+err_own:
+    umf_ownership_fini(&p->own);
 err_free:
     free_probe(p);
-    free(p->resident);
+    free(p->res[0].devices);
     free(p);
     return ret;
 }
@@ -559,17 +567,18 @@ static void ze_finalize(void *provider) {
     if (p == NULL) {
         return;
     }
-    size_t live = umf_alloc_registry_count(&p->registry);
+    size_t live = umf_ownership_count(&p->own);
     if (live > 0) {
         UMF_LOG_WARN("Level Zero provider '%s': finalized with %zu "
                      "allocations not freed; they stay with the driver",
                      p->name, live);
     }
     free_probe(p);
+    pthread_mutex_destroy(&p->res_lock);
     umf_gpu_stats_fini(&p->stats);
-    umf_alloc_registry_fini(&p->registry);
-    umf_alloc_tracker_fini(&p->tracker);
-    free(p->resident);
+    umf_ownership_fini(&p->own);
+    free(p->res[0].devices);
+    free(p->res[1].devices);
     free(p);
 }
 
@@ -595,17 +604,8 @@ static umf_result_t ze_alloc(void *provider, size_t size, size_t alignment,
     if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
         return ret;
     }
-    ret = umf_alloc_registry_insert(&p->registry, ptr, size,
-                                    make_resident_on_all, p);
+    ret = umf_ownership_add(&p->own, ptr, size);
     if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
-        if (ret == UMF_RESULT_ERROR_INVALID_ARGUMENT) {
-            UMF_LOG_ERROR("Level Zero provider: the driver returned %p, which "
-                          "is still allocated",
-                          ptr);
-            ret = UMF_RESULT_ERROR_UNKNOWN;
-        } else if (ret == UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY) {
-            UMF_LOG_ERROR("Level Zero provider: out of host memory");
-        }
         (void)driver_free(p, ptr, 0, true);
         return ret;
     }
@@ -620,32 +620,19 @@ static umf_result_t ze_free(void *provider, void *ptr, size_t size) {
         UMF_LOG_ERROR("Level Zero provider free: NULL pointer");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_gpu_free_t f;
-    umf_result_t ret =
-        umf_gpu_free_begin(&p->tracker, &p->stats, ptr, size, &f);
-    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS || f.driver_base == NULL)) {
-        return ret; // an error, or a piece whose driver allocation lives on
-    }
-    size_t registered = 0;
-    if (UMF_UNLIKELY(!umf_alloc_registry_remove(&p->registry, f.driver_base,
-                                                &registered))) {
-        UMF_LOG_ERROR("Level Zero provider '%s' free: %p is not an allocation "
-                      "of this provider (or was freed already)",
-                      p->name, ptr);
-        umf_gpu_free_end(&p->tracker, &p->stats, &f, false);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    if (f.size == 0) { // the caller did not say: what alloc was asked for
-        f.size = registered;
-    }
-    ret = driver_free(p, f.driver_base, p->free_policy, false);
+    umf_ownership_free_t f;
+    umf_result_t ret = umf_ownership_free_begin(&p->own, ptr, size, &f);
     if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
-        // The driver kept it: so do we, for a later try. Putting an entry
-        // back where one was just removed never needs memory.
-        (void)umf_alloc_registry_insert(&p->registry, f.driver_base, registered,
-                                        NULL, NULL);
+        return ret; // not this provider's, or another size (logged)
     }
-    umf_gpu_free_end(&p->tracker, &p->stats, &f, ret == UMF_RESULT_SUCCESS);
+    if (UMF_LIKELY(f.driver_base != NULL)) {
+        ret = driver_free(p, f.driver_base, p->free_policy, false);
+        // The driver kept it: so does the record, for a later try.
+        umf_ownership_free_end(&p->own, &f, ret == UMF_RESULT_SUCCESS);
+    }
+    if (UMF_LIKELY(ret == UMF_RESULT_SUCCESS)) {
+        umf_gpu_stats_on_free(&p->stats, f.size);
+    }
     return ret;
 }
 
@@ -704,72 +691,35 @@ static const char *ze_get_name(void *provider) {
 }
 
 // ---------------------------------------------------------------------------
-// Split and merge: the shared tracker keeps the pieces; an untracked
-// pointer is a whole allocation, which the registry describes.
-
-typedef struct split_query_t {
-    ze_provider_t *provider;
-    size_t total_size; // what the caller says the allocation has
-} split_query_t;
-
-// The registry knows the size of a whole allocation exactly (the size asked
-// for), so a split must name that size: a smaller one would leave the rest
-// of the allocation in no piece, and the counters off by it.
-static umf_result_t query_registered(void *arg, const void *ptr,
-                                     uintptr_t *driver_base,
-                                     size_t *driver_size) {
-    const split_query_t *q = arg;
-    ze_provider_t *p = q->provider;
-    if (!umf_alloc_registry_lookup(&p->registry, ptr, driver_size)) {
-        UMF_LOG_ERROR("Level Zero provider '%s': %p is not an allocation of "
-                      "this provider",
-                      p->name, ptr);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    if (*driver_size != q->total_size) {
-        UMF_LOG_ERROR("Level Zero provider '%s': allocation_split of %p: the "
-                      "allocation has %zu bytes, not %zu",
-                      p->name, ptr, *driver_size, q->total_size);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    *driver_base = (uintptr_t)ptr;
-    return UMF_RESULT_SUCCESS;
-}
+// Split and merge: the ownership module's rules and pieces.
 
 static umf_result_t ze_allocation_split(void *provider, void *ptr,
                                         size_t totalSize, size_t firstSize) {
     ze_provider_t *p = provider;
-    split_query_t q = {p, totalSize};
-    return umf_alloc_tracker_split(&p->tracker, ptr, totalSize, firstSize,
-                                   query_registered, &q);
+    return umf_ownership_split(&p->own, ptr, totalSize, firstSize);
 }
 
 static umf_result_t ze_allocation_merge(void *provider, void *lowPtr,
                                         void *highPtr, size_t totalSize) {
     ze_provider_t *p = provider;
-    return umf_alloc_tracker_merge(&p->tracker, lowPtr, highPtr, totalSize);
+    return umf_ownership_merge(&p->own, lowPtr, highPtr, totalSize);
 }
 
 // ---------------------------------------------------------------------------
 // Allocation properties and the GPU extensions
 
 umf_result_t umf_ze_find_allocation(ze_provider_t *p, const void *ptr,
-                                    void **base, size_t *size,
+                                    umf_alloc_piece_info_t *held, void **base,
+                                    size_t *size,
                                     ze_memory_allocation_properties_t *props,
                                     ze_device_handle_t *device) {
     ze_result_t res = p->ze->zeMemGetAddressRange(p->context, ptr, base, size);
     if (res != ZE_RESULT_SUCCESS) {
         return umf_ze_call_failed(res, "zeMemGetAddressRange(ptr=%p)", ptr);
     }
-    if (*base == NULL ||
-        !umf_alloc_registry_lookup(&p->registry, *base, NULL)) {
-        UMF_LOG_ERROR("Level Zero provider '%s': %p is not memory this "
-                      "provider allocated",
-                      p->name, ptr);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    if (props == NULL) {
-        return UMF_RESULT_SUCCESS;
+    umf_result_t ret = umf_ownership_find(&p->own, *base, ptr, held);
+    if (ret != UMF_RESULT_SUCCESS || props == NULL) {
+        return ret;
     }
     props->stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
     props->pNext = NULL;
@@ -777,30 +727,6 @@ umf_result_t umf_ze_find_allocation(ze_provider_t *p, const void *ptr,
     if (res != ZE_RESULT_SUCCESS) {
         return umf_ze_call_failed(res, "zeMemGetAllocProperties(ptr=%p)",
                                   *base);
-    }
-    return UMF_RESULT_SUCCESS;
-}
-
-umf_result_t umf_ze_handed_out(ze_provider_t *p, void *base, const void *ptr,
-                               void **out_base, size_t *out_size) {
-    // A tracked piece, or the whole allocation with the size asked for (the
-    // driver may have rounded it up). An address of a driver allocation
-    // outside them (in a freed piece, past the size asked for) is no
-    // allocation of the provider.
-    umf_alloc_piece_info_t piece;
-    *out_base = base;
-    *out_size = 0;
-    if (umf_alloc_tracker_find(&p->tracker, (uintptr_t)base, ptr, &piece)) {
-        *out_base = piece.ptr;
-        *out_size = piece.size;
-    } else if (!umf_alloc_tracker_tracks(&p->tracker, (uintptr_t)base)) {
-        (void)umf_alloc_registry_lookup(&p->registry, base, out_size);
-    } // else pieces of it live, and none holds ptr
-    if ((uintptr_t)ptr - (uintptr_t)*out_base >= *out_size) {
-        UMF_LOG_ERROR("Level Zero provider '%s': %p is in allocation %p of "
-                      "the driver, but in nothing the provider handed out",
-                      p->name, ptr, base);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     return UMF_RESULT_SUCCESS;
 }
@@ -815,21 +741,16 @@ ze_get_allocation_properties(void *provider, const void *ptr,
     ze_provider_t *p = provider;
     void *base = NULL;
     size_t size = 0;
+    umf_alloc_piece_info_t held;
     ze_memory_allocation_properties_t props;
     ze_device_handle_t device = NULL;
     umf_result_t ret =
-        umf_ze_find_allocation(p, ptr, &base, &size, &props, &device);
+        umf_ze_find_allocation(p, ptr, &held, &base, &size, &props, &device);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    void *out_base = NULL;
-    size_t out_size = 0;
-    ret = umf_ze_handed_out(p, base, ptr, &out_base, &out_size);
-    if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
-    }
-    out->base = out_base;
-    out->size = out_size;
+    out->base = held.ptr;
+    out->size = held.size;
     out->memory_type = p->memory_type;
     out->device = p->memory_type == UMF_MEMORY_TYPE_HOST ? NULL
                   : device != NULL                       ? (void *)device
@@ -855,16 +776,17 @@ typedef struct residency_walk_t {
     bool evict;
 } residency_walk_t;
 
-static umf_result_t change_residency(void *arg, void *ptr, size_t size) {
+static umf_result_t change_residency(void *arg, uint64_t key, uint64_t size) {
     const residency_walk_t *w = arg;
     const ze_provider_t *p = w->provider;
+    void *ptr = (void *)(uintptr_t)key;
     ze_result_t res;
     if (w->evict) {
         res = p->ze->zeContextEvictMemory(p->context, w->device, ptr, size);
         if (res != ZE_RESULT_SUCCESS) {
             return umf_ze_call_failed(
                 res, "zeContextEvictMemory(device=%p, ptr=%p, size=%zu)",
-                (void *)w->device, ptr, size);
+                (void *)w->device, ptr, (size_t)size);
         }
     } else {
         res = p->ze->zeContextMakeMemoryResident(p->context, w->device, ptr,
@@ -872,17 +794,18 @@ static umf_result_t change_residency(void *arg, void *ptr, size_t size) {
         if (res != ZE_RESULT_SUCCESS) {
             return umf_ze_call_failed(
                 res, "zeContextMakeMemoryResident(device=%p, ptr=%p, size=%zu)",
-                (void *)w->device, ptr, size);
+                (void *)w->device, ptr, (size_t)size);
         }
     }
     return UMF_RESULT_SUCCESS;
 }
 
-// Undoes change_residency for the first `count` entries of the walk order;
-// failures are only logged (the first error is the one reported).
-static umf_result_t undo_residency(void *arg, void *ptr, size_t size) {
+// Undoes change_residency for what a failed change did; failures are only
+// logged (the first error is the one reported).
+static umf_result_t undo_residency(void *arg, uint64_t key, uint64_t size) {
     const residency_walk_t *w = arg;
     const ze_provider_t *p = w->provider;
+    void *ptr = (void *)(uintptr_t)key;
     ze_result_t res =
         w->evict
             ? p->ze->zeContextMakeMemoryResident(p->context, w->device, ptr,
@@ -894,6 +817,81 @@ static umf_result_t undo_residency(void *arg, void *ptr, size_t size) {
                       ptr, (void *)w->device, (unsigned)res);
     }
     return UMF_RESULT_SUCCESS;
+}
+
+// Writes the list of generation `gen` (the next one): the current list with
+// hDevice added or removed (at `at`). Under res_lock.
+static umf_result_t next_list(ze_provider_t *p, uint64_t gen,
+                              ze_device_handle_t hDevice, bool isAdding,
+                              uint32_t at) {
+    const umf_ze_resident_list_t *cur = &p->res[(gen - 1) & 1];
+    umf_ze_resident_list_t *next = &p->res[gen & 1];
+    uint32_t need = cur->count + (isAdding ? 1 : 0);
+    if (need > next->capacity) {
+        uint32_t capacity = need < 4 ? 4 : 2 * need;
+        ze_device_handle_t *grown =
+            realloc(next->devices, sizeof(*grown) * capacity);
+        if (grown == NULL) {
+            UMF_LOG_ERROR("%s: resident device change: out of host memory",
+                          p->who);
+            return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        next->devices = grown;
+        next->capacity = capacity;
+    }
+    next->count = 0;
+    for (uint32_t i = 0; i < cur->count; i++) {
+        if (isAdding || i != at) {
+            next->devices[next->count++] = cur->devices[i];
+        }
+    }
+    if (isAdding) {
+        next->devices[next->count++] = hDevice;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// The change: the new list becomes the next generation's, which every new
+// allocation follows from then on; the walk brings every older allocation
+// to it, in batches, holding no lock over a driver call. If it fails, a
+// generation with the old list again undoes what was done.
+static umf_result_t change_locked(ze_provider_t *p, ze_device_handle_t hDevice,
+                                  bool isAdding) {
+    uint64_t gen = p->res_gen;
+    const umf_ze_resident_list_t *cur = &p->res[gen & 1];
+    uint32_t at = cur->count;
+    for (uint32_t i = 0; i < cur->count; i++) {
+        if (cur->devices[i] == hDevice) {
+            at = i;
+        }
+    }
+    if (isAdding == (at < cur->count)) {
+        UMF_LOG_ERROR("umfLevelZeroMemoryProviderResidentDeviceChange: device "
+                      "%p is %s resident device of %s",
+                      (void *)hDevice, isAdding ? "already a" : "not a",
+                      p->who);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = next_list(p, gen + 1, hDevice, isAdding, at);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    bool host = p->memory_type == UMF_MEMORY_TYPE_HOST;
+    p->res_gen = umf_ownership_residency_begin(&p->own);
+    residency_walk_t walk = {p, hDevice, !isAdding};
+    if (!host) {
+        ret = umf_ownership_residency_walk(&p->own, change_residency, &walk);
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        umf_ownership_residency_end(&p->own,
+                                    !host && p->res[p->res_gen & 1].count > 0);
+        return ret;
+    }
+    // The list of the generation after is the old one, untouched.
+    p->res_gen = umf_ownership_residency_begin(&p->own);
+    (void)umf_ownership_residency_walk(&p->own, undo_residency, &walk);
+    umf_ownership_residency_end(&p->own, p->res[p->res_gen & 1].count > 0);
+    return ret;
 }
 
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderResidentDeviceChange(
@@ -915,54 +913,9 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderResidentDeviceChange(
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     ze_provider_t *p = umf_memory_provider_get_priv(hProvider);
-    umf_result_t ret = UMF_RESULT_SUCCESS;
-
-    // Every registry lock: no allocation comes or goes, and the list of
-    // resident devices may change.
-    umf_alloc_registry_lock_all(&p->registry);
-    uint32_t at = p->resident_count;
-    for (uint32_t i = 0; i < p->resident_count; i++) {
-        if (p->resident[i] == hDevice) {
-            at = i;
-        }
-    }
-    if (isAdding == (at < p->resident_count)) {
-        UMF_LOG_ERROR("%s: device %p is %s resident device of provider '%s'",
-                      __func__, (void *)hDevice,
-                      isAdding ? "already a" : "not a", p->name);
-        ret = UMF_RESULT_ERROR_INVALID_ARGUMENT;
-        goto out;
-    }
-    if (isAdding && p->resident_count == p->resident_capacity) {
-        uint32_t capacity = p->resident_capacity ? 2 * p->resident_capacity : 4;
-        ze_device_handle_t *grown =
-            realloc(p->resident, sizeof(*grown) * capacity);
-        if (grown == NULL) {
-            UMF_LOG_ERROR("%s: out of host memory", __func__);
-            ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-            goto out;
-        }
-        p->resident = grown;
-        p->resident_capacity = capacity;
-    }
-    residency_walk_t walk = {p, hDevice, !isAdding};
-    size_t done = 0;
-    if (p->memory_type != UMF_MEMORY_TYPE_HOST) {
-        ret = umf_alloc_registry_walk_locked(&p->registry, change_residency,
-                                             &walk, SIZE_MAX, &done);
-    }
-    if (ret != UMF_RESULT_SUCCESS) {
-        (void)umf_alloc_registry_walk_locked(&p->registry, undo_residency,
-                                             &walk, done, NULL);
-        goto out;
-    }
-    if (isAdding) {
-        p->resident[p->resident_count++] = hDevice;
-    } else {
-        p->resident[at] = p->resident[--p->resident_count];
-    }
-out:
-    umf_alloc_registry_unlock_all(&p->registry);
+    pthread_mutex_lock(&p->res_lock);
+    umf_result_t ret = change_locked(p, hDevice, isAdding);
+    pthread_mutex_unlock(&p->res_lock);
     if (ret != UMF_RESULT_SUCCESS) {
         umf_memory_provider_set_last_failed(hProvider);
     }

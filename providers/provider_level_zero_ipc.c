@@ -55,26 +55,22 @@ umf_result_t umf_ze_ipc_get_handle(void *provider, const void *ptr, size_t size,
     }
     void *base = NULL;
     size_t range = 0;
+    umf_alloc_piece_info_t held;
     ze_memory_allocation_properties_t props;
     umf_result_t ret =
-        umf_ze_find_allocation(p, ptr, &base, &range, &props, NULL);
+        umf_ze_find_allocation(p, ptr, &held, &base, &range, &props, NULL);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
     // The range shared must be memory the caller holds: inside the piece
     // or allocation the provider handed out (the whole driver allocation is
     // what the handle maps).
-    void *held = NULL;
-    size_t held_size = 0;
-    ret = umf_ze_handed_out(p, base, ptr, &held, &held_size);
-    if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
-    }
     size_t offset = (size_t)((const char *)ptr - (const char *)base);
-    if (size > held_size - (size_t)((const char *)ptr - (const char *)held)) {
+    if (size >
+        held.size - (size_t)((const char *)ptr - (const char *)held.ptr)) {
         UMF_LOG_ERROR("Level Zero provider get_ipc_handle: %zu bytes at %p "
                       "run past the end of its allocation (%p, %zu bytes)",
-                      size, ptr, held, held_size);
+                      size, ptr, held.ptr, held.size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     ze_ipc_mem_handle_t handle;

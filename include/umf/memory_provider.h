@@ -57,7 +57,7 @@ umf_result_t umfMemoryProviderAlloc(umf_memory_provider_handle_t hProvider,
 /// @brief Frees an allocation of the provider.
 /// @param hProvider the provider
 /// @param ptr the allocation (not NULL)
-/// @param size its size
+/// @param size its size, or 0 for the size the provider recorded
 /// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
 ///         handle or \p ptr; or the provider's error.
 ///

@@ -32,10 +32,9 @@ typedef enum umf_usm_memory_type_t {
 /// no shared cache line or lock on the allocation path; a read that races
 /// with allocations in other threads sees each counter at some recent value.
 typedef struct umf_gpu_provider_stats_t {
-    /// Bytes allocated and not yet freed (sizes as passed to alloc and free;
-    /// a free that passes size 0 subtracts the size the provider recorded
-    /// where it keeps one, as the Level Zero provider does, and nothing
-    /// otherwise).
+    /// Bytes allocated and not yet freed: the sizes asked of alloc (and left
+    /// by split and merge); a free subtracts the size the provider recorded,
+    /// which is the size the caller must pass (or 0).
     uint64_t allocated_bytes;
     /// The highest allocated_bytes reached. Exact while one thread at a
     /// time allocates and frees through the provider; with n threads doing

@@ -186,7 +186,8 @@ typedef struct umf_memory_provider_ops_t {
     /// @brief Frees an allocation of this provider.
     /// @param provider the provider's private state
     /// @param ptr the allocation
-    /// @param size its size, as passed to alloc (or as left by split/merge)
+    /// @param size its size, as passed to alloc (or as left by split/merge);
+    ///        0 means that size, as the provider recorded it
     /// @return UMF_RESULT_SUCCESS or an error.
     ///
     umf_result_t (*free)(void *provider, void *ptr, size_t size);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Split/merge and over-alignment bookkeeping, on fake driver allocations
-// described by a query callback.
+// Split/merge and over-alignment bookkeeping (the pieces part of the
+// ownership module), on fake driver allocations.
 
 #include <algorithm>
 #include <atomic>
@@ -44,21 +44,20 @@ struct FakeDriver {
     }
 };
 
-umf_result_t query(void *arg, const void *ptr, uintptr_t *base, size_t *size) {
-    auto *d = static_cast<FakeDriver *>(arg);
+bool query(FakeDriver *d, const void *ptr, uintptr_t *base, size_t *size) {
     std::lock_guard<std::mutex> g(d->lock);
     auto addr = reinterpret_cast<uintptr_t>(ptr);
     auto it = d->allocs.upper_bound(addr);
     if (it == d->allocs.begin()) {
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        return false;
     }
     --it;
     if (addr - it->first >= it->second) {
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        return false;
     }
     *base = it->first;
     *size = it->second;
-    return UMF_RESULT_SUCCESS;
+    return true;
 }
 
 void *P(uintptr_t a) {
@@ -73,8 +72,21 @@ class AllocTracker : public ::testing::Test {
     void TearDown() override {
         umf_alloc_tracker_fini(&t);
     }
+    // Splits like the ownership module: a tracked piece, or else a whole
+    // driver allocation of exactly `total` bytes.
     umf_result_t split(uintptr_t p, size_t total, size_t first) {
-        return umf_alloc_tracker_split(&t, P(p), total, first, query, &drv);
+        bool tracked = false;
+        umf_result_t ret =
+            umf_alloc_tracker_split(&t, P(p), total, first, &tracked);
+        if (tracked || first == 0 || first >= total) {
+            return ret;
+        }
+        uintptr_t base = 0;
+        size_t size = 0;
+        if (!query(&drv, P(p), &base, &size) || base != p || size != total) {
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        return umf_alloc_tracker_split_whole(&t, P(p), total, first);
     }
     // Frees like a provider: a whole untracked allocation, or a piece whose
     // driver allocation goes when it was the last.
@@ -162,7 +174,8 @@ TEST_F(AllocTracker, RejectsBadSplits) {
         << "interior pointer";
     EXPECT_EQ(split(0x1000, 1024, 10), UMF_RESULT_ERROR_INVALID_ARGUMENT)
         << "unknown pointer";
-    EXPECT_EQ(umf_alloc_tracker_split(&t, P(a), 4096, 10, nullptr, nullptr),
+    bool tracked = true;
+    EXPECT_EQ(umf_alloc_tracker_split(&t, P(a), 4096, 10, &tracked),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(split(UINTPTR_MAX - 10, 100, 10),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);

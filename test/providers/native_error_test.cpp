@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Thread-local native-error storage.
+// Thread-local native-error storage, the shared failure report
+// (umf_native_error_report_v) and the small shared names.
 
+#include <cstdarg>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -9,7 +11,9 @@
 #include <gtest/gtest.h>
 
 extern "C" {
+#include "gpu_provider.h"
 #include "native_error.h"
+#include "provider_kind.h"
 }
 
 namespace {
@@ -88,6 +92,53 @@ TEST(NativeError, InvalidKindIsIgnored) {
     umf_native_error_get(bad, &msg, &code);
     EXPECT_STREQ(msg, "");
     EXPECT_EQ(code, 0);
+}
+
+__attribute__((format(printf, 6, 7))) void
+report(umf_gpu_provider_kind_t kind, int32_t code, const char *result,
+       const char *detail, bool warn, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    umf_native_error_report_v(kind, code, result, detail, warn, fmt, args);
+    va_end(args);
+}
+
+std::string message(umf_gpu_provider_kind_t kind, int32_t *code) {
+    const char *msg = nullptr;
+    umf_native_error_get(kind, &msg, code);
+    return msg;
+}
+
+TEST(NativeErrorReport, CallResultAndDetail) {
+    int32_t code = 0;
+    report(UMF_GPU_PROVIDER_KIND_CUDA, 2, "CUDA_ERROR_OUT_OF_MEMORY (oom)",
+           "device memory ran out", true, "cuMemAlloc_v2(size=%zu)",
+           static_cast<size_t>(64));
+    EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_CUDA, &code),
+              "cuMemAlloc_v2(size=64) failed: CUDA_ERROR_OUT_OF_MEMORY (oom): "
+              "device memory ran out");
+    EXPECT_EQ(code, 2);
+    report(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, 7, "R", nullptr, false, "f()");
+    EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, &code),
+              "f() failed: R");
+    report(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, 8, nullptr, "", false, "g(%d)", 1);
+    EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, &code),
+              "g(1) failed: (no description)");
+    EXPECT_EQ(code, 8);
+    // Each kind keeps its own.
+    EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_CUDA, &code).rfind("cuMemAlloc", 0),
+              0u);
+}
+
+TEST(GpuNames, KindsAndMemoryTypes) {
+    EXPECT_STREQ(umf_gpu_provider_kind_name(UMF_GPU_PROVIDER_KIND_CUDA),
+                 "CUDA");
+    EXPECT_STREQ(umf_gpu_provider_kind_name(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO),
+                 "Level Zero");
+    EXPECT_STREQ(umf_gpu_memory_type_name(UMF_MEMORY_TYPE_HOST), "HOST");
+    EXPECT_STREQ(umf_gpu_memory_type_name(UMF_MEMORY_TYPE_DEVICE), "DEVICE");
+    EXPECT_STREQ(umf_gpu_memory_type_name(UMF_MEMORY_TYPE_SHARED), "SHARED");
+    EXPECT_STREQ(umf_gpu_memory_type_name(UMF_MEMORY_TYPE_UNKNOWN), "UNKNOWN");
 }
 
 } // namespace

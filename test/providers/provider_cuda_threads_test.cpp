@@ -155,11 +155,14 @@ void worker(int id, umf_memory_provider_handle_t h, CUcontext provider_ctx,
         }
         if (it % 50 == 0) {
             // A failure of this thread, seen by this thread alone.
+            // (A driver query of host memory: the provider refuses to free
+            // it without asking the driver.)
             void *none = nullptr;
             int local = 0;
+            size_t page = 0;
             umf_result_t res =
                 id % 2 ? umfMemoryProviderAlloc(h, size_t(1) << 40, 0, &none)
-                       : umfMemoryProviderFree(h, &local, sizeof(local));
+                       : umfMemoryProviderGetMinPageSize(h, &local, &page);
             int32_t want =
                 id % 2 ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
             if (res == UMF_RESULT_SUCCESS ||

@@ -20,6 +20,17 @@
 //   UMF_RESULT_ERROR_INVALID_ARGUMENT. Any power-of-two alignment up to
 //   2 MiB is honoured (above the driver's 256 bytes, by over-allocating);
 //   a larger one is UMF_RESULT_ERROR_INVALID_ALIGNMENT.
+// - free: cuMemFree_v2 (or cuMemFreeHost). Ownership, the same rules as the
+//   Level Zero provider's: free takes the start of a live allocation or
+//   split piece of this provider and its size (the size asked of alloc, or
+//   left by split/merge; 0 means that size); allocation_split takes an
+//   allocation or piece and exactly its size; allocation_merge two adjacent
+//   pieces of one allocation and the sum of their sizes; get_ipc_handle and
+//   umfGpuMemoryProviderGetAllocationProperties an address inside one.
+//   Anything else (another provider's memory, even on the same context; a
+//   raw cuMemAlloc pointer; a pointer freed already; an interior pointer;
+//   another size) is UMF_RESULT_ERROR_INVALID_ARGUMENT and changes nothing.
+//   A free the driver refused leaves the allocation as it was.
 // - get_min_page_size: for NULL, the device's minimum allocation
 //   granularity; for a pointer, the largest power of two not above it that
 //   the pointer's driver allocation starts on and that does not exceed its

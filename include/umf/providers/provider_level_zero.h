@@ -18,10 +18,19 @@
 //   UMF_RESULT_ERROR_INVALID_ARGUMENT. DEVICE and SHARED allocations are
 //   made resident on every resident device; if that fails, the allocation
 //   is freed before the error returns.
-// - free: zeMemFree, or zeMemFreeExt under a non-default free policy. A
-//   pointer the provider did not allocate (or freed already) is
-//   UMF_RESULT_ERROR_INVALID_ARGUMENT. A free the driver refused leaves the
-//   allocation as it was, to be freed again.
+// - free: zeMemFree, or zeMemFreeExt under a non-default free policy.
+// - Ownership, the same rules as the CUDA provider's: free takes the start
+//   of a live allocation or split piece of this provider and its size (the
+//   size asked of alloc, or left by split/merge; 0 means that size);
+//   allocation_split takes an allocation or piece and exactly its size;
+//   allocation_merge two adjacent pieces of one allocation and the sum of
+//   their sizes; get_ipc_handle and
+//   umfGpuMemoryProviderGetAllocationProperties an address inside one.
+//   Anything else (another provider's memory, even on the same context; a
+//   raw driver allocation; a pointer freed already; an interior pointer;
+//   another size) is UMF_RESULT_ERROR_INVALID_ARGUMENT and changes nothing.
+//   A free the driver refused leaves the allocation as it was, to be freed
+//   again.
 // - get_min_page_size: for NULL, the page size of a probe allocation made at
 //   initialize; for a pointer, the page size of its allocation.
 //   get_recommended_page_size: the minimum page size (the driver uses one
@@ -205,9 +214,13 @@ const umf_memory_provider_ops_t *umfLevelZeroMemoryProviderOps(void);
 ///
 /// @brief Adds a resident device and makes every live allocation of the
 ///        provider resident on it, or removes one and evicts every live
-///        allocation from it; later allocations follow the new list. Atomic
-///        with respect to allocations and frees in other threads: a failure
-///        part-way undoes what was done and leaves the list as it was.
+///        allocation from it; allocations made from the start of the call on
+///        follow the new list. Allocations and frees in other threads go on
+///        meanwhile: the live allocations are visited in batches of at most
+///        64, with no lock held over the driver calls (a free of an
+///        allocation being visited waits for its batch). One change runs at a
+///        time per provider. A failure part-way undoes what was done and
+///        leaves the list as it was.
 /// @param hProvider a Level Zero provider
 /// @param hDevice the device
 /// @param isAdding true to add, false to remove
