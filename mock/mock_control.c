@@ -61,6 +61,12 @@ int64_t umf_mock_control_get_live_count(const umf_mock_driver_desc_t *desc,
                                     UMF_MOCK_STAT_IMPORTS);
     case UMF_GPU_MOCK_LIVE_QUARANTINED:
         return (int64_t)umf_mock_quarantined();
+    case UMF_GPU_MOCK_LIVE_PHYSICAL_MEMORY:
+        return (int64_t)umf_mock_vmm_count(UMF_MOCK_VMM_PHYS);
+    case UMF_GPU_MOCK_LIVE_ADDRESS_RESERVATIONS:
+        return (int64_t)umf_mock_vmm_count(UMF_MOCK_VMM_RESERVATIONS);
+    case UMF_GPU_MOCK_LIVE_MAPPINGS:
+        return (int64_t)umf_mock_vmm_count(UMF_MOCK_VMM_MAPPINGS);
     }
     return -1;
 }

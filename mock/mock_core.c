@@ -27,7 +27,7 @@ static void init_once_fn(void) {
     umf_mock_log_set_name(desc->name);
     umf_mock_registry_setup();
     if (desc->faults.entry_count > UMF_MOCK_MAX_ENTRIES ||
-        desc->object_kind_count > UMF_MOCK_MAX_OBJECT_KINDS) {
+        desc->object_kind_count > UMF_MOCK_OBJECT_CORE_FIRST) {
         UMF_MOCK_LOG_ERROR("driver description out of the core's limits");
         return;
     }

@@ -40,12 +40,13 @@
 #include "mock_owner.h"
 #include "mock_status.h"
 #include "mock_thread.h"
+#include "mock_vmm.h"
 
 typedef struct umf_mock_driver_desc_t {
     const char *name; // in log lines and the leak report, e.g. "ze-mock"
     umf_mock_fault_names_t faults;
     const char *const *object_kinds; // kind index -> name, e.g. "context"
-    unsigned object_kind_count;      // at most UMF_MOCK_MAX_OBJECT_KINDS
+    unsigned object_kind_count;      // at most UMF_MOCK_OBJECT_CORE_FIRST
 } umf_mock_driver_desc_t;
 
 // Reads the configuration (mock_config.h) and sets everything up, once;

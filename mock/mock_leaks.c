@@ -16,12 +16,26 @@
 // Lines listed per kind; the rest is counted.
 #define LIST_MAX 32
 
+// What is listed up to LIST_MAX times: allocations, IPC handles, imports,
+// VMM mappings, physical memory, reservations, then each object kind.
+enum {
+    LIST_ALLOCATIONS,
+    LIST_HANDLES,
+    LIST_IMPORTS,
+    LIST_MAPPINGS,
+    LIST_PHYS,
+    LIST_RESERVATIONS,
+    LIST_OBJECTS,
+    LISTS = LIST_OBJECTS + UMF_MOCK_MAX_OBJECT_KINDS
+};
+
 typedef struct report_t {
     int fd;
     bool write; // false: only count
     bool failed;
     int64_t allocations, handles, imports, objects;
-    int64_t listed[3 + UMF_MOCK_MAX_OBJECT_KINDS];
+    int64_t phys, reservations, mappings; // VMM (mock_vmm.h)
+    int64_t listed[LISTS];
 } report_t;
 
 static void line(report_t *r, const char *fmt, ...)
@@ -65,9 +79,20 @@ static const char *kind_name(uint64_t kind) {
 
 static void on_record(const umf_mock_rec_data_t *d, void *ctx) {
     report_t *r = ctx;
+    if (d->kind == UMF_MOCK_KIND_MAPPED) {
+        r->mappings++;
+        if (take(r, LIST_MAPPINGS)) {
+            line(r,
+                 "mapping of %" PRIu64 " bytes at 0x%" PRIx64
+                 " of physical memory #%" PRIu64 " on device %" PRId64
+                 ", never unmapped",
+                 d->size, d->base, d->peer_id, d->device);
+        }
+        return;
+    }
     if (d->kind == UMF_MOCK_KIND_IMPORTED) {
         r->imports++;
-        if (take(r, 2)) {
+        if (take(r, LIST_IMPORTS)) {
             line(r,
                  "imported mapping #%" PRIu64 ": %" PRIu64
                  " bytes at 0x%" PRIx64 " of allocation #%" PRIu64
@@ -77,7 +102,7 @@ static void on_record(const umf_mock_rec_data_t *d, void *ctx) {
         return;
     }
     r->allocations++;
-    if (take(r, 0)) {
+    if (take(r, LIST_ALLOCATIONS)) {
         if (d->device >= 0) {
             line(r,
                  "allocation #%" PRIu64 ": %" PRIu64
@@ -93,7 +118,7 @@ static void on_record(const umf_mock_rec_data_t *d, void *ctx) {
     }
     if (d->export_fd >= 0) {
         r->handles++;
-        if (take(r, 1)) {
+        if (take(r, LIST_HANDLES)) {
             line(r, "IPC handle (fd %" PRId64 ") of allocation #%" PRIu64,
                  d->export_fd, d->id);
         }
@@ -103,8 +128,11 @@ static void on_record(const umf_mock_rec_data_t *d, void *ctx) {
 static void on_object(unsigned kind, const void *handle, void *ctx) {
     report_t *r = ctx;
     const umf_mock_driver_desc_t *desc = umf_mock_driver();
+    if (kind >= UMF_MOCK_OBJECT_CORE_FIRST) {
+        return; // reported by their module
+    }
     r->objects++;
-    if (take(r, 3 + kind)) {
+    if (take(r, LIST_OBJECTS + kind)) {
         line(r, "%s %p, never destroyed",
              desc != NULL && kind < desc->object_kind_count
                  ? desc->object_kinds[kind]
@@ -113,9 +141,42 @@ static void on_object(unsigned kind, const void *handle, void *ctx) {
     }
 }
 
+static void on_vmm(const umf_mock_vmm_leak_t *leak, void *ctx) {
+    report_t *r = ctx;
+    if (leak->reservation) {
+        r->reservations++;
+        if (take(r, LIST_RESERVATIONS)) {
+            line(r,
+                 "address reservation of %" PRIu64 " bytes at 0x%" PRIxPTR
+                 ", never freed",
+                 leak->size, leak->base);
+        }
+        return;
+    }
+    r->phys++;
+    if (take(r, LIST_PHYS)) {
+        line(r,
+             "physical memory #%" PRIu64 ": %" PRIu64
+             " bytes on device %d%s, never released",
+             leak->id, leak->size, leak->device,
+             leak->imported ? " (imported)" : "");
+    }
+}
+
+static int64_t total_of(const report_t *r) {
+    return r->allocations + r->imports + r->objects + r->phys +
+           r->reservations + r->mappings;
+}
+
+static void walk(report_t *r) {
+    umf_mock_registry_foreach(on_record, r);
+    umf_mock_object_foreach(on_object, r);
+    umf_mock_vmm_foreach_leak(on_vmm, r);
+}
+
 static void summary(report_t *r) {
-    int64_t total = r->allocations + r->imports + r->objects;
-    for (unsigned i = 0; i < 3 + UMF_MOCK_MAX_OBJECT_KINDS; i++) {
+    int64_t total = total_of(r);
+    for (unsigned i = 0; i < LISTS; i++) {
         if (r->listed[i] > LIST_MAX) {
             line(r, "... and %" PRId64 " more like the above",
                  r->listed[i] - LIST_MAX);
@@ -124,21 +185,21 @@ static void summary(report_t *r) {
     line(r,
          "%" PRId64 " leaked: %" PRId64 " allocations (%" PRId64
          " with an open IPC handle), %" PRId64 " imported mappings, %" PRId64
-         " driver objects",
-         total, r->allocations, r->handles, r->imports, r->objects);
+         " driver objects, %" PRId64 " physical memory handles, %" PRId64
+         " address reservations, %" PRId64 " mappings",
+         total, r->allocations, r->handles, r->imports, r->objects, r->phys,
+         r->reservations, r->mappings);
 }
 
 static int64_t run(int fd, bool write) {
     report_t counting = {.fd = fd, .write = false};
-    umf_mock_registry_foreach(on_record, &counting);
-    umf_mock_object_foreach(on_object, &counting);
-    int64_t total = counting.allocations + counting.imports + counting.objects;
+    walk(&counting);
+    int64_t total = total_of(&counting);
     if (total == 0 || !write) {
         return total;
     }
     report_t r = {.fd = fd, .write = true};
-    umf_mock_registry_foreach(on_record, &r);
-    umf_mock_object_foreach(on_object, &r);
+    walk(&r);
     summary(&r);
     return r.failed ? -1 : total;
 }

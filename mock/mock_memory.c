@@ -152,6 +152,24 @@ void umf_mock_memory_thread_exit(umf_mock_thread_t *t) {
     }
 }
 
+bool umf_mock_device_charge(unsigned device, uint64_t bytes) {
+    umf_mock_thread_t *t = umf_mock_thread();
+    return t != NULL && device < device_count && reserve(t, device, bytes);
+}
+
+void umf_mock_device_uncharge(unsigned device, uint64_t bytes) {
+    umf_mock_thread_t *t = umf_mock_thread();
+    if (device >= device_count) {
+        return;
+    }
+    if (t != NULL) {
+        unreserve(t, device, bytes);
+    } else {
+        atomic_fetch_sub_explicit(&devices[device].used, bytes,
+                                  memory_order_relaxed);
+    }
+}
+
 umf_mock_memory_mode_t umf_mock_memory_mode(void) {
     return memory_mode;
 }
@@ -276,7 +294,8 @@ static void backend_release(umf_mock_thread_t *t,
         free((void *)(uintptr_t)d->b0);
         break;
     case UMF_MOCK_BACKEND_IMPORT:
-        break; // imports are closed by mock_ipc.c, never freed here
+    case UMF_MOCK_BACKEND_VMM:
+        break; // closed by mock_ipc.c, unmapped by mock_vmm.c; never here
     }
 }
 

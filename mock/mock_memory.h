@@ -76,6 +76,12 @@ umf_mock_status_t umf_mock_free(const void *ptr, unsigned kinds,
 // NOT_FOUND if none.
 umf_mock_status_t umf_mock_lookup(const void *ptr, umf_mock_alloc_info_t *info);
 
+// Counts `bytes` of device memory against `device` for memory that the
+// caller makes itself (VMM physical memory); false when that would pass the
+// device's limit. umf_mock_device_uncharge gives it back (from any thread).
+bool umf_mock_device_charge(unsigned device, uint64_t bytes);
+void umf_mock_device_uncharge(unsigned device, uint64_t bytes);
+
 // Releases quarantined blocks no longer imported; returns those that stay.
 size_t umf_mock_quarantined(void);
 

@@ -14,6 +14,11 @@
 
 #define UMF_MOCK_MAX_OBJECT_KINDS 16
 
+// Kinds from UMF_MOCK_OBJECT_CORE_FIRST on are the core's own (they are
+// reported by the module that owns them); a driver's kinds stay below.
+#define UMF_MOCK_OBJECT_CORE_FIRST (UMF_MOCK_MAX_OBJECT_KINDS - 1)
+#define UMF_MOCK_OBJECT_CORE_PHYS UMF_MOCK_OBJECT_CORE_FIRST // mock_vmm.h
+
 // False when out of memory (nothing added) or `handle` is already there.
 bool umf_mock_object_add(unsigned kind, const void *handle);
 // False if `handle` of `kind` is not there.

@@ -28,6 +28,8 @@ typedef enum umf_mock_kind_t {
     UMF_MOCK_KIND_HOST = 2,
     UMF_MOCK_KIND_SHARED = 4,   // shared (managed) memory
     UMF_MOCK_KIND_IMPORTED = 8, // a mapping opened from an IPC handle
+    UMF_MOCK_KIND_MAPPED = 16,  // physical memory mapped into a reservation
+                                // (mock_vmm.h)
 } umf_mock_kind_t;
 
 #define UMF_MOCK_KIND_ALLOCATED                                                \
@@ -39,6 +41,8 @@ typedef enum umf_mock_backend_t {
     UMF_MOCK_BACKEND_MEMFD = 1,  // b0 = the allocation's memfd
     UMF_MOCK_BACKEND_MALLOC = 2, // b0 = the pointer malloc returned
     UMF_MOCK_BACKEND_IMPORT = 3, // b0 = the import's bookkeeping
+    UMF_MOCK_BACKEND_VMM = 4,    // b0 = the physical object, b1 = the offset
+                                 // in it (mock_vmm.h)
 } umf_mock_backend_t;
 
 // export_fd of an allocation that was exported and whose fd was given back

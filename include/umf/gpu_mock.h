@@ -49,6 +49,14 @@ typedef enum umf_gpu_mock_live_t {
     /// driver keeps it out of new allocations (arena memory mode). Counting
     /// them first releases those no longer imported.
     UMF_GPU_MOCK_LIVE_QUARANTINED = 3,
+    /// Physical memory objects of virtual memory management (cuMemCreate,
+    /// zePhysicalMemCreate, and their imports) with a handle not yet
+    /// released.
+    UMF_GPU_MOCK_LIVE_PHYSICAL_MEMORY = 4,
+    /// Reserved virtual address ranges not yet freed.
+    UMF_GPU_MOCK_LIVE_ADDRESS_RESERVATIONS = 5,
+    /// Mapped ranges of physical memory not yet unmapped.
+    UMF_GPU_MOCK_LIVE_MAPPINGS = 6,
 } umf_gpu_mock_live_t;
 
 /// @brief Adds fault rules; all of them or, on any error, none.
