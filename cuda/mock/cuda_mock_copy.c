@@ -14,9 +14,11 @@
 
 // Checks one side of a copy or fill: [ptr, ptr + n) must lie inside one
 // allocation of the driver, if the side is `required` to be driver memory or
-// if ptr is driver memory at all; other memory is the host's own.
-static CUresult check_side(uintptr_t ptr, size_t n, bool required,
-                           const char *call, const char *what) {
+// if ptr is driver memory at all; other memory is the host's own. Mapped
+// VMM memory follows the VMM rule (mock_vmm.h): adjacent mappings are one
+// range, and `device` needs access to it (to write it when `write`).
+static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
+                           bool write, const char *call, const char *what) {
     umf_mock_alloc_info_t info;
     const void *p = (const void *)ptr;
     if (umf_mock_lookup(p, &info) != UMF_MOCK_OK) {
@@ -26,6 +28,18 @@ static CUresult check_side(uintptr_t ptr, size_t n, bool required,
         UMF_MOCK_LOG_ERROR("%s: %s %p is not memory of this driver", call, what,
                            p);
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (info.kind == UMF_MOCK_KIND_MAPPED) {
+        umf_mock_status_t s = umf_mock_vmm_check(p, n, device, write);
+        if (s != UMF_MOCK_OK) {
+            UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p: %s", call, n, what, p,
+                               s == UMF_MOCK_ERR_PERMISSION
+                                   ? "the device has no access to this "
+                                     "mapped memory (cuMemSetAccess)"
+                                   : "not mapped throughout");
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        return CUDA_SUCCESS;
     }
     uintptr_t end = (uintptr_t)info.base + info.size;
     if (n > end - ptr) {
@@ -37,10 +51,15 @@ static CUresult check_side(uintptr_t ptr, size_t n, bool required,
     return CUDA_SUCCESS;
 }
 
-// The checks every copy and fill makes first: a usable current context.
-static CUresult check_context(void) {
+// The checks every copy and fill makes first: a usable current context,
+// whose device does the work.
+static CUresult check_context(int *device) {
     cuda_mock_ctx_t *ctx;
-    return cuda_mock_ctx_current(&ctx);
+    CUresult res = cuda_mock_ctx_current(&ctx);
+    if (res == CUDA_SUCCESS) {
+        *device = cuda_mock_ctx_device(ctx);
+    }
+    return res;
 }
 
 // The sides of a copy that must be memory of the driver.
@@ -51,16 +70,19 @@ static CUresult check_context(void) {
 // driver; the others may be too (unified addressing).
 static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned device,
                      const char *call) {
-    CUresult res = check_context();
+    int dev;
+    CUresult res = check_context(&dev);
     if (res != CUDA_SUCCESS || n == 0) {
         return res;
     }
     if (dst == 0 || src == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    res = check_side(dst, n, (device & DST_DEVICE) != 0, call, "destination");
+    res = check_side(dst, n, (device & DST_DEVICE) != 0, dev, true, call,
+                     "destination");
     if (res == CUDA_SUCCESS) {
-        res = check_side(src, n, (device & SRC_DEVICE) != 0, call, "source");
+        res = check_side(src, n, (device & SRC_DEVICE) != 0, dev, false, call,
+                         "source");
     }
     if (res == CUDA_SUCCESS) {
         memmove((void *)dst, (const void *)src, n);
@@ -70,11 +92,12 @@ static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned device,
 
 static CUresult fill8(CUdeviceptr dst, unsigned char value, size_t n,
                       const char *call) {
-    CUresult res = check_context();
+    int dev;
+    CUresult res = check_context(&dev);
     if (res != CUDA_SUCCESS || n == 0) {
         return res;
     }
-    res = check_side((uintptr_t)dst, n, true, call, "destination");
+    res = check_side((uintptr_t)dst, n, true, dev, true, call, "destination");
     if (res == CUDA_SUCCESS) {
         memset((void *)(uintptr_t)dst, value, n);
     }

@@ -171,28 +171,3 @@ CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
     }
     return CUDA_SUCCESS;
 }
-
-CUDA_MOCK_API CUresult cuMemGetAllocationGranularity(
-    size_t *granularity, const CUmemAllocationProp *prop,
-    CUmemAllocationGranularity_flags option) {
-    CUDA_MOCK_ENTER(cuMemGetAllocationGranularity);
-    if (granularity == NULL || prop == NULL ||
-        (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM &&
-         option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED ||
-        prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-        prop->location.id < 0 ||
-        (unsigned)prop->location.id >= umf_mock_device_count()) {
-        UMF_MOCK_LOG_ERROR("cuMemGetAllocationGranularity: the emulated "
-                           "devices answer for pinned device memory only "
-                           "(type %d, location type %d, id %d)",
-                           (int)prop->type, (int)prop->location.type,
-                           prop->location.id);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    // 2 MiB, both minimum and recommended, as on NVIDIA GPUs.
-    *granularity = (size_t)2 << 20;
-    return CUDA_SUCCESS;
-}

@@ -14,6 +14,8 @@
 //   cuda_mock_memory.c   allocation, free, queries, pointer attributes
 //   cuda_mock_ipc.c      CUipcMemHandle export, open and close
 //   cuda_mock_copy.c     copies, fills and synchronisation
+//   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
+//                        ...) on the core's model (mock_vmm.h)
 //   cuda_mock_proc.c     cuGetProcAddress_v2
 //   cuda_mock_legacy.c   the legacy unversioned names
 //
@@ -94,7 +96,6 @@
     X(cuMemGetInfo_v2)                                                         \
     X(cuMemGetAddressRange)                                                    \
     X(cuMemGetAddressRange_v2)                                                 \
-    X(cuMemGetAllocationGranularity)                                           \
     X(cuPointerGetAttribute)                                                   \
     X(cuPointerGetAttributes)                                                  \
     X(cuIpcGetMemHandle)                                                       \
@@ -114,7 +115,20 @@
     X(cuMemcpyDtoD_v2_ptds)                                                    \
     X(cuMemsetD8)                                                              \
     X(cuMemsetD8_v2)                                                           \
-    X(cuMemsetD8_v2_ptds)
+    X(cuMemsetD8_v2_ptds)                                                      \
+    X(cuMemGetAllocationGranularity)                                           \
+    X(cuMemCreate)                                                             \
+    X(cuMemRelease)                                                            \
+    X(cuMemRetainAllocationHandle)                                             \
+    X(cuMemGetAllocationPropertiesFromHandle)                                  \
+    X(cuMemExportToShareableHandle)                                            \
+    X(cuMemImportFromShareableHandle)                                          \
+    X(cuMemAddressReserve)                                                     \
+    X(cuMemAddressFree)                                                        \
+    X(cuMemMap)                                                                \
+    X(cuMemUnmap)                                                              \
+    X(cuMemSetAccess)                                                          \
+    X(cuMemGetAccess)
 
 #define CUDA_MOCK_ENTRY_ENUM(name) CUDA_MOCK_EP_##name,
 typedef enum cuda_mock_entry_t {

@@ -71,7 +71,6 @@ static const proc_entry_t entries[] = {
     P(cuMemGetInfo, 3020, cuMemGetInfo_v2),
     P(cuMemGetAddressRange, 2000, cuMemGetAddressRange),
     P(cuMemGetAddressRange, 3020, cuMemGetAddressRange_v2),
-    P(cuMemGetAllocationGranularity, 10020, cuMemGetAllocationGranularity),
     P(cuPointerGetAttribute, 4000, cuPointerGetAttribute),
     P(cuPointerGetAttributes, 7000, cuPointerGetAttributes),
     P(cuIpcGetMemHandle, 4010, cuIpcGetMemHandle),
@@ -92,6 +91,20 @@ static const proc_entry_t entries[] = {
     P(cuMemsetD8, 2000, cuMemsetD8),
     P(cuMemsetD8, 3020, cuMemsetD8_v2),
     P_PTDS(cuMemsetD8, 7000, cuMemsetD8_v2_ptds),
+    P(cuMemGetAllocationGranularity, 10020, cuMemGetAllocationGranularity),
+    P(cuMemCreate, 10020, cuMemCreate),
+    P(cuMemRelease, 10020, cuMemRelease),
+    P(cuMemRetainAllocationHandle, 11000, cuMemRetainAllocationHandle),
+    P(cuMemGetAllocationPropertiesFromHandle, 10020,
+      cuMemGetAllocationPropertiesFromHandle),
+    P(cuMemExportToShareableHandle, 10020, cuMemExportToShareableHandle),
+    P(cuMemImportFromShareableHandle, 10020, cuMemImportFromShareableHandle),
+    P(cuMemAddressReserve, 10020, cuMemAddressReserve),
+    P(cuMemAddressFree, 10020, cuMemAddressFree),
+    P(cuMemMap, 10020, cuMemMap),
+    P(cuMemUnmap, 10020, cuMemUnmap),
+    P(cuMemSetAccess, 10020, cuMemSetAccess),
+    P(cuMemGetAccess, 10020, cuMemGetAccess),
 };
 
 #undef P

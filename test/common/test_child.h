@@ -61,6 +61,12 @@ int umf_test_child_kill(umf_test_child_t *child, int sig);
 int umf_test_send(int sock, const void *buf, size_t len);
 int umf_test_recv(int sock, void *buf, size_t len);
 
+// Passes file descriptor `fd` over the Unix socket `sock` (SCM_RIGHTS, with
+// one byte of data), or receives one (close-on-exec). 0 / the descriptor,
+// or -1 on error.
+int umf_test_send_fd(int sock, int fd);
+int umf_test_recv_fd(int sock);
+
 // Everything readable from `fd` until its end (retrying after signals),
 // NUL-terminated; the caller frees. NULL when out of memory.
 char *umf_test_read_all(int fd);

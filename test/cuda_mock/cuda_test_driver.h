@@ -61,7 +61,19 @@ typedef CUresult (*cu_ctx_create_v2_fn)(CUcontext *pctx, unsigned int flags,
     X(cuMemcpyHtoD_v2)                                                         \
     X(cuMemcpyDtoH_v2)                                                         \
     X(cuMemcpyDtoD_v2)                                                         \
-    X(cuMemsetD8_v2)
+    X(cuMemsetD8_v2)                                                           \
+    X(cuMemCreate)                                                             \
+    X(cuMemRelease)                                                            \
+    X(cuMemRetainAllocationHandle)                                             \
+    X(cuMemGetAllocationPropertiesFromHandle)                                  \
+    X(cuMemExportToShareableHandle)                                            \
+    X(cuMemImportFromShareableHandle)                                          \
+    X(cuMemAddressReserve)                                                     \
+    X(cuMemAddressFree)                                                        \
+    X(cuMemMap)                                                                \
+    X(cuMemUnmap)                                                              \
+    X(cuMemSetAccess)                                                          \
+    X(cuMemGetAccess)
 
 // The control API of the emulated driver (include/umf/gpu_mock.h).
 #define CUDA_TEST_MOCK_CONTROL(X)                                              \
