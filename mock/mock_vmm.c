@@ -518,6 +518,20 @@ static bool segs_reserve(resv_t *r, size_t more) {
     return true;
 }
 
+// The reservation in which [va, va + size) is mapped throughout, with the
+// index of the segment holding va (under `lock`). NOT_FOUND if there is
+// none.
+static umf_mock_status_t mapped_range(uintptr_t va, uint64_t size, resv_t **out,
+                                      size_t *first) {
+    resv_t *r = resv_find(va, NULL);
+    if (r == NULL || size > r->base + r->size - va ||
+        !mapped_throughout(r, va, size, first)) {
+        return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    *out = r;
+    return UMF_MOCK_OK;
+}
+
 // Splits the segment holding `addr` so that one starts there; the room for
 // one more segment must be reserved.
 static void seg_split(resv_t *r, uintptr_t addr) {
@@ -535,6 +549,21 @@ static void seg_split(resv_t *r, uintptr_t addr) {
     b->offset += a->size;
     b->phys->maps++;
     r->nsegs++;
+}
+
+// Splits the segments of the mapped range [va, va + size) of `r` so that
+// segments start at both ends; *first and *last get the segments of the
+// range (under `lock`). OUT_OF_HOST_MEMORY when there was no room.
+static umf_mock_status_t split_range(resv_t *r, uintptr_t va, uint64_t size,
+                                     size_t *first, size_t *last) {
+    if (!segs_reserve(r, 2)) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    seg_split(r, va);
+    seg_split(r, va + size);
+    *first = seg_index(r, va);
+    *last = seg_index(r, va + size - 1);
+    return UMF_MOCK_OK;
 }
 
 // Merges segments [from, to] with their right neighbours where nothing
@@ -748,13 +777,11 @@ umf_mock_status_t umf_mock_va_unmap(const void *addr, uint64_t size,
     if (!page_multiple(va) || !page_multiple(size)) {
         return UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT;
     }
-    umf_mock_status_t status = UMF_MOCK_OK;
     pthread_mutex_lock(&lock);
-    resv_t *r = resv_find(va, NULL);
-    size_t first;
-    if (r == NULL || size > r->base + r->size - va ||
-        !mapped_throughout(r, va, size, &first)) {
-        status = UMF_MOCK_ERR_NOT_FOUND;
+    resv_t *r;
+    size_t first, last;
+    umf_mock_status_t status = mapped_range(va, size, &r, &first);
+    if (status != UMF_MOCK_OK) {
         goto out;
     }
     if (whole_mappings) {
@@ -769,15 +796,10 @@ umf_mock_status_t umf_mock_va_unmap(const void *addr, uint64_t size,
             }
         }
     }
-    if (!segs_reserve(r, 2)) {
-        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
-        goto out;
+    status = split_range(r, va, size, &first, &last);
+    if (status == UMF_MOCK_OK) {
+        unmap_segments(r, first, last);
     }
-    seg_split(r, va);
-    seg_split(r, va + size);
-    first = seg_index(r, va);
-    size_t last = seg_index(r, va + size - 1);
-    unmap_segments(r, first, last);
 out:
     pthread_mutex_unlock(&lock);
     return status;
@@ -830,23 +852,16 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
         return UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT;
     }
     devices = device_mask(devices);
-    umf_mock_status_t status = UMF_MOCK_OK;
     pthread_mutex_lock(&lock);
-    resv_t *r = resv_find(va, NULL);
-    size_t first;
-    if (r == NULL || size > r->base + r->size - va ||
-        !mapped_throughout(r, va, size, &first)) {
-        status = UMF_MOCK_ERR_NOT_FOUND;
+    resv_t *r;
+    size_t first, last;
+    umf_mock_status_t status = mapped_range(va, size, &r, &first);
+    if (status == UMF_MOCK_OK) {
+        status = split_range(r, va, size, &first, &last);
+    }
+    if (status != UMF_MOCK_OK) {
         goto out;
     }
-    if (!segs_reserve(r, 2)) {
-        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    seg_split(r, va);
-    seg_split(r, va + size);
-    first = seg_index(r, va);
-    size_t last = seg_index(r, va + size - 1);
     for (size_t i = first; i <= last; i++) {
         seg_t *s = &r->segs[i];
         s->read = (access & UMF_MOCK_ACCESS_READ) != 0 ? s->read | devices
@@ -966,11 +981,10 @@ umf_mock_status_t umf_mock_vmm_check(const void *ptr, uint64_t n, int device,
     uint64_t bit = 1ull << device;
     umf_mock_status_t status = UMF_MOCK_OK;
     pthread_mutex_lock(&lock);
-    resv_t *r = resv_find(va, NULL);
+    resv_t *r;
     size_t i;
-    if (r == NULL || n > r->base + r->size - va ||
-        !mapped_throughout(r, va, n, &i)) {
-        status = UMF_MOCK_ERR_NOT_FOUND;
+    status = mapped_range(va, n, &r, &i);
+    if (status != UMF_MOCK_OK) {
         goto out;
     }
     for (; i < r->nsegs && r->segs[i].va < va + n; i++) {

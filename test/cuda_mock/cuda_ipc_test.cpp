@@ -44,37 +44,6 @@ struct msg_t {
 
 const size_t kSize = (1u << 20) + 123;
 
-unsigned char pattern_byte(size_t i, int seed) {
-    return static_cast<unsigned char>(
-        (i * 31 + static_cast<size_t>(seed) * 97 + 5) & 0xff);
-}
-
-// Does [p, p + size) hold pattern `seed`? Read with cuMemcpyDtoH_v2.
-bool check_pattern(const cuda_test_driver_t *cu, CUdeviceptr p, size_t size,
-                   int seed) {
-    std::vector<unsigned char> out(size);
-    if (cu->cuMemcpyDtoH_v2(out.data(), p, size) != CUDA_SUCCESS) {
-        return false;
-    }
-    for (size_t i = 0; i < size; i++) {
-        if (out[i] != pattern_byte(i, seed)) {
-            std::fprintf(stderr, "byte %zu: %u, want %u\n", i, out[i],
-                         pattern_byte(i, seed));
-            return false;
-        }
-    }
-    return true;
-}
-
-CUresult write_pattern(const cuda_test_driver_t *cu, CUdeviceptr p, size_t size,
-                       int seed) {
-    std::vector<unsigned char> v(size);
-    for (size_t i = 0; i < size; i++) {
-        v[i] = pattern_byte(i, seed);
-    }
-    return cu->cuMemcpyHtoD_v2(p, v.data(), size);
-}
-
 // The emulated driver's live count `what`, or -1 on another driver.
 int32_t live_count(const cuda_test_driver_t *cu, int32_t what) {
     return cu->emulated() ? static_cast<int32_t>(cu->umfCudaMockGetLiveCount(
@@ -95,7 +64,7 @@ UMF_TEST_CHILD(ipc_exporter) {
     CHILD_CHECK(child_context(cu, &ctx));
     CUdeviceptr p = 0;
     CHILD_CHECK(cu->cuMemAlloc_v2(&p, kSize) == CUDA_SUCCESS);
-    CHILD_CHECK(write_pattern(cu, p, kSize, 1) == CUDA_SUCCESS);
+    CHILD_CHECK(cuda_test_write_pattern(cu, p, kSize, 1) == CUDA_SUCCESS);
     msg_t m = {};
     CUipcMemHandle h, inner;
     CHILD_CHECK(cu->cuIpcGetMemHandle(&h, p) == CUDA_SUCCESS);
@@ -111,10 +80,10 @@ UMF_TEST_CHILD(ipc_exporter) {
         CHILD_CHECK(umf_test_recv(sock, &m, sizeof(m)) == 0);
         switch (m.cmd) {
         case CMD_CHECK:
-            m.result = check_pattern(cu, p, kSize, m.arg);
+            m.result = cuda_test_check_pattern(cu, p, kSize, m.arg);
             break;
         case CMD_WRITE:
-            m.result = write_pattern(cu, p, kSize, m.arg);
+            m.result = cuda_test_write_pattern(cu, p, kSize, m.arg);
             break;
         case CMD_LIVE:
             m.result = live_count(cu, m.arg);
@@ -130,7 +99,7 @@ UMF_TEST_CHILD(ipc_exporter) {
                 m.result = cu->cuMemAlloc_v2(&q, kSize);
                 if (m.result == CUDA_SUCCESS) {
                     more.push_back(q);
-                    m.result = write_pattern(cu, q, kSize, m.arg);
+                    m.result = cuda_test_write_pattern(cu, q, kSize, m.arg);
                 }
             }
             break;
@@ -191,10 +160,10 @@ UMF_TEST_CHILD(ipc_importer) {
             open_refs -= m.result == CUDA_SUCCESS;
             break;
         case CMD_CHECK:
-            m.result = check_pattern(cu, p, size, m.arg);
+            m.result = cuda_test_check_pattern(cu, p, size, m.arg);
             break;
         case CMD_WRITE:
-            m.result = write_pattern(cu, p, size, m.arg);
+            m.result = cuda_test_write_pattern(cu, p, size, m.arg);
             break;
         case CMD_ATTRS: {
             // The mapping is device memory of this process's context, and
@@ -421,8 +390,8 @@ UMF_TEST_CHILD(malloc_mode) {
     CUdeviceptr p = 0;
     CHILD_CHECK(cu->cuMemAlloc_v2(&p, 10000) == CUDA_SUCCESS);
     CHILD_CHECK(p % 256 == 0);
-    CHILD_CHECK(write_pattern(cu, p, 10000, 7) == CUDA_SUCCESS);
-    CHILD_CHECK(check_pattern(cu, p, 10000, 7));
+    CHILD_CHECK(cuda_test_write_pattern(cu, p, 10000, 7) == CUDA_SUCCESS);
+    CHILD_CHECK(cuda_test_check_pattern(cu, p, 10000, 7));
     unsigned capable = 1;
     CHILD_CHECK(cu->cuPointerGetAttribute(
                     &capable, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE,

@@ -7,6 +7,38 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
+
+unsigned char cuda_test_pattern_byte(size_t i, int seed) {
+    return static_cast<unsigned char>(
+        (i * 31 + static_cast<size_t>(seed) * 97 + 5) & 0xff);
+}
+
+CUresult cuda_test_write_pattern(const cuda_test_driver_t *cu, CUdeviceptr p,
+                                 size_t size, int seed) {
+    std::vector<unsigned char> v(size);
+    for (size_t i = 0; i < size; i++) {
+        v[i] = cuda_test_pattern_byte(i, seed);
+    }
+    return cu->cuMemcpyHtoD_v2(p, v.data(), size);
+}
+
+bool cuda_test_check_pattern(const cuda_test_driver_t *cu, CUdeviceptr p,
+                             size_t size, int seed) {
+    std::vector<unsigned char> out(size);
+    if (cu->cuMemcpyDtoH_v2(out.data(), p, size) != CUDA_SUCCESS) {
+        std::fprintf(stderr, "cuMemcpyDtoH_v2 of %zu bytes failed\n", size);
+        return false;
+    }
+    for (size_t i = 0; i < size; i++) {
+        if (out[i] != cuda_test_pattern_byte(i, seed)) {
+            std::fprintf(stderr, "byte %zu: %u, want %u\n", i, out[i],
+                         cuda_test_pattern_byte(i, seed));
+            return false;
+        }
+    }
+    return true;
+}
 
 bool cuda_test_run_child(const char *role, const std::vector<std::string> &env,
                          int *status, std::string *output) {

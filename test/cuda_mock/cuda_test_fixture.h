@@ -54,6 +54,15 @@ T cuda_test_attr(const cuda_test_driver_t *cu, CUpointer_attribute attr,
     return value;
 }
 
+// Test data: byte i of pattern `seed`; writing a pattern into device memory
+// (cuMemcpyHtoD_v2) and checking it there (cuMemcpyDtoH_v2; a mismatch is
+// printed on stderr).
+unsigned char cuda_test_pattern_byte(size_t i, int seed);
+CUresult cuda_test_write_pattern(const cuda_test_driver_t *cu, CUdeviceptr p,
+                                 size_t size, int seed);
+bool cuda_test_check_pattern(const cuda_test_driver_t *cu, CUdeviceptr p,
+                             size_t size, int seed);
+
 #define CUDA_TEST_REQUIRE_EMULATED()                                           \
     do {                                                                       \
         if (!cu->emulated()) {                                                 \

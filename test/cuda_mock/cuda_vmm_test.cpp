@@ -42,36 +42,6 @@ CUmemAccessDesc access_desc(int device, CUmemAccess_flags flags) {
     return d;
 }
 
-unsigned char pattern(size_t i, int seed) {
-    return static_cast<unsigned char>((i * 13 + static_cast<size_t>(seed)) &
-                                      0xff);
-}
-
-CUresult write_pattern(const cuda_test_driver_t *cu, CUdeviceptr p, size_t size,
-                       int seed) {
-    std::vector<unsigned char> v(size);
-    for (size_t i = 0; i < size; i++) {
-        v[i] = pattern(i, seed);
-    }
-    return cu->cuMemcpyHtoD_v2(p, v.data(), size);
-}
-
-// 0 when [p, p + size) holds pattern `seed`, else the first bad offset + 1
-// (or SIZE_MAX when the copy failed).
-size_t check_pattern(const cuda_test_driver_t *cu, CUdeviceptr p, size_t size,
-                     int seed) {
-    std::vector<unsigned char> v(size);
-    if (cu->cuMemcpyDtoH_v2(v.data(), p, size) != CUDA_SUCCESS) {
-        return SIZE_MAX;
-    }
-    for (size_t i = 0; i < size; i++) {
-        if (v[i] != pattern(i, seed)) {
-            return i + 1;
-        }
-    }
-    return 0;
-}
-
 class CudaVmm : public CudaCtxTest {
   protected:
     size_t gran = 0;
@@ -196,13 +166,14 @@ TEST_F(CudaVmm, MapSetAccessCopyAcrossMappingsUnmap) {
     // One copy over the boundary of the two mappings.
     size_t span = 64 << 10;
     CUdeviceptr at = base + gran - span / 2;
-    CU_ASSERT_OK(write_pattern(cu, at, span, 3));
-    EXPECT_EQ(check_pattern(cu, at, span, 3), 0u);
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, at, span, 3));
+    EXPECT_TRUE(cuda_test_check_pattern(cu, at, span, 3));
     // Device to device, from one mapping into the other.
     CU_ASSERT_OK(cu->cuMemcpyDtoD_v2(base, base + gran, 4096));
-    EXPECT_EQ(check_pattern(cu, base, 4096,
-                            3 + static_cast<int>(span / 2 * 13 % 256)),
-              0u);
+    std::vector<unsigned char> first(4096), second(4096);
+    CU_ASSERT_OK(cu->cuMemcpyDtoH_v2(first.data(), base, 4096));
+    CU_ASSERT_OK(cu->cuMemcpyDtoH_v2(second.data(), base + gran, 4096));
+    EXPECT_EQ(first, second);
     // A fill.
     CU_ASSERT_OK(cu->cuMemsetD8_v2(base + gran, 0x5c, 100));
     unsigned char byte = 0;
@@ -232,7 +203,7 @@ TEST_F(CudaVmm, MappedAgainStartsWithoutAccessAndKeepsTheData) {
     CUmemGenericAllocationHandle h = create(1);
     CU_ASSERT_OK(cu->cuMemMap(base, gran, 0, h, 0));
     CU_ASSERT_OK(allow(base, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
-    CU_ASSERT_OK(write_pattern(cu, base, 8192, 7));
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, base, 8192, 7));
     CU_ASSERT_OK(cu->cuMemUnmap(base, gran));
     // Elsewhere in the reservation.
     CU_ASSERT_OK(cu->cuMemMap(base + gran, gran, 0, h, 0));
@@ -241,7 +212,7 @@ TEST_F(CudaVmm, MappedAgainStartsWithoutAccessAndKeepsTheData) {
     CU_ASSERT_OK(cu->cuMemGetAccess(&flags, &loc, base + gran));
     EXPECT_EQ(flags, CU_MEM_ACCESS_FLAGS_PROT_NONE);
     CU_ASSERT_OK(allow(base + gran, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READ));
-    EXPECT_EQ(check_pattern(cu, base + gran, 8192, 7), 0u);
+    EXPECT_TRUE(cuda_test_check_pattern(cu, base + gran, 8192, 7));
     CU_EXPECT_OK(cu->cuMemUnmap(base + gran, gran));
     CU_EXPECT_OK(cu->cuMemRelease(h));
     CU_EXPECT_OK(cu->cuMemAddressFree(base, 2 * gran));
@@ -298,11 +269,11 @@ TEST_F(CudaVmm, ReleasedHandleStaysMappedAndRetainGivesItBack) {
     CUmemGenericAllocationHandle h = create(1);
     CU_ASSERT_OK(cu->cuMemMap(base, gran, 0, h, 0));
     CU_ASSERT_OK(allow(base, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
-    CU_ASSERT_OK(write_pattern(cu, base, 4096, 11));
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, base, 4096, 11));
     // "The generic memory handle can be freed when there are still
     // outstanding mappings made with this handle."
     CU_ASSERT_OK(cu->cuMemRelease(h));
-    EXPECT_EQ(check_pattern(cu, base, 4096, 11), 0u);
+    EXPECT_TRUE(cuda_test_check_pattern(cu, base, 4096, 11));
     // "The handle is guaranteed to be the same handle value used to map the
     // memory", for any address of the mapping.
     CUmemGenericAllocationHandle back = 0;
@@ -391,8 +362,8 @@ TEST_F(CudaVmm, ImportInTheSameProcessSharesTheMemory) {
     CU_ASSERT_OK(cu->cuMemMap(b, gran, 0, imp, 0));
     CU_ASSERT_OK(allow(a, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
     CU_ASSERT_OK(allow(b, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
-    CU_ASSERT_OK(write_pattern(cu, a, 4096, 21));
-    EXPECT_EQ(check_pattern(cu, b, 4096, 21), 0u);
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, a, 4096, 21));
+    EXPECT_TRUE(cuda_test_check_pattern(cu, b, 4096, 21));
     CU_EXPECT_OK(cu->cuMemUnmap(a, gran));
     CU_EXPECT_OK(cu->cuMemUnmap(b, gran));
     CU_EXPECT_OK(cu->cuMemRelease(h));
@@ -443,8 +414,8 @@ UMF_TEST_CHILD(vmm_importer) {
     CHILD_CU(cu->cuMemMap(p, size, 0, h, 0));
     CUmemAccessDesc d = access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
     CHILD_CU(cu->cuMemSetAccess(p, size, &d, 1));
-    CHILD_CHECK(check_pattern(cu, p, size, 31) == 0);
-    CHILD_CU(write_pattern(cu, p, size, 32));
+    CHILD_CHECK(cuda_test_check_pattern(cu, p, size, 31));
+    CHILD_CU(cuda_test_write_pattern(cu, p, size, 32));
     CHILD_CU(cu->cuMemUnmap(p, size));
     CHILD_CU(cu->cuMemRelease(h));
     CHILD_CU(cu->cuMemAddressFree(p, size));
@@ -461,7 +432,7 @@ TEST_F(CudaVmm, ShareWithAnotherProcessOverAUnixSocket) {
     CUdeviceptr p = reserve(2);
     CU_ASSERT_OK(cu->cuMemMap(p, size, 0, h, 0));
     CU_ASSERT_OK(allow(p, size, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
-    CU_ASSERT_OK(write_pattern(cu, p, size, 31));
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, p, size, 31));
     int fd = -1;
     CU_ASSERT_OK(cu->cuMemExportToShareableHandle(
         &fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
@@ -476,7 +447,7 @@ TEST_F(CudaVmm, ShareWithAnotherProcessOverAUnixSocket) {
     EXPECT_EQ(done, 'D');
     EXPECT_EQ(umf_test_child_wait(&child), 0);
     // The importer's writes are in our memory.
-    EXPECT_EQ(check_pattern(cu, p, size, 32), 0u);
+    EXPECT_TRUE(cuda_test_check_pattern(cu, p, size, 32));
     CU_EXPECT_OK(cu->cuMemUnmap(p, size));
     CU_EXPECT_OK(cu->cuMemRelease(h));
     CU_EXPECT_OK(cu->cuMemAddressFree(p, size));

@@ -441,30 +441,26 @@ UMF_C_TEST(MockVmm, ImportRefusesForeignDescriptors) {
     UMF_EXPECT_EQ(umf_mock_phys_import_fd(f, 0, 0, &imp),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
     close(f);
-    // Sealed, but another name.
-    f = memfd_create("something-else", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    UMF_ASSERT(f >= 0);
-    UMF_ASSERT_EQ(ftruncate(f, (off_t)PAGE), 0);
-    UMF_ASSERT_EQ(fcntl(f, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
-    UMF_EXPECT_EQ(umf_mock_phys_import_fd(f, 0, 0, &imp),
-                  UMF_MOCK_ERR_INVALID_ARGUMENT);
-    close(f);
-    // Ours, sealed, but of a size that is no page multiple.
-    f = memfd_create("umf-gpu-mock-phys:d0", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    UMF_ASSERT(f >= 0);
-    UMF_ASSERT_EQ(ftruncate(f, (off_t)PAGE + 1), 0);
-    UMF_ASSERT_EQ(fcntl(f, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
-    UMF_EXPECT_EQ(umf_mock_phys_import_fd(f, 0, 0, &imp),
-                  UMF_MOCK_ERR_INVALID_ARGUMENT);
-    close(f);
-    // Of a device this process does not have.
-    f = memfd_create("umf-gpu-mock-phys:d9", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    UMF_ASSERT(f >= 0);
-    UMF_ASSERT_EQ(ftruncate(f, (off_t)PAGE), 0);
-    UMF_ASSERT_EQ(fcntl(f, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
-    UMF_EXPECT_EQ(umf_mock_phys_import_fd(f, 0, 0, &imp),
-                  UMF_MOCK_ERR_NOT_SUPPORTED);
-    close(f);
+    // Sealed but not ours; ours but of a size that is no page multiple;
+    // ours but of a device this process does not have.
+    static const struct {
+        const char *name;
+        uint64_t size;
+        umf_mock_status_t want;
+    } cases[] = {
+        {"something-else", 1, UMF_MOCK_ERR_INVALID_ARGUMENT},
+        {"umf-gpu-mock-phys:d0", 0, UMF_MOCK_ERR_INVALID_ARGUMENT},
+        {"umf-gpu-mock-phys:d9", 1, UMF_MOCK_ERR_NOT_SUPPORTED},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        f = memfd_create(cases[i].name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        UMF_ASSERT(f >= 0);
+        off_t size = cases[i].size != 0 ? (off_t)PAGE : (off_t)PAGE + 1;
+        UMF_ASSERT_EQ(ftruncate(f, size), 0);
+        UMF_ASSERT_EQ(fcntl(f, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
+        UMF_EXPECT_EQ(umf_mock_phys_import_fd(f, 0, 0, &imp), cases[i].want);
+        close(f);
+    }
     UMF_EXPECT_EQ(live(UMF_GPU_MOCK_LIVE_PHYSICAL_MEMORY), 0);
 }
 
