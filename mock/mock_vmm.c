@@ -485,6 +485,17 @@ static bool seg_holds(const resv_t *r, size_t i, uintptr_t addr) {
            addr - r->segs[i].va < r->segs[i].size;
 }
 
+// The segment holding `va`: its reservation and index (under `lock`); false
+// when nothing is mapped there.
+static bool seg_at(uintptr_t va, resv_t **r, size_t *i) {
+    *r = resv_find(va, NULL);
+    if (*r == NULL) {
+        return false;
+    }
+    *i = seg_index(*r, va);
+    return seg_holds(*r, *i, va);
+}
+
 // True when [addr, addr + size) is mapped throughout; *first gets the
 // index of the segment holding addr.
 static bool mapped_throughout(const resv_t *r, uintptr_t addr, uint64_t size,
@@ -955,15 +966,14 @@ umf_mock_status_t umf_mock_phys_query(umf_mock_phys_t *phys,
 
 umf_mock_status_t umf_mock_phys_retain_at(const void *addr,
                                           umf_mock_phys_t **out) {
-    uintptr_t va = (uintptr_t)addr;
     if (out == NULL) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     umf_mock_status_t status = UMF_MOCK_ERR_NOT_FOUND;
     pthread_mutex_lock(&lock);
-    resv_t *r = resv_find(va, NULL);
-    size_t i = r != NULL ? seg_index(r, va) : 0;
-    if (r != NULL && seg_holds(r, i, va)) {
+    resv_t *r;
+    size_t i;
+    if (seg_at((uintptr_t)addr, &r, &i)) {
         phys_ref(r->segs[i].phys);
         *out = r->segs[i].phys;
         status = UMF_MOCK_OK;

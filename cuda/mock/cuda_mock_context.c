@@ -35,14 +35,19 @@ struct CUctx_st {
     _Atomic unsigned flags;
     int retains; // primary contexts: the reference count (under `lock`)
     bool primary;
+    // cuCtxSetLimit's values; the defaults at bring-up.
+    _Atomic size_t limits[CU_LIMIT_MAX];
+    // Contexts whose memory this one may access (cuCtxEnablePeerAccess;
+    // under `lock`): empty slots have a NULL ctx.
+    struct ctx_ref_t {
+        struct CUctx_st *ctx;
+        uint32_t gen;
+    } peers[CUDA_MOCK_MAX_PEERS];
 };
 
 // A thread's reference to a context: the generation tells whether the
 // context is still the one that was made current.
-typedef struct ctx_ref_t {
-    struct CUctx_st *ctx;
-    uint32_t gen;
-} ctx_ref_t;
+typedef struct ctx_ref_t ctx_ref_t;
 
 static struct CUctx_st primary_ctx[UMF_MOCK_MAX_DEVICES];
 static struct CUctx_st user_ctx[CUDA_MOCK_MAX_CONTEXTS];
@@ -82,6 +87,17 @@ static bool ref_alive(ctx_ref_t r) {
 
 // The context a handle names, if it is one of the tables' elements (alive
 // or not); NULL for anything else.
+cuda_mock_ctx_ref_t cuda_mock_ctx_ref(cuda_mock_ctx_t *ctx) {
+    ctx_ref_t r = ref_of(ctx);
+    cuda_mock_ctx_ref_t out = {r.ctx, r.gen};
+    return out;
+}
+
+bool cuda_mock_ctx_ref_alive(cuda_mock_ctx_ref_t ref) {
+    ctx_ref_t r = {ref.ctx, ref.gen};
+    return ref.ctx != NULL && ref_alive(r);
+}
+
 static struct CUctx_st *ctx_of_handle(CUcontext handle) {
     uintptr_t h = (uintptr_t)handle;
     uintptr_t p0 = (uintptr_t)&primary_ctx[0];
@@ -96,8 +112,8 @@ static struct CUctx_st *ctx_of_handle(CUcontext handle) {
     return NULL;
 }
 
-static CUresult live_ctx_of_handle(CUcontext handle, const char *call,
-                                   struct CUctx_st **out) {
+CUresult cuda_mock_ctx_live(CUcontext handle, const char *call,
+                            cuda_mock_ctx_t **out) {
     struct CUctx_st *ctx = ctx_of_handle(handle);
     if (ctx == NULL) {
         UMF_MOCK_LOG_ERROR("%s: %p is not a context of this driver", call,
@@ -162,6 +178,33 @@ static ctx_ref_t pop(void) {
     return old;
 }
 
+// The limits' defaults: those of an H100 (cuda_mock_device.c's model).
+static const size_t limit_defaults[CU_LIMIT_MAX] = {
+    [CU_LIMIT_STACK_SIZE] = 1024,
+    [CU_LIMIT_PRINTF_FIFO_SIZE] = 1u << 20,
+    [CU_LIMIT_MALLOC_HEAP_SIZE] = 8u << 20,
+    [CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
+    [CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
+    [CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
+};
+
+// No context keeps `ctx` as a peer, nor it any (under `lock`); a primary
+// context keeps its handle, so its references would not turn stale.
+static void forget_peer(const struct CUctx_st *ctx) {
+    struct CUctx_st *tables[2] = {primary_ctx, user_ctx};
+    size_t sizes[2] = {UMF_MOCK_MAX_DEVICES, CUDA_MOCK_MAX_CONTEXTS};
+    for (int t = 0; t < 2; t++) {
+        for (size_t i = 0; i < sizes[t]; i++) {
+            struct CUctx_st *c = &tables[t][i];
+            for (int k = 0; k < CUDA_MOCK_MAX_PEERS; k++) {
+                if (c == ctx || c->peers[k].ctx == ctx) {
+                    c->peers[k].ctx = NULL;
+                }
+            }
+        }
+    }
+}
+
 // Starts a context's life (under `lock`): the core tracks it for the leak
 // report and the control API.
 static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
@@ -169,6 +212,11 @@ static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
         UMF_MOCK_LOG_ERROR("%s: out of host memory", call);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    for (int i = 0; i < CU_LIMIT_MAX; i++) {
+        atomic_store_explicit(&ctx->limits[i], limit_defaults[i],
+                              memory_order_relaxed);
+    }
+    memset(ctx->peers, 0, sizeof(ctx->peers));
     atomic_store_explicit(&ctx->state, CTX_LIVE, memory_order_release);
     return CUDA_SUCCESS;
 }
@@ -184,6 +232,10 @@ static void teardown(struct CUctx_st *ctx) {
     }
     atomic_store_explicit(&ctx->state, CTX_FREE, memory_order_release);
     (void)umf_mock_object_remove(CUDA_MOCK_OBJECT_CONTEXT, ctx);
+    forget_peer(ctx);
+    cuda_mock_stream_ctx_teardown(ctx);
+    cuda_mock_event_ctx_teardown(ctx);
+    cuda_mock_host_ctx_teardown(ctx);
     cuda_mock_mem_ctx_teardown(ctx);
 }
 
@@ -374,7 +426,7 @@ CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUctx_st *c;
-    CUresult res = live_ctx_of_handle(ctx, "cuCtxDestroy_v2", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxDestroy_v2", &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -422,7 +474,7 @@ CUDA_MOCK_API CUresult cuCtxSetCurrent(CUcontext ctx) {
         return CUDA_SUCCESS;
     }
     struct CUctx_st *c;
-    CUresult res = live_ctx_of_handle(ctx, "cuCtxSetCurrent", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxSetCurrent", &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -436,7 +488,7 @@ CUDA_MOCK_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     struct CUctx_st *c;
-    CUresult res = live_ctx_of_handle(ctx, "cuCtxPushCurrent_v2", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxPushCurrent_v2", &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -460,7 +512,7 @@ CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
 static CUresult ctx_or_current(CUcontext ctx, const char *call,
                                struct CUctx_st **out) {
     if (ctx != NULL) {
-        return live_ctx_of_handle(ctx, call, out);
+        return cuda_mock_ctx_live(ctx, call, out);
     }
     return cuda_mock_ctx_current(out);
 }
@@ -503,4 +555,171 @@ CUDA_MOCK_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxSynchronize_v2);
     struct CUctx_st *c;
     return ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+}
+
+// ---------------------------------------------------------------------------
+// Context queries: flags, API version, limits
+
+CUDA_MOCK_API CUresult cuCtxGetFlags(unsigned int *flags) {
+    CUDA_MOCK_ENTER(cuCtxGetFlags);
+    if (flags == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res == CUDA_SUCCESS) {
+        *flags = atomic_load_explicit(&c->flags, memory_order_relaxed);
+    }
+    return res;
+}
+
+// Every context of this driver is made by the _v2 (or later) functions,
+// whose API version is 3020.
+CUDA_MOCK_API CUresult cuCtxGetApiVersion(CUcontext ctx,
+                                          unsigned int *version) {
+    CUDA_MOCK_ENTER(cuCtxGetApiVersion);
+    if (version == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = ctx_or_current(ctx, "cuCtxGetApiVersion", &c);
+    if (res == CUDA_SUCCESS) {
+        *version = 3020;
+    }
+    return res;
+}
+
+// The largest persisting L2 size (CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_
+// CACHE_SIZE).
+#define PERSISTING_L2_MAX 34078720u
+
+// Limits a compute capability 9.0 device without CIG does not have:
+// the device runtime's sync depth ("only applicable to devices of compute
+// capability < 9.0") and the CIG limits.
+static bool limit_unsupported(CUlimit limit) {
+    return limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH ||
+           limit == CU_LIMIT_SHMEM_SIZE ||
+           limit == CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED;
+}
+
+CUDA_MOCK_API CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
+    CUDA_MOCK_ENTER(cuCtxGetLimit);
+    if (pvalue == NULL || (unsigned)limit >= CU_LIMIT_MAX) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (limit_unsupported(limit)) {
+        return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    }
+    *pvalue =
+        limit == CU_LIMIT_CIG_ENABLED
+            ? 0
+            : atomic_load_explicit(&c->limits[limit], memory_order_relaxed);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
+    CUDA_MOCK_ENTER(cuCtxSetLimit);
+    if ((unsigned)limit >= CU_LIMIT_MAX) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (limit_unsupported(limit)) {
+        return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    }
+    switch (limit) {
+    case CU_LIMIT_CIG_ENABLED:
+        return CUDA_ERROR_INVALID_VALUE; // "can only be queried"
+    case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
+        // "Values can range from 0B to 128B": a hint, clamped.
+        value = value > 128 ? 128 : value;
+        break;
+    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
+        value = value > PERSISTING_L2_MAX ? PERSISTING_L2_MAX : value;
+        break;
+    default:
+        break;
+    }
+    atomic_store_explicit(&c->limits[limit], value, memory_order_relaxed);
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Peer access
+
+// Index of `peer` in ctx's peers, or -1 (under `lock`).
+static int peer_index(const struct CUctx_st *ctx, const struct CUctx_st *peer) {
+    for (int i = 0; i < CUDA_MOCK_MAX_PEERS; i++) {
+        if (ctx->peers[i].ctx == peer &&
+            ctx->peers[i].gen ==
+                atomic_load_explicit(&peer->gen, memory_order_relaxed)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+CUDA_MOCK_API CUresult cuCtxEnablePeerAccess(CUcontext peerContext,
+                                             unsigned int Flags) {
+    CUDA_MOCK_ENTER(cuCtxEnablePeerAccess);
+    struct CUctx_st *c, *peer;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res != CUDA_SUCCESS) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    if (peerContext == NULL ||
+        cuda_mock_ctx_live(peerContext, "cuCtxEnablePeerAccess", &peer) !=
+            CUDA_SUCCESS ||
+        peer == c) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    if (Flags != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (cuda_mock_ctx_device(peer) == cuda_mock_ctx_device(c)) {
+        // cuDeviceCanAccessPeer says 0 for a device and itself.
+        return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    }
+    pthread_mutex_lock(&lock);
+    if (peer_index(c, peer) >= 0) {
+        res = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    } else {
+        res = CUDA_ERROR_TOO_MANY_PEERS;
+        for (int i = 0; i < CUDA_MOCK_MAX_PEERS; i++) {
+            if (c->peers[i].ctx == NULL) {
+                c->peers[i] = ref_of(peer);
+                res = CUDA_SUCCESS;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
+    CUDA_MOCK_ENTER(cuCtxDisablePeerAccess);
+    struct CUctx_st *c, *peer;
+    if (cuda_mock_ctx_current(&c) != CUDA_SUCCESS || peerContext == NULL ||
+        cuda_mock_ctx_live(peerContext, "cuCtxDisablePeerAccess", &peer) !=
+            CUDA_SUCCESS) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    CUresult res = CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+    pthread_mutex_lock(&lock);
+    int i = peer_index(c, peer);
+    if (i >= 0) {
+        c->peers[i].ctx = NULL;
+        res = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&lock);
+    return res;
 }

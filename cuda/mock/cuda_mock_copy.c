@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Copies and fills, so that portable programs move data as they would on a
-// GPU. The emulated device memory is host memory, so each is a memmove or
-// memset after the range checks, complete when the call returns (which is
-// also what the synchronous calls promise). A device range must lie inside
-// one allocation of the driver (device, managed, pinned host or imported
-// memory); anything else is CUDA_ERROR_INVALID_VALUE. The per-thread
-// default stream variants (_ptds) are the same calls.
+// The copy and fill engine, and the synchronous 1D copies. The emulated
+// device memory is host memory, so a copy is a memmove per row and a fill
+// a store per element, after the range checks, complete when the call
+// returns (which is also what the synchronous calls promise; the calls on
+// streams, cuda_mock_copy_stream.c, cuda_mock_copy2d.c and
+// cuda_mock_memset.c, use the same engine). A side that must be memory of
+// the driver (device, managed, pinned host, imported, mapped VMM memory,
+// or registered host memory) is checked against it; anything else is
+// CUDA_ERROR_INVALID_VALUE. The per-thread default stream variants (_ptds)
+// are the same calls.
 
 #include "cuda_mock_internal.h"
 
@@ -17,6 +20,8 @@
 // if ptr is driver memory at all; other memory is the host's own. Mapped
 // VMM memory follows the VMM rule (mock_vmm.h): adjacent mappings are one
 // range, and `device` needs access to it (to write it when `write`).
+// Registered host memory is the program's own memory, which a device may
+// reach: a required side may be inside a registration.
 static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
                            bool write, const char *call, const char *what) {
     umf_mock_alloc_info_t info;
@@ -24,6 +29,16 @@ static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
     if (umf_mock_lookup(p, &info) != UMF_MOCK_OK) {
         if (!required) {
             return CUDA_SUCCESS;
+        }
+        if (cuda_mock_host_lookup(p, &info)) {
+            uintptr_t end = (uintptr_t)info.base + info.size;
+            if (n <= end - ptr) {
+                return CUDA_SUCCESS;
+            }
+            UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p run past the end of "
+                               "its registration [%p, +%zu)",
+                               call, n, what, p, info.base, info.size);
+            return CUDA_ERROR_INVALID_VALUE;
         }
         UMF_MOCK_LOG_ERROR("%s: %s %p is not memory of this driver", call, what,
                            p);
@@ -51,87 +66,137 @@ static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
     return CUDA_SUCCESS;
 }
 
-// The checks every copy and fill makes first: a usable current context,
-// whose device does the work.
-static CUresult check_context(int *device) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_ctx_current(&ctx);
-    if (res == CUDA_SUCCESS) {
-        *device = cuda_mock_ctx_device(ctx);
+// The address of row `row` of a side, or 0 on overflow.
+static uintptr_t row_of(uintptr_t base, size_t pitch, size_t row,
+                        size_t width) {
+    if (row != 0 && pitch > (UINTPTR_MAX - base) / row) {
+        return 0;
     }
-    return res;
+    uintptr_t at = base + row * pitch;
+    return width <= UINTPTR_MAX - at ? at : 0;
 }
 
-// The sides of a copy that must be memory of the driver.
-#define DST_DEVICE 1u
-#define SRC_DEVICE 2u
+// Checks every row of a side.
+static CUresult check_rows(uintptr_t base, size_t pitch, size_t width,
+                           size_t height, bool required, int device, bool write,
+                           const char *call, const char *what) {
+    for (size_t r = 0; r < height; r++) {
+        uintptr_t at = row_of(base, pitch, r, width);
+        if (at == 0) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        CUresult res =
+            check_side(at, width, required, device, write, call, what);
+        if (res != CUDA_SUCCESS) {
+            return res;
+        }
+    }
+    return CUDA_SUCCESS;
+}
 
-// Copies n bytes from src to dst. A side in `device` must be memory of the
-// driver; the others may be too (unified addressing).
-static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned device,
-                     const char *call) {
-    int dev;
-    CUresult res = check_context(&dev);
-    if (res != CUDA_SUCCESS || n == 0) {
-        return res;
+CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
+                             size_t dst_pitch, uintptr_t src, size_t src_pitch,
+                             size_t width, size_t height, unsigned sides,
+                             const char *call) {
+    if (width == 0 || height == 0) {
+        return CUDA_SUCCESS;
     }
     if (dst == 0 || src == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    res = check_side(dst, n, (device & DST_DEVICE) != 0, dev, true, call,
-                     "destination");
+    CUresult res = check_rows(dst, dst_pitch, width, height,
+                              (sides & CUDA_MOCK_DST_DEVICE) != 0, dst_device,
+                              true, call, "destination");
     if (res == CUDA_SUCCESS) {
-        res = check_side(src, n, (device & SRC_DEVICE) != 0, dev, false, call,
-                         "source");
+        res = check_rows(src, src_pitch, width, height,
+                         (sides & CUDA_MOCK_SRC_DEVICE) != 0, src_device, false,
+                         call, "source");
     }
-    if (res == CUDA_SUCCESS) {
-        memmove((void *)dst, (const void *)src, n);
-    }
-    return res;
-}
-
-static CUresult fill8(CUdeviceptr dst, unsigned char value, size_t n,
-                      const char *call) {
-    int dev;
-    CUresult res = check_context(&dev);
-    if (res != CUDA_SUCCESS || n == 0) {
+    if (res != CUDA_SUCCESS) {
         return res;
     }
-    res = check_side((uintptr_t)dst, n, true, dev, true, call, "destination");
-    if (res == CUDA_SUCCESS) {
-        memset((void *)(uintptr_t)dst, value, n);
+    for (size_t r = 0; r < height; r++) {
+        memmove((void *)(dst + r * dst_pitch),
+                (const void *)(src + r * src_pitch), width);
     }
-    return res;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
+                        unsigned elem, size_t width, size_t height,
+                        const char *call) {
+    if (width == 0 || height == 0) {
+        return CUDA_SUCCESS;
+    }
+    if (width > SIZE_MAX / elem) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    size_t bytes = width * elem;
+    CUresult res = check_rows(dst, pitch, bytes, height, true, device, true,
+                              call, "destination");
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    for (size_t r = 0; r < height; r++) {
+        unsigned char *row = (unsigned char *)(dst + r * pitch);
+        if (elem == 1) {
+            memset(row, (int)(value & 0xffu), bytes);
+        } else if (elem == 2) {
+            uint16_t v = (uint16_t)value;
+            for (size_t i = 0; i < width; i++) {
+                memcpy(row + 2 * i, &v, 2);
+            }
+        } else {
+            for (size_t i = 0; i < width; i++) {
+                memcpy(row + 4 * i, &value, 4);
+            }
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Synchronous 1D copies, in the current context
+
+static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned sides,
+                     const char *call) {
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_ctx_current(&ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    int device = cuda_mock_ctx_device(ctx);
+    return cuda_mock_copy_bytes(device, device, dst, src, n, sides, call);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice,
                                        const void *srcHost, size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, DST_DEVICE,
-                "cuMemcpyHtoD_v2");
+    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
+                CUDA_MOCK_DST_DEVICE, "cuMemcpyHtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice,
                                             const void *srcHost,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2_ptds);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, DST_DEVICE,
-                "cuMemcpyHtoD_v2_ptds");
+    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
+                CUDA_MOCK_DST_DEVICE, "cuMemcpyHtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2);
-    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, SRC_DEVICE,
-                "cuMemcpyDtoH_v2");
+    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
+                CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoH_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2_ptds(void *dstHost,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2_ptds);
-    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, SRC_DEVICE,
-                "cuMemcpyDtoH_v2_ptds");
+    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
+                CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoH_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice,
@@ -139,7 +204,7 @@ CUDA_MOCK_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2);
     return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
-                DST_DEVICE | SRC_DEVICE, "cuMemcpyDtoD_v2");
+                CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice,
@@ -147,7 +212,8 @@ CUDA_MOCK_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2_ptds);
     return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
-                DST_DEVICE | SRC_DEVICE, "cuMemcpyDtoD_v2_ptds");
+                CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE,
+                "cuMemcpyDtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src,
@@ -160,16 +226,4 @@ CUDA_MOCK_API CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src,
                                      size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy_ptds);
     return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy_ptds");
-}
-
-CUDA_MOCK_API CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc,
-                                     size_t N) {
-    CUDA_MOCK_ENTER(cuMemsetD8_v2);
-    return fill8(dstDevice, uc, N, "cuMemsetD8_v2");
-}
-
-CUDA_MOCK_API CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice,
-                                          unsigned char uc, size_t N) {
-    CUDA_MOCK_ENTER(cuMemsetD8_v2_ptds);
-    return fill8(dstDevice, uc, N, "cuMemsetD8_v2_ptds");
 }

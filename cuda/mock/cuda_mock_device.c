@@ -1,17 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Devices: count, name, UUID, memory size and attributes. The emulated
-// devices describe themselves as a recent data-centre GPU (compute
-// capability 9.0) with unified addressing, managed memory and legacy IPC,
-// and without the features the driver does not emulate (virtual memory
-// management, memory pools, host registration, exported handles).
+// Devices: count, name, UUID, PCI bus id, memory size, attributes and peer
+// capability.
+//
+// The device model: every emulated device answers cuDeviceGetAttribute as
+// an NVIDIA H100 SXM5 80GB (compute capability 9.0, 132 SMs, driver of the
+// CUDA 13 era) for what describes the hardware (limits of blocks, grids,
+// textures and surfaces, clocks, caches, warp size, compute features), and
+// says what the emulation does for everything about memory: unified
+// addressing, managed memory, mapped and registered host memory, virtual
+// memory management with POSIX file descriptors, memory pools (without
+// IPC), IPC of memory and events, no compression, no GPUDirect RDMA, no
+// stream memory operations, no dma-buf, no multicast, no host-located VMM
+// or pools. Every CUdevice_attribute below CU_DEVICE_ATTRIBUTE_MAX has a
+// value (the table of docs/emulated-cuda.md). The device memory's size is
+// UMF_GPU_MOCK_DEVICE_MEM (cuDeviceTotalMem_v2), not the H100's.
+//
+// PCI: device d is on bus d + 1 of domain 0 ("0000:01:00.0" for device 0),
+// with the H100 SXM5's PCI ids.
 
 #include "cuda_mock_internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-#include "mock_log.h"
 
 CUDA_MOCK_API CUresult cuDeviceGetCount(int *count) {
     CUDA_MOCK_ENTER(cuDeviceGetCount);
@@ -55,14 +68,25 @@ static void device_uuid(CUdevice dev, CUuuid *uuid) {
     }
 }
 
-CUDA_MOCK_API CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
-    CUDA_MOCK_ENTER(cuDeviceGetUuid_v2);
+// cuDeviceGetUuid_v2 differs from cuDeviceGetUuid for MIG instances only,
+// which the emulation has none of.
+static CUresult get_uuid(CUuuid *uuid, CUdevice dev) {
     if (uuid == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
     device_uuid(dev, uuid);
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetUuid);
+    return get_uuid(uuid, dev);
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetUuid_v2);
+    return get_uuid(uuid, dev);
 }
 
 CUDA_MOCK_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
@@ -75,70 +99,171 @@ CUDA_MOCK_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
     return CUDA_SUCCESS;
 }
 
-// Attributes that are the same for every device; the rest are 0 (not
-// supported, or none). The ordinal-dependent ones are set in
-// cuDeviceGetAttribute.
-static const struct {
-    CUdevice_attribute attr;
-    int value;
-} attributes[] = {
-    {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024},
-    {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024},
-    {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024},
-    {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64},
-    {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647},
-    {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535},
-    {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535},
-    {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 49152},
-    {CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 65536},
-    {CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32},
-    {CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2147483647},
-    {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536},
-    {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1980000},
-    {CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, 512},
-    {CU_DEVICE_ATTRIBUTE_GPU_OVERLAP, 1},
-    {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 132},
-    {CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 1},
-    {CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, CU_COMPUTEMODE_DEFAULT},
-    {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH, 131072},
-    {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH, 131072},
-    {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT, 65536},
-    {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH, 16384},
-    {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT, 16384},
-    {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH, 16384},
-    {CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT, 512},
-    {CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1},
-    {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 2619000},
-    {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 5120},
-    {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 52428800},
-    {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048},
-    {CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, 3},
-    {CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1},
-    {CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, 32},
-    {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9},
-    {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0},
-    {CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED, 1},
-    {CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED, 1},
-    {CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED, 1},
-    {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 233472},
-    {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, 65536},
-    {CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1},
-    {CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, 2},
-    {CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1},
-    {CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED, 1},
-    {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 1},
-    {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 232448},
-    {CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST, 1},
-    {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 32},
-    {CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, 34078720},
-    {CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, 134213632},
-    {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, 1024},
+// ---------------------------------------------------------------------------
+// Attributes
+
+// Those that name the device (PCI bus, board group) depend on the ordinal;
+// the table holds every other one.
+#define ORDINAL_DEPENDENT INT32_MIN
+
+#define A(name, value) [CU_DEVICE_ATTRIBUTE_##name] = (value)
+
+// An H100 SXM5 where the attribute describes hardware; the emulation's own
+// answer where it describes memory (see the top of the file). Index: the
+// attribute; aliases (SHARED_MEMORY_PER_BLOCK ...) share their slot.
+static const int attributes[CU_DEVICE_ATTRIBUTE_MAX] = {
+    A(MAX_THREADS_PER_BLOCK, 1024),
+    A(MAX_BLOCK_DIM_X, 1024),
+    A(MAX_BLOCK_DIM_Y, 1024),
+    A(MAX_BLOCK_DIM_Z, 64),
+    A(MAX_GRID_DIM_X, 2147483647),
+    A(MAX_GRID_DIM_Y, 65535),
+    A(MAX_GRID_DIM_Z, 65535),
+    A(MAX_SHARED_MEMORY_PER_BLOCK, 49152),
+    A(TOTAL_CONSTANT_MEMORY, 65536),
+    A(WARP_SIZE, 32),
+    A(MAX_PITCH, 2147483647),
+    A(MAX_REGISTERS_PER_BLOCK, 65536),
+    A(CLOCK_RATE, 1980000),
+    A(TEXTURE_ALIGNMENT, 512),
+    A(GPU_OVERLAP, 1),
+    A(MULTIPROCESSOR_COUNT, 132),
+    A(KERNEL_EXEC_TIMEOUT, 0),
+    A(INTEGRATED, 0),
+    A(CAN_MAP_HOST_MEMORY, 1),
+    A(COMPUTE_MODE, CU_COMPUTEMODE_DEFAULT),
+    A(MAXIMUM_TEXTURE1D_WIDTH, 131072),
+    A(MAXIMUM_TEXTURE2D_WIDTH, 131072),
+    A(MAXIMUM_TEXTURE2D_HEIGHT, 65536),
+    A(MAXIMUM_TEXTURE3D_WIDTH, 16384),
+    A(MAXIMUM_TEXTURE3D_HEIGHT, 16384),
+    A(MAXIMUM_TEXTURE3D_DEPTH, 16384),
+    A(MAXIMUM_TEXTURE2D_LAYERED_WIDTH, 32768),
+    A(MAXIMUM_TEXTURE2D_LAYERED_HEIGHT, 32768),
+    A(MAXIMUM_TEXTURE2D_LAYERED_LAYERS, 2048),
+    A(SURFACE_ALIGNMENT, 512),
+    A(CONCURRENT_KERNELS, 1),
+    A(ECC_ENABLED, 1),
+    A(PCI_BUS_ID, ORDINAL_DEPENDENT),
+    A(PCI_DEVICE_ID, 0),
+    A(TCC_DRIVER, 0),
+    A(MEMORY_CLOCK_RATE, 2619000),
+    A(GLOBAL_MEMORY_BUS_WIDTH, 5120),
+    A(L2_CACHE_SIZE, 52428800),
+    A(MAX_THREADS_PER_MULTIPROCESSOR, 2048),
+    A(ASYNC_ENGINE_COUNT, 3),
+    A(UNIFIED_ADDRESSING, 1),
+    A(MAXIMUM_TEXTURE1D_LAYERED_WIDTH, 32768),
+    A(MAXIMUM_TEXTURE1D_LAYERED_LAYERS, 2048),
+    A(CAN_TEX2D_GATHER, 1),
+    A(MAXIMUM_TEXTURE2D_GATHER_WIDTH, 32768),
+    A(MAXIMUM_TEXTURE2D_GATHER_HEIGHT, 32768),
+    A(MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE, 8192),
+    A(MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE, 8192),
+    A(MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE, 32768),
+    A(PCI_DOMAIN_ID, 0),
+    A(TEXTURE_PITCH_ALIGNMENT, 32),
+    A(MAXIMUM_TEXTURECUBEMAP_WIDTH, 32768),
+    A(MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH, 32768),
+    A(MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS, 2046),
+    A(MAXIMUM_SURFACE1D_WIDTH, 32768),
+    A(MAXIMUM_SURFACE2D_WIDTH, 131072),
+    A(MAXIMUM_SURFACE2D_HEIGHT, 65536),
+    A(MAXIMUM_SURFACE3D_WIDTH, 16384),
+    A(MAXIMUM_SURFACE3D_HEIGHT, 16384),
+    A(MAXIMUM_SURFACE3D_DEPTH, 16384),
+    A(MAXIMUM_SURFACE1D_LAYERED_WIDTH, 32768),
+    A(MAXIMUM_SURFACE1D_LAYERED_LAYERS, 2048),
+    A(MAXIMUM_SURFACE2D_LAYERED_WIDTH, 32768),
+    A(MAXIMUM_SURFACE2D_LAYERED_HEIGHT, 32768),
+    A(MAXIMUM_SURFACE2D_LAYERED_LAYERS, 2048),
+    A(MAXIMUM_SURFACECUBEMAP_WIDTH, 32768),
+    A(MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH, 32768),
+    A(MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS, 2046),
+    A(MAXIMUM_TEXTURE1D_LINEAR_WIDTH, 268435456),
+    A(MAXIMUM_TEXTURE2D_LINEAR_WIDTH, 131072),
+    A(MAXIMUM_TEXTURE2D_LINEAR_HEIGHT, 65000),
+    A(MAXIMUM_TEXTURE2D_LINEAR_PITCH, 2097120),
+    A(MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH, 32768),
+    A(MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT, 32768),
+    A(COMPUTE_CAPABILITY_MAJOR, 9),
+    A(COMPUTE_CAPABILITY_MINOR, 0),
+    A(MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH, 32768),
+    A(STREAM_PRIORITIES_SUPPORTED, 1),
+    A(GLOBAL_L1_CACHE_SUPPORTED, 1),
+    A(LOCAL_L1_CACHE_SUPPORTED, 1),
+    A(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 233472),
+    A(MAX_REGISTERS_PER_MULTIPROCESSOR, 65536),
+    A(MANAGED_MEMORY, 1),
+    A(MULTI_GPU_BOARD, 0),
+    A(MULTI_GPU_BOARD_GROUP_ID, ORDINAL_DEPENDENT),
+    A(HOST_NATIVE_ATOMIC_SUPPORTED, 0),
+    A(SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, 2),
+    A(PAGEABLE_MEMORY_ACCESS, 0),
+    A(CONCURRENT_MANAGED_ACCESS, 1),
+    A(COMPUTE_PREEMPTION_SUPPORTED, 1),
+    A(CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM, 1),
+    A(CAN_USE_STREAM_MEM_OPS_V1, 0),
+    A(CAN_USE_64_BIT_STREAM_MEM_OPS_V1, 0),
+    A(CAN_USE_STREAM_WAIT_VALUE_NOR_V1, 0),
+    A(COOPERATIVE_LAUNCH, 1),
+    A(COOPERATIVE_MULTI_DEVICE_LAUNCH, 0),
+    A(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 232448),
+    A(CAN_FLUSH_REMOTE_WRITES, 0),
+    A(HOST_REGISTER_SUPPORTED, 1),
+    A(PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES, 0),
+    A(DIRECT_MANAGED_MEM_ACCESS_FROM_HOST, 0),
+    A(VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 1),
+    A(HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, 1),
+    A(HANDLE_TYPE_WIN32_HANDLE_SUPPORTED, 0),
+    A(HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED, 0),
+    A(MAX_BLOCKS_PER_MULTIPROCESSOR, 32),
+    A(GENERIC_COMPRESSION_SUPPORTED, 0),
+    A(MAX_PERSISTING_L2_CACHE_SIZE, 34078720),
+    A(MAX_ACCESS_POLICY_WINDOW_SIZE, 134213632),
+    A(GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED, 0),
+    A(RESERVED_SHARED_MEMORY_PER_BLOCK, 1024),
+    A(SPARSE_CUDA_ARRAY_SUPPORTED, 0),
+    A(READ_ONLY_HOST_REGISTER_SUPPORTED, 1),
+    A(TIMELINE_SEMAPHORE_INTEROP_SUPPORTED, 0),
+    A(MEMORY_POOLS_SUPPORTED, 1),
+    A(GPU_DIRECT_RDMA_SUPPORTED, 0),
+    A(GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, 0),
+    A(GPU_DIRECT_RDMA_WRITES_ORDERING, CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE),
+    A(MEMPOOL_SUPPORTED_HANDLE_TYPES, CU_MEM_HANDLE_TYPE_NONE),
+    A(CLUSTER_LAUNCH, 1),
+    A(DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED, 0),
+    A(CAN_USE_64_BIT_STREAM_MEM_OPS, 0),
+    A(CAN_USE_STREAM_WAIT_VALUE_NOR, 0),
+    A(DMA_BUF_SUPPORTED, 0),
     // The driver documents this attribute as the test for IPC support.
-    {CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED, 1},
-    {CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, 4},
-    {CU_DEVICE_ATTRIBUTE_NUMA_ID, -1},
-    {CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, -1},
+    A(IPC_EVENT_SUPPORTED, 1),
+    A(MEM_SYNC_DOMAIN_COUNT, 4),
+    A(TENSOR_MAP_ACCESS_SUPPORTED, 1),
+    A(HANDLE_TYPE_FABRIC_SUPPORTED, 0),
+    A(UNIFIED_FUNCTION_POINTERS, 1),
+    A(NUMA_CONFIG, CU_DEVICE_NUMA_CONFIG_NONE),
+    A(NUMA_ID, -1),
+    A(MULTICAST_SUPPORTED, 0),
+    A(MPS_ENABLED, 0),
+    A(HOST_NUMA_ID, -1),
+    A(D3D12_CIG_SUPPORTED, 0),
+    A(MEM_DECOMPRESS_ALGORITHM_MASK, 0),
+    A(MEM_DECOMPRESS_MAXIMUM_LENGTH, 0),
+    A(VULKAN_CIG_SUPPORTED, 0),
+    // NVIDIA (0x10de), H100 SXM5 (0x2330), subsystem 0x16c1.
+    A(GPU_PCI_DEVICE_ID, (int)0x233010deu),
+    A(GPU_PCI_SUBSYSTEM_ID, (int)0x16c110deu),
+    A(HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0),
+    A(HOST_NUMA_MEMORY_POOLS_SUPPORTED, 0),
+    A(HOST_NUMA_MULTINODE_IPC_SUPPORTED, 0),
+    A(HOST_MEMORY_POOLS_SUPPORTED, 0),
+    A(HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0),
+    A(HOST_ALLOC_DMA_BUF_SUPPORTED, 0),
+    A(ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED, 0),
 };
+
+#undef A
 
 CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
                                             CUdevice dev) {
@@ -160,14 +285,107 @@ CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
         *pi = dev;
         return CUDA_SUCCESS;
     default:
-        break;
+        *pi = attributes[attrib];
+        return CUDA_SUCCESS;
     }
-    *pi = 0;
-    for (size_t i = 0; i < sizeof(attributes) / sizeof(attributes[0]); i++) {
-        if (attributes[i].attr == attrib) {
-            *pi = attributes[i].value;
-            break;
+}
+
+// ---------------------------------------------------------------------------
+// PCI bus ids
+
+CUDA_MOCK_API CUresult cuDeviceGetPCIBusId(char *pciBusId, int len,
+                                           CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetPCIBusId);
+    if (pciBusId == NULL || len <= 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    // Truncated to len - 1 characters, as cuDeviceGetName.
+    snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.%x", 0, dev + 1, 0, 0);
+    return CUDA_SUCCESS;
+}
+
+// One hexadecimal field of a bus id followed by `sep` (or the end when sep
+// is 0). False for anything else.
+static bool hex_field(const char **s, char sep, unsigned long max,
+                      unsigned long *out) {
+    const char *p = *s;
+    if (!isxdigit((unsigned char)*p)) {
+        return false;
+    }
+    char *end;
+    unsigned long v = strtoul(p, &end, 16);
+    if (v > max || *end != sep) {
+        return false;
+    }
+    *out = v;
+    *s = sep != '\0' ? end + 1 : end;
+    return true;
+}
+
+// "[domain]:[bus]:[device].[function]", "[domain]:[bus]:[device]" or
+// "[bus]:[device].[function]", all hexadecimal.
+static bool parse_bus_id(const char *s, unsigned long *bus,
+                         unsigned long *device, unsigned long *function) {
+    unsigned long domain = 0;
+    int colons = 0;
+    for (const char *p = s; *p != '\0'; p++) {
+        colons += *p == ':';
+    }
+    const char *p = s;
+    *function = 0;
+    if (colons == 2) {
+        if (!hex_field(&p, ':', 0xffff, &domain) ||
+            !hex_field(&p, ':', 0xff, bus)) {
+            return false;
         }
+        if (strchr(p, '.') == NULL) {
+            return hex_field(&p, '\0', 0x1f, device) && domain == 0;
+        }
+    } else if (colons == 1) {
+        if (!hex_field(&p, ':', 0xff, bus)) {
+            return false;
+        }
+    } else {
+        return false;
     }
+    return hex_field(&p, '.', 0x1f, device) &&
+           hex_field(&p, '\0', 0x7, function) && domain == 0;
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetByPCIBusId(CUdevice *dev,
+                                             const char *pciBusId) {
+    CUDA_MOCK_ENTER(cuDeviceGetByPCIBusId);
+    if (dev == NULL || pciBusId == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    unsigned long bus, device, function;
+    if (!parse_bus_id(pciBusId, &bus, &device, &function)) {
+        UMF_MOCK_LOG_ERROR("cuDeviceGetByPCIBusId(\"%s\"): not a PCI bus id",
+                           pciBusId);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (bus == 0 || bus > umf_mock_device_count() || device != 0 ||
+        function != 0) {
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    *dev = (CUdevice)(bus - 1);
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Peers
+
+// Every emulated device can reach every other one (they share the host's
+// memory); a device is not its own peer.
+CUDA_MOCK_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
+                                             CUdevice peerDev) {
+    CUDA_MOCK_ENTER(cuDeviceCanAccessPeer);
+    if (canAccessPeer == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    CUDA_MOCK_CHECK_DEVICE(peerDev);
+    *canAccessPeer = dev != peerDev;
     return CUDA_SUCCESS;
 }

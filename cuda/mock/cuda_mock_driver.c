@@ -24,8 +24,12 @@ static const char *const entry_names[] = {
     CUDA_MOCK_ENTRIES(CUDA_MOCK_ENTRY_NAME)};
 #undef CUDA_MOCK_ENTRY_NAME
 
-static const char *const object_kinds[] = {
+static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_CONTEXT] = "context",
+    [CUDA_MOCK_OBJECT_STREAM] = "stream",
+    [CUDA_MOCK_OBJECT_EVENT] = "event",
+    [CUDA_MOCK_OBJECT_POOL] = "memory pool",
+    [CUDA_MOCK_OBJECT_HOST_REGISTRATION] = "host registration",
 };
 
 static umf_mock_driver_desc_t cuda_mock_desc = {

@@ -12,8 +12,18 @@
 //   cuda_mock_device.c   devices and their attributes
 //   cuda_mock_context.c  primary and created contexts, per-thread stacks
 //   cuda_mock_memory.c   allocation, free, queries, pointer attributes
+//   cuda_mock_host.c     pinned host memory: flags, device pointers,
+//                        registration of user memory
+//   cuda_mock_pool.c     the stream-ordered allocator (memory pools)
 //   cuda_mock_ipc.c      CUipcMemHandle export, open and close
-//   cuda_mock_copy.c     copies, fills and synchronisation
+//   cuda_mock_copy.c     the copy and fill engine, synchronous 1D copies
+//   cuda_mock_copy_stream.c  copies on streams and between contexts
+//   cuda_mock_copy2d.c   2D copies
+//   cuda_mock_memset.c   fills (cuMemsetD8/16/32, 2D, async)
+//   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
+//   cuda_mock_stream.c   streams
+//   cuda_mock_event.c    events
+//   cuda_mock_module.c   modules and kernels (refused: no kernels run)
 //   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
 //                        ...) on the core's model (mock_vmm.h)
 //   cuda_mock_proc.c     cuGetProcAddress_v2
@@ -28,6 +38,7 @@
 #define UMF_GPU_CUDA_MOCK_INTERNAL_H 1
 
 #include <cuda.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +53,13 @@
 // Created contexts that may be alive at once, and the depth of a thread's
 // context stack.
 #define CUDA_MOCK_MAX_CONTEXTS 1024
+// Streams, events and memory pools that may be alive at once (their tables
+// reserve address space for as many, and use what is touched), and peers
+// per context.
+#define CUDA_MOCK_MAX_STREAMS (1u << 14)
+#define CUDA_MOCK_MAX_EVENTS (1u << 18)
+#define CUDA_MOCK_MAX_POOLS (1u << 12)
+#define CUDA_MOCK_MAX_PEERS 8
 #define CUDA_MOCK_CTX_STACK_DEPTH 64
 
 // ---------------------------------------------------------------------------
@@ -128,7 +146,135 @@
     X(cuMemMap)                                                                \
     X(cuMemUnmap)                                                              \
     X(cuMemSetAccess)                                                          \
-    X(cuMemGetAccess)
+    X(cuMemGetAccess)                                                          \
+    X(cuDeviceGetPCIBusId)                                                     \
+    X(cuDeviceGetByPCIBusId)                                                   \
+    X(cuDeviceCanAccessPeer)                                                   \
+    X(cuCtxEnablePeerAccess)                                                   \
+    X(cuCtxDisablePeerAccess)                                                  \
+    X(cuCtxGetFlags)                                                           \
+    X(cuCtxGetApiVersion)                                                      \
+    X(cuCtxGetLimit)                                                           \
+    X(cuCtxSetLimit)                                                           \
+    X(cuCtxGetStreamPriorityRange)                                             \
+    X(cuStreamCreate)                                                          \
+    X(cuStreamCreateWithPriority)                                              \
+    X(cuStreamDestroy)                                                         \
+    X(cuStreamDestroy_v2)                                                      \
+    X(cuStreamSynchronize)                                                     \
+    X(cuStreamSynchronize_ptsz)                                                \
+    X(cuStreamQuery)                                                           \
+    X(cuStreamQuery_ptsz)                                                      \
+    X(cuStreamWaitEvent)                                                       \
+    X(cuStreamWaitEvent_ptsz)                                                  \
+    X(cuStreamGetCtx)                                                          \
+    X(cuStreamGetCtx_ptsz)                                                     \
+    X(cuStreamGetCtx_v2)                                                       \
+    X(cuStreamGetCtx_v2_ptsz)                                                  \
+    X(cuStreamGetFlags)                                                        \
+    X(cuStreamGetFlags_ptsz)                                                   \
+    X(cuStreamGetPriority)                                                     \
+    X(cuStreamGetPriority_ptsz)                                                \
+    X(cuStreamGetId)                                                           \
+    X(cuStreamGetId_ptsz)                                                      \
+    X(cuEventCreate)                                                           \
+    X(cuEventRecord)                                                           \
+    X(cuEventRecord_ptsz)                                                      \
+    X(cuEventRecordWithFlags)                                                  \
+    X(cuEventRecordWithFlags_ptsz)                                             \
+    X(cuEventQuery)                                                            \
+    X(cuEventSynchronize)                                                      \
+    X(cuEventElapsedTime)                                                      \
+    X(cuEventElapsedTime_v2)                                                   \
+    X(cuEventDestroy)                                                          \
+    X(cuEventDestroy_v2)                                                       \
+    X(cuIpcGetEventHandle)                                                     \
+    X(cuIpcOpenEventHandle)                                                    \
+    X(cuMemcpyAsync)                                                           \
+    X(cuMemcpyAsync_ptsz)                                                      \
+    X(cuMemcpyHtoDAsync)                                                       \
+    X(cuMemcpyHtoDAsync_v2)                                                    \
+    X(cuMemcpyHtoDAsync_v2_ptsz)                                               \
+    X(cuMemcpyDtoHAsync)                                                       \
+    X(cuMemcpyDtoHAsync_v2)                                                    \
+    X(cuMemcpyDtoHAsync_v2_ptsz)                                               \
+    X(cuMemcpyDtoDAsync)                                                       \
+    X(cuMemcpyDtoDAsync_v2)                                                    \
+    X(cuMemcpyDtoDAsync_v2_ptsz)                                               \
+    X(cuMemcpyPeer)                                                            \
+    X(cuMemcpyPeer_ptds)                                                       \
+    X(cuMemcpyPeerAsync)                                                       \
+    X(cuMemcpyPeerAsync_ptsz)                                                  \
+    X(cuMemcpy2D)                                                              \
+    X(cuMemcpy2D_v2)                                                           \
+    X(cuMemcpy2D_v2_ptds)                                                      \
+    X(cuMemcpy2DUnaligned)                                                     \
+    X(cuMemcpy2DUnaligned_v2)                                                  \
+    X(cuMemcpy2DUnaligned_v2_ptds)                                             \
+    X(cuMemcpy2DAsync)                                                         \
+    X(cuMemcpy2DAsync_v2)                                                      \
+    X(cuMemcpy2DAsync_v2_ptsz)                                                 \
+    X(cuMemsetD16)                                                             \
+    X(cuMemsetD16_v2)                                                          \
+    X(cuMemsetD16_v2_ptds)                                                     \
+    X(cuMemsetD32)                                                             \
+    X(cuMemsetD32_v2)                                                          \
+    X(cuMemsetD32_v2_ptds)                                                     \
+    X(cuMemsetD2D8)                                                            \
+    X(cuMemsetD2D8_v2)                                                         \
+    X(cuMemsetD2D8_v2_ptds)                                                    \
+    X(cuMemsetD2D16)                                                           \
+    X(cuMemsetD2D16_v2)                                                        \
+    X(cuMemsetD2D16_v2_ptds)                                                   \
+    X(cuMemsetD2D32)                                                           \
+    X(cuMemsetD2D32_v2)                                                        \
+    X(cuMemsetD2D32_v2_ptds)                                                   \
+    X(cuMemsetD8Async)                                                         \
+    X(cuMemsetD8Async_ptsz)                                                    \
+    X(cuMemsetD16Async)                                                        \
+    X(cuMemsetD16Async_ptsz)                                                   \
+    X(cuMemsetD32Async)                                                        \
+    X(cuMemsetD32Async_ptsz)                                                   \
+    X(cuMemsetD2D8Async)                                                       \
+    X(cuMemsetD2D8Async_ptsz)                                                  \
+    X(cuMemsetD2D16Async)                                                      \
+    X(cuMemsetD2D16Async_ptsz)                                                 \
+    X(cuMemsetD2D32Async)                                                      \
+    X(cuMemsetD2D32Async_ptsz)                                                 \
+    X(cuMemHostGetFlags)                                                       \
+    X(cuMemHostGetDevicePointer)                                               \
+    X(cuMemHostGetDevicePointer_v2)                                            \
+    X(cuMemHostRegister)                                                       \
+    X(cuMemHostRegister_v2)                                                    \
+    X(cuMemHostUnregister)                                                     \
+    X(cuMemAllocPitch)                                                         \
+    X(cuMemAllocPitch_v2)                                                      \
+    X(cuMemAllocAsync)                                                         \
+    X(cuMemAllocAsync_ptsz)                                                    \
+    X(cuMemFreeAsync)                                                          \
+    X(cuMemFreeAsync_ptsz)                                                     \
+    X(cuMemAllocFromPoolAsync)                                                 \
+    X(cuMemAllocFromPoolAsync_ptsz)                                            \
+    X(cuDeviceGetDefaultMemPool)                                               \
+    X(cuDeviceGetMemPool)                                                      \
+    X(cuDeviceSetMemPool)                                                      \
+    X(cuMemPoolCreate)                                                         \
+    X(cuMemPoolDestroy)                                                        \
+    X(cuMemPoolSetAttribute)                                                   \
+    X(cuMemPoolGetAttribute)                                                   \
+    X(cuMemPoolTrimTo)                                                         \
+    X(cuModuleLoad)                                                            \
+    X(cuModuleLoadData)                                                        \
+    X(cuModuleLoadDataEx)                                                      \
+    X(cuModuleLoadFatBinary)                                                   \
+    X(cuModuleUnload)                                                          \
+    X(cuModuleGetFunction)                                                     \
+    X(cuModuleGetGlobal)                                                       \
+    X(cuModuleGetGlobal_v2)                                                    \
+    X(cuLaunchKernel)                                                          \
+    X(cuLaunchKernel_ptsz)                                                     \
+    X(cuLaunchKernelEx)                                                        \
+    X(cuLaunchKernelEx_ptsz)
 
 #define CUDA_MOCK_ENTRY_ENUM(name) CUDA_MOCK_EP_##name,
 typedef enum cuda_mock_entry_t {
@@ -139,7 +285,18 @@ typedef enum cuda_mock_entry_t {
 // The kinds of driver object the core tracks for this driver.
 typedef enum cuda_mock_object_kind_t {
     CUDA_MOCK_OBJECT_CONTEXT = 0,
+    CUDA_MOCK_OBJECT_STREAM = 1,
+    CUDA_MOCK_OBJECT_EVENT = 2,
+    CUDA_MOCK_OBJECT_POOL = 3,
+    CUDA_MOCK_OBJECT_HOST_REGISTRATION = 4,
+    CUDA_MOCK_OBJECT_KIND_COUNT
 } cuda_mock_object_kind_t;
+
+// Bits of the core's user flags of an allocation, beside the flags of the
+// call that made it (cuMemHostAlloc's, cuMemAllocManaged's).
+#define CUDA_MOCK_POOL_MEMORY 0x80000000u // from a memory pool
+#define CUDA_MOCK_HOST_REGISTERED                                              \
+    0x40000000u // a registration (cuda_mock_host.c)
 
 // ---------------------------------------------------------------------------
 // Entering an entry point (cuda_mock_driver.c)
@@ -224,5 +381,130 @@ int cuda_mock_ctx_device(const cuda_mock_ctx_t *ctx);
 // Frees the allocations and closes the imported mappings made in `ctx`,
 // which is being destroyed (cuda_mock_memory.c).
 void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx);
+
+// The live context `handle` names (any thread's): CUDA_ERROR_INVALID_CONTEXT
+// for anything else, logged with `call`.
+CUresult cuda_mock_ctx_live(CUcontext handle, const char *call,
+                            cuda_mock_ctx_t **out);
+
+// A reference to a context that tells later whether it is still the same
+// live context (a destroyed one's slot may be reused).
+typedef struct cuda_mock_ctx_ref_t {
+    cuda_mock_ctx_t *ctx;
+    uint32_t gen;
+} cuda_mock_ctx_ref_t;
+cuda_mock_ctx_ref_t cuda_mock_ctx_ref(cuda_mock_ctx_t *ctx);
+bool cuda_mock_ctx_ref_alive(cuda_mock_ctx_ref_t ref);
+
+// ---------------------------------------------------------------------------
+// Tables of driver objects (cuda_mock_handles.c)
+//
+// A table is one address range, reserved at first use and never unmapped,
+// of fixed-size slots; a handle is valid when it points at a live slot of
+// its table, which is decided without touching memory that is not the
+// table's. Every object starts with its slot header; a live object is in
+// the core's object set (the leak report) under the table's kind.
+
+typedef struct cuda_mock_slot_t {
+    _Atomic uint32_t state; // free or live
+    _Atomic uint32_t gen;   // bumped by each allocation of the slot
+} cuda_mock_slot_t;
+
+typedef struct cuda_mock_table_t {
+    const char *what; // "stream", for log lines
+    size_t slot_size;
+    uint32_t capacity;
+    unsigned object_kind;
+    _Atomic(char *) base;
+    _Atomic uint32_t high; // slots ever used: the bound of a walk
+    uint32_t cursor;       // the next slot to try (under lock)
+    pthread_mutex_t lock;
+} cuda_mock_table_t;
+
+#define CUDA_MOCK_TABLE(what_, type_, capacity_, kind_)                        \
+    {                                                                          \
+        .what = (what_), .slot_size = sizeof(type_), .capacity = (capacity_),  \
+        .object_kind = (kind_), .lock = PTHREAD_MUTEX_INITIALIZER,             \
+    }
+
+// A live slot, zeroed past its header; CUDA_ERROR_OUT_OF_MEMORY when every
+// slot is alive (logged).
+CUresult cuda_mock_table_alloc(cuda_mock_table_t *t, void **out);
+// The live slot `handle` names, or NULL.
+void *cuda_mock_table_get(cuda_mock_table_t *t, const void *handle);
+// Ends a live slot's life; false when it was not live (of two racing
+// frees, one wins).
+bool cuda_mock_table_free(cuda_mock_table_t *t, void *slot);
+// Calls fn for every live slot.
+void cuda_mock_table_foreach(cuda_mock_table_t *t,
+                             void (*fn)(void *slot, void *arg), void *arg);
+
+// ---------------------------------------------------------------------------
+// Streams and events (cuda_mock_stream.c, cuda_mock_event.c)
+
+// The context of the stream `h`: a created stream's (CUDA_ERROR_INVALID_
+// HANDLE when it is not a live stream), or for NULL, CU_STREAM_LEGACY and
+// CU_STREAM_PER_THREAD the current context (CUDA_ERROR_INVALID_CONTEXT
+// when there is none).
+CUresult cuda_mock_stream_resolve(CUstream h, const char *call,
+                                  cuda_mock_ctx_t **ctx);
+// CUDA_SUCCESS when `ev` is a live event, else CUDA_ERROR_INVALID_HANDLE.
+CUresult cuda_mock_event_check(CUevent ev, const char *call);
+
+// A context is being destroyed: its streams, events and host registrations
+// go with it.
+void cuda_mock_stream_ctx_teardown(const cuda_mock_ctx_t *ctx);
+void cuda_mock_event_ctx_teardown(const cuda_mock_ctx_t *ctx);
+void cuda_mock_host_ctx_teardown(const cuda_mock_ctx_t *ctx);
+
+// ---------------------------------------------------------------------------
+// The copy and fill engine (cuda_mock_copy.c)
+
+// The sides of a copy that must be memory of the driver (device memory, or
+// host memory it pinned); the others may be too (unified addressing).
+#define CUDA_MOCK_DST_DEVICE 1u
+#define CUDA_MOCK_SRC_DEVICE 2u
+
+// Copies `height` rows of `width` bytes, `dst_pitch` and `src_pitch` bytes
+// apart, after checking every row's range against the driver's memory
+// (the bounds rule, and for mapped VMM memory the access of `dst_device`
+// and `src_device`, the devices that write and read). Complete when it
+// returns.
+CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
+                             size_t dst_pitch, uintptr_t src, size_t src_pitch,
+                             size_t width, size_t height, unsigned sides,
+                             const char *call);
+
+static inline CUresult cuda_mock_copy_bytes(int dst_device, int src_device,
+                                            uintptr_t dst, uintptr_t src,
+                                            size_t n, unsigned sides,
+                                            const char *call) {
+    return cuda_mock_copy_rows(dst_device, src_device, dst, n, src, n, n, 1,
+                               sides, call);
+}
+
+// Fills `height` rows of `width` elements of `elem` (1, 2 or 4) bytes,
+// `pitch` bytes apart, with the low `elem` bytes of `value`, in memory of
+// the driver, for `device`.
+CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
+                        unsigned elem, size_t width, size_t height,
+                        const char *call);
+
+// ---------------------------------------------------------------------------
+// Memory (cuda_mock_memory.c, cuda_mock_pool.c, cuda_mock_host.c)
+
+// Frees device or managed memory at its base `p`, as cuMemFree_v2 does
+// (pool memory settles its pool's accounts).
+CUresult cuda_mock_mem_free_device(const void *p, const char *call);
+
+// Memory of a pool was freed (`info`: what umf_mock_free said of it).
+void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info);
+// The pool that memory `info` came from.
+CUmemoryPool cuda_mock_pool_of(const umf_mock_alloc_info_t *info);
+
+// The registration holding `p` as an allocation's info (kind HOST, owner
+// the registering context, user flags the registration's flags |
+// CUDA_MOCK_HOST_REGISTERED); false if none holds it.
+bool cuda_mock_host_lookup(const void *p, umf_mock_alloc_info_t *info);
 
 #endif // UMF_GPU_CUDA_MOCK_INTERNAL_H

@@ -30,12 +30,6 @@ CUDA_MOCK_API CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev) {
     LEGACY(cuDeviceTotalMem, cuDeviceTotalMem_v2);
 }
 
-CUDA_MOCK_API CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
-    (void)uuid;
-    (void)dev;
-    LEGACY(cuDeviceGetUuid, cuDeviceGetUuid_v2);
-}
-
 CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
     (void)dev;
     LEGACY(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2);
@@ -146,4 +140,152 @@ CUDA_MOCK_API CUresult cuGetProcAddress(const char *symbol, void **pfn,
     (void)cudaVersion;
     (void)flags;
     LEGACY(cuGetProcAddress, cuGetProcAddress_v2);
+}
+
+CUDA_MOCK_API CUresult cuStreamDestroy(CUstream hStream) {
+    (void)hStream;
+    LEGACY(cuStreamDestroy, cuStreamDestroy_v2);
+}
+
+CUDA_MOCK_API CUresult cuEventDestroy(CUevent hEvent) {
+    (void)hEvent;
+    LEGACY(cuEventDestroy, cuEventDestroy_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice,
+                                         const void *srcHost,
+                                         unsigned int ByteCount,
+                                         CUstream hStream) {
+    (void)dstDevice;
+    (void)srcHost;
+    (void)ByteCount;
+    (void)hStream;
+    LEGACY(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoHAsync(void *dstHost,
+                                         CUdeviceptr_v1 srcDevice,
+                                         unsigned int ByteCount,
+                                         CUstream hStream) {
+    (void)dstHost;
+    (void)srcDevice;
+    (void)ByteCount;
+    (void)hStream;
+    LEGACY(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice,
+                                         CUdeviceptr_v1 srcDevice,
+                                         unsigned int ByteCount,
+                                         CUstream hStream) {
+    (void)dstDevice;
+    (void)srcDevice;
+    (void)ByteCount;
+    (void)hStream;
+    LEGACY(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy) {
+    (void)pCopy;
+    LEGACY(cuMemcpy2D, cuMemcpy2D_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy) {
+    (void)pCopy;
+    LEGACY(cuMemcpy2DUnaligned, cuMemcpy2DUnaligned_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy,
+                                       CUstream hStream) {
+    (void)pCopy;
+    (void)hStream;
+    LEGACY(cuMemcpy2DAsync, cuMemcpy2DAsync_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us,
+                                   unsigned int N) {
+    (void)dstDevice;
+    (void)us;
+    (void)N;
+    LEGACY(cuMemsetD16, cuMemsetD16_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui,
+                                   unsigned int N) {
+    (void)dstDevice;
+    (void)ui;
+    (void)N;
+    LEGACY(cuMemsetD32, cuMemsetD32_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemsetD2D8(CUdeviceptr_v1 dstDevice,
+                                    unsigned int dstPitch, unsigned char uc,
+                                    unsigned int Width, unsigned int Height) {
+    (void)dstDevice;
+    (void)dstPitch;
+    (void)uc;
+    (void)Width;
+    (void)Height;
+    LEGACY(cuMemsetD2D8, cuMemsetD2D8_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemsetD2D16(CUdeviceptr_v1 dstDevice,
+                                     unsigned int dstPitch, unsigned short us,
+                                     unsigned int Width, unsigned int Height) {
+    (void)dstDevice;
+    (void)dstPitch;
+    (void)us;
+    (void)Width;
+    (void)Height;
+    LEGACY(cuMemsetD2D16, cuMemsetD2D16_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemsetD2D32(CUdeviceptr_v1 dstDevice,
+                                     unsigned int dstPitch, unsigned int ui,
+                                     unsigned int Width, unsigned int Height) {
+    (void)dstDevice;
+    (void)dstPitch;
+    (void)ui;
+    (void)Width;
+    (void)Height;
+    LEGACY(cuMemsetD2D32, cuMemsetD2D32_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p,
+                                                 unsigned int Flags) {
+    (void)pdptr;
+    (void)p;
+    (void)Flags;
+    LEGACY(cuMemHostGetDevicePointer, cuMemHostGetDevicePointer_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemHostRegister(void *p, size_t bytesize,
+                                         unsigned int Flags) {
+    (void)p;
+    (void)bytesize;
+    (void)Flags;
+    LEGACY(cuMemHostRegister, cuMemHostRegister_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemAllocPitch(CUdeviceptr_v1 *dptr,
+                                       unsigned int *pPitch,
+                                       unsigned int WidthInBytes,
+                                       unsigned int Height,
+                                       unsigned int ElementSizeBytes) {
+    (void)dptr;
+    (void)pPitch;
+    (void)WidthInBytes;
+    (void)Height;
+    (void)ElementSizeBytes;
+    LEGACY(cuMemAllocPitch, cuMemAllocPitch_v2);
+}
+
+CUDA_MOCK_API CUresult cuModuleGetGlobal(CUdeviceptr_v1 *dptr,
+                                         unsigned int *bytes, CUmodule hmod,
+                                         const char *name) {
+    (void)dptr;
+    (void)bytes;
+    (void)hmod;
+    (void)name;
+    LEGACY(cuModuleGetGlobal, cuModuleGetGlobal_v2);
 }

@@ -55,6 +55,37 @@ CUDA_MOCK_API CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
     return res;
 }
 
+// Rows are aligned to 512 bytes, as cuMemAllocPitch returns them on
+// current NVIDIA GPUs (a multiple of CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_
+// ALIGNMENT); a row is at most CU_DEVICE_ATTRIBUTE_MAX_PITCH bytes.
+#define PITCH_ALIGNMENT 512u
+#define MAX_PITCH 2147483647u
+
+CUDA_MOCK_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
+                                          size_t WidthInBytes, size_t Height,
+                                          unsigned int ElementSizeBytes) {
+    CUDA_MOCK_ENTER(cuMemAllocPitch_v2);
+    if (dptr == NULL || pPitch == NULL || WidthInBytes == 0 || Height == 0 ||
+        WidthInBytes > MAX_PITCH ||
+        (ElementSizeBytes != 4 && ElementSizeBytes != 8 &&
+         ElementSizeBytes != 16)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    size_t pitch =
+        (WidthInBytes + PITCH_ALIGNMENT - 1) & ~(size_t)(PITCH_ALIGNMENT - 1);
+    if (Height > SIZE_MAX / pitch) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    void *p;
+    CUresult res = alloc_in_current(UMF_MOCK_KIND_DEVICE, pitch * Height, 0,
+                                    "cuMemAllocPitch_v2", &p);
+    if (res == CUDA_SUCCESS) {
+        *dptr = (CUdeviceptr)(uintptr_t)p;
+        *pPitch = pitch;
+    }
+    return res;
+}
+
 CUDA_MOCK_API CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
                                          unsigned int flags) {
     CUDA_MOCK_ENTER(cuMemAllocManaged);
@@ -99,8 +130,12 @@ CUDA_MOCK_API CUresult cuMemHostAlloc(void **pp, size_t bytesize,
 // The driver does not need a current context to free: the pointer says
 // which context made it.
 static CUresult free_kind(const void *p, unsigned kinds, const char *call) {
-    umf_mock_status_t status = umf_mock_free(p, kinds, 0, NULL);
+    umf_mock_alloc_info_t freed;
+    umf_mock_status_t status = umf_mock_free(p, kinds, 0, &freed);
     if (status == UMF_MOCK_OK) {
+        if ((freed.user_flags & CUDA_MOCK_POOL_MEMORY) != 0) {
+            cuda_mock_pool_freed(&freed);
+        }
         return CUDA_SUCCESS;
     }
     switch (status) {
@@ -130,11 +165,15 @@ static CUresult free_kind(const void *p, unsigned kinds, const char *call) {
     return cuda_mock_result_of(status);
 }
 
+CUresult cuda_mock_mem_free_device(const void *p, const char *call) {
+    return free_kind(p, UMF_MOCK_KIND_DEVICE | UMF_MOCK_KIND_SHARED, call);
+}
+
+// Memory of cuMemAllocAsync may go here too (it is then freed at once).
 CUDA_MOCK_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
     CUDA_MOCK_ENTER(cuMemFree_v2);
-    return free_kind((const void *)(uintptr_t)dptr,
-                     UMF_MOCK_KIND_DEVICE | UMF_MOCK_KIND_SHARED,
-                     "cuMemFree_v2");
+    return cuda_mock_mem_free_device((const void *)(uintptr_t)dptr,
+                                     "cuMemFree_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemFreeHost(void *p) {
@@ -210,6 +249,8 @@ static size_t attr_size(CUpointer_attribute attr) {
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
         return sizeof(size_t);
+    case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
+        return sizeof(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS);
     default:
         return sizeof(unsigned int);
     }
@@ -236,14 +277,62 @@ static int info_device(const umf_mock_alloc_info_t *info) {
     return cuda_mock_ctx_device((const cuda_mock_ctx_t *)info->owner);
 }
 
+// The memory holding `ptr`: an allocation, mapping or import of the core,
+// or a registration of host memory. False when the driver knows none.
+static bool lookup(CUdeviceptr ptr, umf_mock_alloc_info_t *info) {
+    const void *p = (const void *)(uintptr_t)ptr;
+    return umf_mock_lookup(p, info) == UMF_MOCK_OK ||
+           cuda_mock_host_lookup(p, info);
+}
+
+static bool pool_memory(const umf_mock_alloc_info_t *info) {
+    return info->kind == UMF_MOCK_KIND_DEVICE &&
+           (info->user_flags & CUDA_MOCK_POOL_MEMORY) != 0;
+}
+
+// CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: what the current context's device may
+// do with the memory (mapped VMM memory: its access; registered read-only
+// memory: read).
+static unsigned access_flags(const umf_mock_alloc_info_t *info, CUdeviceptr ptr,
+                             bool *no_context) {
+    if (info->kind == UMF_MOCK_KIND_MAPPED) {
+        cuda_mock_ctx_t *ctx;
+        umf_mock_va_info_t va;
+        if (cuda_mock_ctx_current(&ctx) != CUDA_SUCCESS) {
+            *no_context = true;
+            return 0;
+        }
+        uint64_t bit = 1ull << cuda_mock_ctx_device(ctx);
+        if (umf_mock_va_query((const void *)(uintptr_t)ptr, &va) !=
+            UMF_MOCK_OK) {
+            return CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+        }
+        return (va.write_devices & bit) != 0
+                   ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+               : (va.read_devices & bit) != 0
+                   ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ
+                   : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+    }
+    if ((info->user_flags & CUDA_MOCK_HOST_REGISTERED) != 0 &&
+        (info->user_flags & CU_MEMHOSTREGISTER_READ_ONLY) != 0) {
+        return CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ;
+    }
+    return CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+}
+
 // Answers `attr` for `ptr` inside the allocation `info`.
 static attr_answer_t attr_get(const umf_mock_alloc_info_t *info,
                               CUpointer_attribute attr, CUdeviceptr ptr,
                               void *data) {
     bool host = info->kind == UMF_MOCK_KIND_HOST;
     bool managed = info->kind == UMF_MOCK_KIND_SHARED;
+    bool mapped = info->kind == UMF_MOCK_KIND_MAPPED;
     switch (attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
+        // Stream-ordered and VMM memory belong to no context.
+        if (pool_memory(info) || mapped) {
+            return ATTR_NO_VALUE;
+        }
         put_ptr(data, (const void *)info->owner);
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
@@ -281,6 +370,7 @@ static attr_answer_t attr_get(const umf_mock_alloc_info_t *info,
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
         put_u32(data, info->kind == UMF_MOCK_KIND_DEVICE &&
+                          !pool_memory(info) &&
                           umf_mock_memory_mode() != UMF_MOCK_MEMORY_MALLOC);
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
@@ -300,15 +390,27 @@ static attr_answer_t attr_get(const umf_mock_alloc_info_t *info,
     case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
         put_u32(data, 0);
         return ATTR_VALUE;
-    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
-        put_u32(data, CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE);
+    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: {
+        bool no_context = false;
+        unsigned flags = access_flags(info, ptr, &no_context);
+        if (no_context) {
+            return ATTR_NO_CONTEXT;
+        }
+        put_u32(data, flags);
         return ATTR_VALUE;
+    }
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-        put_ptr(data, NULL); // no memory pools
+        put_ptr(data, pool_memory(info) ? cuda_mock_pool_of(info) : NULL);
+        return ATTR_VALUE;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+        // VMM memory: the handle types asked of cuMemCreate (the low bits of
+        // the user flags, cuda_mock_vmm.c); nothing else is exportable as a
+        // shareable handle.
+        put_u32(data, mapped ? (info->user_flags & 0xffu)
+                             : (unsigned)CU_MEM_HANDLE_TYPE_NONE);
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
-    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
-        // Kernel-interface tokens and exportable handles are not emulated.
+        // Kernel-interface tokens are not emulated.
         return ATTR_NO_VALUE;
     }
     return ATTR_UNKNOWN;
@@ -327,7 +429,7 @@ CUDA_MOCK_API CUresult cuPointerGetAttribute(void *data,
         return CUDA_ERROR_INVALID_VALUE;
     }
     umf_mock_alloc_info_t info;
-    if (umf_mock_lookup((const void *)(uintptr_t)ptr, &info) != UMF_MOCK_OK) {
+    if (!lookup(ptr, &info)) {
         return CUDA_ERROR_INVALID_VALUE; // not memory of this driver
     }
     switch (attr_get(&info, attribute, ptr, data)) {
@@ -336,8 +438,7 @@ CUDA_MOCK_API CUresult cuPointerGetAttribute(void *data,
     case ATTR_NO_CONTEXT:
         return CUDA_ERROR_INVALID_CONTEXT;
     case ATTR_NO_VALUE:
-        if (attribute == CU_POINTER_ATTRIBUTE_P2P_TOKENS ||
-            attribute == CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES) {
+        if (attribute == CU_POINTER_ATTRIBUTE_P2P_TOKENS) {
             UMF_MOCK_LOG_ERROR("cuPointerGetAttribute: attribute %d is not "
                                "emulated",
                                (int)attribute);
@@ -365,8 +466,7 @@ CUDA_MOCK_API CUresult cuPointerGetAttributes(unsigned int numAttributes,
         }
     }
     umf_mock_alloc_info_t info;
-    bool known =
-        umf_mock_lookup((const void *)(uintptr_t)ptr, &info) == UMF_MOCK_OK;
+    bool known = lookup(ptr, &info);
     for (unsigned int i = 0; i < numAttributes; i++) {
         attr_answer_t a = known ? attr_get(&info, attributes[i], ptr, data[i])
                                 : ATTR_NO_VALUE;
@@ -383,68 +483,14 @@ CUDA_MOCK_API CUresult cuPointerGetAttributes(unsigned int numAttributes,
 // ---------------------------------------------------------------------------
 // Context teardown
 
-typedef struct owned_t {
-    uintptr_t owner;
-    uint64_t *bases;
-    unsigned char *imported;
-    size_t count, cap;
-    bool out_of_memory;
-} owned_t;
-
-static void collect_owned(const umf_mock_rec_data_t *d, void *arg) {
-    owned_t *o = arg;
-    if (d->owner != o->owner || o->out_of_memory) {
-        return;
-    }
-    if (o->count == o->cap) {
-        size_t cap = o->cap != 0 ? 2 * o->cap : 64;
-        uint64_t *bases = realloc(o->bases, cap * sizeof(*bases));
-        if (bases != NULL) {
-            o->bases = bases;
-        }
-        unsigned char *imported =
-            bases != NULL ? realloc(o->imported, cap) : NULL;
-        if (imported == NULL) {
-            o->out_of_memory = true;
-            return;
-        }
-        o->imported = imported;
-        o->cap = cap;
-    }
-    o->bases[o->count] = d->base;
-    o->imported[o->count] = d->kind == UMF_MOCK_KIND_IMPORTED;
-    o->count++;
-}
-
 void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
-    owned_t o = {.owner = (uintptr_t)ctx};
-    umf_mock_registry_foreach(collect_owned, &o);
-    if (o.out_of_memory) {
-        UMF_MOCK_LOG_ERROR("out of host memory: the allocations of context "
-                           "%p stay allocated",
-                           (const void *)ctx);
-    }
-    size_t freed = 0, closed = 0;
-    for (size_t i = 0; i < o.count; i++) {
-        const void *p = (const void *)(uintptr_t)o.bases[i];
-        if (o.imported[i]) {
-            // Every reference of a shared import.
-            bool unmapped = false;
-            while (!unmapped &&
-                   umf_mock_ipc_close(p, o.owner, &unmapped) == UMF_MOCK_OK) {
-            }
-            closed++;
-        } else if (umf_mock_free(p, UMF_MOCK_KIND_ALLOCATED, o.owner, NULL) ==
-                   UMF_MOCK_OK) {
-            freed++;
-        }
-    }
-    if (freed + closed > 0) {
+    umf_mock_owner_released_t released = {0};
+    umf_mock_release_owner((uintptr_t)ctx, &released);
+    if (released.allocations + released.imports > 0) {
         UMF_MOCK_LOG_INFO("context %p went with %zu allocations and %zu "
                           "imported mappings still alive; the driver freed "
                           "them",
-                          (const void *)ctx, freed, closed);
+                          (const void *)ctx, released.allocations,
+                          released.imports);
     }
-    free(o.bases);
-    free(o.imported);
 }

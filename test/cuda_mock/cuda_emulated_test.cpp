@@ -413,7 +413,10 @@ TEST_F(CudaEmulatedCtx, LiveCounts) {
     EXPECT_EQ(cu->umfCudaMockGetObjectCount("context"), contexts + 1);
     CU_EXPECT_OK(cu->cuCtxDestroy_v2(c));
     EXPECT_EQ(cu->umfCudaMockGetObjectCount("context"), contexts);
-    EXPECT_EQ(cu->umfCudaMockGetObjectCount("stream"), -1);
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("stream"), 0);
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("memory pool"), 0);
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("fence"), -1)
+        << "not a kind of this driver";
     CU_EXPECT_OK(cu->cuMemFree_v2(p));
     EXPECT_EQ(cu->umfCudaMockGetLiveCount(UMF_GPU_MOCK_LIVE_IPC_HANDLES),
               handles);
@@ -526,6 +529,8 @@ TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
     typedef CUresult (*one_fn)(void *);
     typedef CUresult (*two_fn)(void *, void *);
     typedef CUresult (*three_fn)(void *, void *, void *);
+    typedef CUresult (*four_fn)(void *, void *, void *, void *);
+    typedef CUresult (*five_fn)(void *, void *, void *, void *, void *);
     unsigned int u = 0;
     CUdeviceptr dp = 0;
     struct legacy_t {
@@ -544,15 +549,45 @@ TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
     auto three_call = [](void *fn, void *arg) {
         return reinterpret_cast<three_fn>(fn)(arg, arg, arg);
     };
+    auto four_call = [](void *fn, void *arg) {
+        return reinterpret_cast<four_fn>(fn)(arg, arg, arg, arg);
+    };
+    auto five_call = [](void *fn, void *arg) {
+        return reinterpret_cast<five_fn>(fn)(arg, arg, arg, arg, arg);
+    };
     const legacy_t legacy[] = {
-        {"cuDeviceTotalMem", dev_call}, {"cuDeviceGetUuid", dev_call},
-        {"cuCtxCreate", three_call},    {"cuCtxDestroy", one_call},
-        {"cuCtxPushCurrent", one_call}, {"cuCtxPopCurrent", one_call},
-        {"cuMemGetInfo", two_call},     {"cuMemAlloc", two_call},
-        {"cuMemFree", one_call},        {"cuMemGetAddressRange", three_call},
-        {"cuMemAllocHost", two_call},   {"cuMemcpyHtoD", three_call},
-        {"cuMemcpyDtoH", three_call},   {"cuMemcpyDtoD", three_call},
-        {"cuMemsetD8", three_call},     {"cuGetProcAddress", three_call},
+        {"cuDeviceTotalMem", dev_call},
+        {"cuCtxCreate", three_call},
+        {"cuCtxDestroy", one_call},
+        {"cuCtxPushCurrent", one_call},
+        {"cuCtxPopCurrent", one_call},
+        {"cuMemGetInfo", two_call},
+        {"cuMemAlloc", two_call},
+        {"cuMemFree", one_call},
+        {"cuMemGetAddressRange", three_call},
+        {"cuMemAllocHost", two_call},
+        {"cuMemcpyHtoD", three_call},
+        {"cuMemcpyDtoH", three_call},
+        {"cuMemcpyDtoD", three_call},
+        {"cuMemsetD8", three_call},
+        {"cuGetProcAddress", three_call},
+        {"cuStreamDestroy", one_call},
+        {"cuEventDestroy", one_call},
+        {"cuMemcpyHtoDAsync", four_call},
+        {"cuMemcpyDtoHAsync", four_call},
+        {"cuMemcpyDtoDAsync", four_call},
+        {"cuMemcpy2D", one_call},
+        {"cuMemcpy2DUnaligned", one_call},
+        {"cuMemcpy2DAsync", two_call},
+        {"cuMemsetD16", three_call},
+        {"cuMemsetD32", three_call},
+        {"cuMemsetD2D8", five_call},
+        {"cuMemsetD2D16", five_call},
+        {"cuMemsetD2D32", five_call},
+        {"cuMemHostGetDevicePointer", three_call},
+        {"cuMemHostRegister", three_call},
+        {"cuMemAllocPitch", five_call},
+        {"cuModuleGetGlobal", four_call},
     };
     cu->umfCudaMockResetCallCounts();
     for (const legacy_t &l : legacy) {
@@ -709,25 +744,25 @@ TEST_F(CudaEmulatedCtx, EveryPointerAttribute) {
                       cu, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, p),
                   p);
         unsigned u = 0;
-        unsigned long long ull = 0;
-        // Not emulated: kernel-interface tokens, exportable handle types.
+        // No shareable handle type: only VMM memory has one.
+        CU_EXPECT_OK(cu->cuPointerGetAttribute(
+            &u, CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES, p));
+        EXPECT_EQ(u, static_cast<unsigned>(CU_MEM_HANDLE_TYPE_NONE));
+        // Not emulated: kernel-interface tokens...
         CUDA_POINTER_ATTRIBUTE_P2P_TOKENS tokens;
         EXPECT_EQ(cu->cuPointerGetAttribute(&tokens,
                                             CU_POINTER_ATTRIBUTE_P2P_TOKENS, p),
                   CUDA_ERROR_NOT_SUPPORTED);
-        EXPECT_EQ(cu->cuPointerGetAttribute(
-                      &ull, CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES, p),
-                  CUDA_ERROR_NOT_SUPPORTED);
         // ... which cuPointerGetAttributes reads as zero.
-        CUpointer_attribute attrs[] = {
-            CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
-            CU_POINTER_ATTRIBUTE_MAPPED};
+        CUpointer_attribute attrs[] = {CU_POINTER_ATTRIBUTE_P2P_TOKENS,
+                                       CU_POINTER_ATTRIBUTE_MAPPED};
         u = 0;
-        ull = 99;
-        void *data[] = {&ull, &u};
+        std::memset(&tokens, 0xff, sizeof(tokens));
+        void *data[] = {&tokens, &u};
         CU_EXPECT_OK(cu->cuPointerGetAttributes(2, attrs, data, p));
         EXPECT_EQ(u, 1u);
-        EXPECT_EQ(ull & 0xffffffffu, 0u);
+        EXPECT_EQ(tokens.p2pToken, 0u);
+        EXPECT_EQ(tokens.vaSpaceToken, 0u);
     }
     CU_EXPECT_OK(cu->cuMemFree_v2(d));
     CU_EXPECT_OK(cu->cuMemFree_v2(m));

@@ -31,3 +31,21 @@ int cuda_link_ptds_roundtrip(void) {
     failed |= cuDevicePrimaryCtxRelease(0) != CUDA_SUCCESS;
     return failed;
 }
+
+int cuda_link_ptsz_stream_work(void) {
+    CUstream s;
+    CUevent e;
+    CUdeviceptr p = 0;
+    if (cuStreamCreate(&s, 0) != CUDA_SUCCESS) {
+        return 1;
+    }
+    int failed = cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS;
+    failed |= cuMemAlloc(&p, 64) != CUDA_SUCCESS;
+    failed |= cuMemsetD32Async(p, 7, 16, s) != CUDA_SUCCESS;
+    failed |= cuEventRecord(e, s) != CUDA_SUCCESS;
+    failed |= cuStreamSynchronize(s) != CUDA_SUCCESS;
+    failed |= cuMemFree(p) != CUDA_SUCCESS;
+    failed |= cuEventDestroy(e) != CUDA_SUCCESS;
+    failed |= cuStreamDestroy(s) != CUDA_SUCCESS;
+    return failed;
+}

@@ -69,3 +69,54 @@ UMF_C_TEST(CudaLink, VersionedNamesThroughTheHeader) {
         UMF_EXPECT_EQ(cuda_link_call_count("cuMemcpy_ptds"), 1);
     }
 }
+
+// What memory frameworks' CUDA test suites call, by the names cuda.h gives
+// them (the issue that made the emulated driver grow: cuMemsetD32,
+// cuMemHostGetFlags, cuStreamSynchronize were missing, and a binary linked
+// with -lcuda could not start).
+UMF_C_TEST(CudaLink, StreamsEventsFillsAndHostMemory) {
+    UMF_ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    CUcontext ctx;
+    UMF_ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS);
+    UMF_ASSERT_EQ(cuCtxPushCurrent(ctx), CUDA_SUCCESS);
+    CUstream s;
+    CUevent a, b;
+    UMF_ASSERT_EQ(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    UMF_ASSERT_EQ(cuEventCreate(&a, CU_EVENT_DEFAULT), CUDA_SUCCESS);
+    UMF_ASSERT_EQ(cuEventCreate(&b, CU_EVENT_DEFAULT), CUDA_SUCCESS);
+    void *host = NULL;
+    UMF_ASSERT_EQ(cuMemHostAlloc(&host, 4096, CU_MEMHOSTALLOC_PORTABLE),
+                  CUDA_SUCCESS);
+    unsigned int flags = 0;
+    UMF_EXPECT_EQ(cuMemHostGetFlags(&flags, host), CUDA_SUCCESS);
+    UMF_EXPECT((flags & CU_MEMHOSTALLOC_PORTABLE) != 0);
+    CUdeviceptr p = 0;
+    UMF_ASSERT_EQ(cuMemAllocAsync(&p, 4096, s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuEventRecord(a, s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemsetD32(p, 0x01020304u, 1024), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemcpyDtoHAsync(host, p, 4096, s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuEventRecord(b, s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+    float ms = -1;
+    UMF_EXPECT_EQ(cuEventElapsedTime(&ms, a, b), CUDA_SUCCESS);
+    UMF_EXPECT(ms >= 0);
+    UMF_EXPECT_EQ(((unsigned char *)host)[4095], 0x01);
+    UMF_EXPECT_EQ(cuMemFreeAsync(p, s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuMemFreeHost(host), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuEventDestroy(a), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuEventDestroy(b), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuda_link_ptsz_stream_work(), 0);
+    if (cuda_link_call_count("cuMemsetD32_v2") >= 0) {
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemsetD32_v2"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuStreamDestroy_v2"), 2);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuEventDestroy_v2"), 3);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuEventElapsedTime_v2"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuStreamSynchronize_ptsz"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuMemsetD32Async_ptsz"), 1);
+        UMF_EXPECT_EQ(cuda_link_call_count("cuEventRecord_ptsz"), 1);
+    }
+    UMF_EXPECT_EQ(cuCtxPopCurrent(NULL), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuDevicePrimaryCtxRelease(0), CUDA_SUCCESS);
+}

@@ -11,6 +11,10 @@
 // success.
 int cuda_link_ptds_roundtrip(void);
 
+// A stream, an event, a fill on the stream and a record, through the
+// per-thread names (cuStreamSynchronize_ptsz ...); 0 on success.
+int cuda_link_ptsz_stream_work(void);
+
 // The emulated driver's count of calls to `entry`, or -1 when the loaded
 // driver is another one.
 int64_t cuda_link_call_count(const char *entry);

@@ -39,6 +39,23 @@ const cuda_test_driver_t *cuda_test_driver_load(std::string *why) {
     CUDA_TEST_MOCK_CONTROL(CUDA_TEST_RESOLVE_OPTIONAL)
     CUDA_TEST_RESOLVE_OPTIONAL(cuCtxGetDevice_v2)
     CUDA_TEST_RESOLVE_OPTIONAL(cuCtxSynchronize_v2)
+    CUDA_TEST_RESOLVE_OPTIONAL(cuEventElapsedTime_v2)
+    driver.cuDeviceGetUuid_v1 =
+        reinterpret_cast<decltype(driver.cuDeviceGetUuid_v1)>(
+            dlsym(driver.lib, "cuDeviceGetUuid"));
+    if (driver.cuDeviceGetUuid_v1 == nullptr) {
+        *why = driver.path + " lacks cuDeviceGetUuid";
+        return nullptr;
+    }
+    if (driver.cuEventElapsedTime_v2 == nullptr) {
+        driver.cuEventElapsedTime_v2 =
+            reinterpret_cast<decltype(driver.cuEventElapsedTime_v2)>(
+                dlsym(driver.lib, "cuEventElapsedTime"));
+        if (driver.cuEventElapsedTime_v2 == nullptr) {
+            *why = driver.path + " lacks cuEventElapsedTime";
+            return nullptr;
+        }
+    }
 #undef CUDA_TEST_RESOLVE_OPTIONAL
     loaded = true;
     return &driver;

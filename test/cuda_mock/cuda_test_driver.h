@@ -73,7 +73,73 @@ typedef CUresult (*cu_ctx_create_v2_fn)(CUcontext *pctx, unsigned int flags,
     X(cuMemMap)                                                                \
     X(cuMemUnmap)                                                              \
     X(cuMemSetAccess)                                                          \
-    X(cuMemGetAccess)
+    X(cuMemGetAccess)                                                          \
+    X(cuDeviceGetPCIBusId)                                                     \
+    X(cuDeviceGetByPCIBusId)                                                   \
+    X(cuDeviceCanAccessPeer)                                                   \
+    X(cuCtxEnablePeerAccess)                                                   \
+    X(cuCtxDisablePeerAccess)                                                  \
+    X(cuCtxGetFlags)                                                           \
+    X(cuCtxGetApiVersion)                                                      \
+    X(cuCtxGetLimit)                                                           \
+    X(cuCtxSetLimit)                                                           \
+    X(cuCtxGetStreamPriorityRange)                                             \
+    X(cuStreamCreate)                                                          \
+    X(cuStreamCreateWithPriority)                                              \
+    X(cuStreamDestroy_v2)                                                      \
+    X(cuStreamSynchronize)                                                     \
+    X(cuStreamQuery)                                                           \
+    X(cuStreamWaitEvent)                                                       \
+    X(cuStreamGetCtx)                                                          \
+    X(cuStreamGetFlags)                                                        \
+    X(cuStreamGetPriority)                                                     \
+    X(cuEventCreate)                                                           \
+    X(cuEventRecord)                                                           \
+    X(cuEventQuery)                                                            \
+    X(cuEventSynchronize)                                                      \
+    X(cuEventDestroy_v2)                                                       \
+    X(cuIpcGetEventHandle)                                                     \
+    X(cuIpcOpenEventHandle)                                                    \
+    X(cuMemcpyAsync)                                                           \
+    X(cuMemcpyHtoDAsync_v2)                                                    \
+    X(cuMemcpyDtoHAsync_v2)                                                    \
+    X(cuMemcpyDtoDAsync_v2)                                                    \
+    X(cuMemcpyPeer)                                                            \
+    X(cuMemcpyPeerAsync)                                                       \
+    X(cuMemcpy2D_v2)                                                           \
+    X(cuMemcpy2DUnaligned_v2)                                                  \
+    X(cuMemcpy2DAsync_v2)                                                      \
+    X(cuMemsetD16_v2)                                                          \
+    X(cuMemsetD32_v2)                                                          \
+    X(cuMemsetD2D8_v2)                                                         \
+    X(cuMemsetD2D16_v2)                                                        \
+    X(cuMemsetD2D32_v2)                                                        \
+    X(cuMemsetD8Async)                                                         \
+    X(cuMemsetD16Async)                                                        \
+    X(cuMemsetD32Async)                                                        \
+    X(cuMemsetD2D8Async)                                                       \
+    X(cuMemsetD2D16Async)                                                      \
+    X(cuMemsetD2D32Async)                                                      \
+    X(cuMemHostGetFlags)                                                       \
+    X(cuMemHostGetDevicePointer_v2)                                            \
+    X(cuMemHostRegister_v2)                                                    \
+    X(cuMemHostUnregister)                                                     \
+    X(cuMemAllocPitch_v2)                                                      \
+    X(cuMemAllocAsync)                                                         \
+    X(cuMemFreeAsync)                                                          \
+    X(cuMemAllocFromPoolAsync)                                                 \
+    X(cuDeviceGetDefaultMemPool)                                               \
+    X(cuDeviceGetMemPool)                                                      \
+    X(cuDeviceSetMemPool)                                                      \
+    X(cuMemPoolCreate)                                                         \
+    X(cuMemPoolDestroy)                                                        \
+    X(cuMemPoolSetAttribute)                                                   \
+    X(cuMemPoolGetAttribute)                                                   \
+    X(cuMemPoolTrimTo)                                                         \
+    X(cuModuleLoad)                                                            \
+    X(cuModuleLoadData)                                                        \
+    X(cuModuleGetFunction)                                                     \
+    X(cuLaunchKernel)
 
 // The control API of the emulated driver (include/umf/gpu_mock.h).
 #define CUDA_TEST_MOCK_CONTROL(X)                                              \
@@ -97,6 +163,13 @@ struct cuda_test_driver_t {
     // Newer than some drivers (CUDA 13); NULL where missing.
     decltype(&::cuCtxGetDevice_v2) cuCtxGetDevice_v2;
     decltype(&::cuCtxSynchronize_v2) cuCtxSynchronize_v2;
+    // cuda.h names cuEventElapsedTime_v2 (CUDA 12.8) cuEventElapsedTime:
+    // the newer one where the driver has it, else the older one (the same
+    // arguments).
+    decltype(&::cuEventElapsedTime_v2) cuEventElapsedTime_v2;
+    // cuDeviceGetUuid of CUDA 9.2, which cuda.h names cuDeviceGetUuid_v2
+    // now (the same arguments).
+    decltype(&::cuDeviceGetUuid_v2) cuDeviceGetUuid_v1;
 
     // True when the driver is the emulated one (it has the control API).
     bool emulated() const {

@@ -131,6 +131,18 @@ class CudaCtxTest : public CudaTest {
     }
 };
 
+// The fixture of checks of the emulated driver alone: Base's, skipped
+// (saying why) on any other driver.
+template <typename Base> class CudaEmulatedOnly : public Base {
+  protected:
+    void SetUp() override {
+        Base::SetUp();
+        if (!this->HasFatalFailure() && !this->cu->emulated()) {
+            GTEST_SKIP() << this->cu->path << " is not the emulated driver";
+        }
+    }
+};
+
 // Runs this test binary as child role `role` with the environment
 // assignments `env` ("NAME=value"), and waits for it. Its exit status goes
 // to *status and, when `output` is not NULL, its standard error (which the

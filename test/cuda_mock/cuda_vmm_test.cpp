@@ -456,15 +456,8 @@ TEST_F(CudaVmm, ShareWithAnotherProcessOverAUnixSocket) {
 // ---------------------------------------------------------------------------
 // The emulated driver's own promises
 
-class CudaVmmEmulated : public CudaVmm {
+class CudaVmmEmulated : public CudaEmulatedOnly<CudaVmm> {
   protected:
-    void SetUp() override {
-        CudaVmm::SetUp();
-        if (!HasFatalFailure() && !cu->emulated()) {
-            GTEST_SKIP() << cu->path << " is not the emulated driver";
-        }
-    }
-
     int64_t live(umf_gpu_mock_live_t what) {
         return cu->umfCudaMockGetLiveCount(what);
     }

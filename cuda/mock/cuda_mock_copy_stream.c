@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Copies on a stream (cuMemcpyAsync, cuMemcpyHtoDAsync_v2 ...) and between
+// contexts (cuMemcpyPeer, cuMemcpyPeerAsync). A copy on a stream runs when
+// it is enqueued, on the device of the stream's context (the default
+// streams: the current context's), so it is complete when the call
+// returns; the copy engine (cuda_mock_copy.c) checks its ranges. A peer
+// copy needs no peer access, as on a GPU (the driver stages it): the
+// destination is checked for the destination context's device, the source
+// for the source context's. The _ptsz variants are the same calls, with
+// NULL naming the per-thread default stream.
+
+#include "cuda_mock_internal.h"
+
+static CUresult on_stream(uintptr_t dst, uintptr_t src, size_t n,
+                          unsigned sides, CUstream stream, const char *call) {
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    int device = cuda_mock_ctx_device(ctx);
+    return cuda_mock_copy_bytes(device, device, dst, src, n, sides, call);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
+                                     size_t ByteCount, CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyAsync);
+    return on_stream((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, hStream,
+                     "cuMemcpyAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src,
+                                          size_t ByteCount, CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyAsync_ptsz);
+    return on_stream((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, hStream,
+                     "cuMemcpyAsync_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice,
+                                            const void *srcHost,
+                                            size_t ByteCount,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyHtoDAsync_v2);
+    return on_stream((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
+                     CUDA_MOCK_DST_DEVICE, hStream, "cuMemcpyHtoDAsync_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
+                                                 const void *srcHost,
+                                                 size_t ByteCount,
+                                                 CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyHtoDAsync_v2_ptsz);
+    return on_stream((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
+                     CUDA_MOCK_DST_DEVICE, hStream,
+                     "cuMemcpyHtoDAsync_v2_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoHAsync_v2(void *dstHost,
+                                            CUdeviceptr srcDevice,
+                                            size_t ByteCount,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyDtoHAsync_v2);
+    return on_stream((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
+                     CUDA_MOCK_SRC_DEVICE, hStream, "cuMemcpyDtoHAsync_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost,
+                                                 CUdeviceptr srcDevice,
+                                                 size_t ByteCount,
+                                                 CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyDtoHAsync_v2_ptsz);
+    return on_stream((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
+                     CUDA_MOCK_SRC_DEVICE, hStream,
+                     "cuMemcpyDtoHAsync_v2_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice,
+                                            CUdeviceptr srcDevice,
+                                            size_t ByteCount,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyDtoDAsync_v2);
+    return on_stream((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
+                     CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE, hStream,
+                     "cuMemcpyDtoDAsync_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
+                                                 CUdeviceptr srcDevice,
+                                                 size_t ByteCount,
+                                                 CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyDtoDAsync_v2_ptsz);
+    return on_stream((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
+                     CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE, hStream,
+                     "cuMemcpyDtoDAsync_v2_ptsz");
+}
+
+// ---------------------------------------------------------------------------
+// Between contexts
+
+// `sync`: the synchronous call, without a stream.
+static CUresult peer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                     CUcontext src_ctx, size_t n, bool sync, CUstream stream,
+                     const char *call) {
+    cuda_mock_ctx_t *d, *s, *on;
+    CUresult res = cuda_mock_ctx_live(dst_ctx, call, &d);
+    if (res == CUDA_SUCCESS) {
+        res = cuda_mock_ctx_live(src_ctx, call, &s);
+    }
+    if (res == CUDA_SUCCESS && !sync) {
+        res = cuda_mock_stream_resolve(stream, call, &on);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return cuda_mock_copy_bytes(
+        cuda_mock_ctx_device(d), cuda_mock_ctx_device(s), (uintptr_t)dst,
+        (uintptr_t)src, n, CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE, call);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext,
+                                    CUdeviceptr srcDevice, CUcontext srcContext,
+                                    size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyPeer);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true,
+                NULL, "cuMemcpyPeer");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice,
+                                         CUcontext dstContext,
+                                         CUdeviceptr srcDevice,
+                                         CUcontext srcContext,
+                                         size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyPeer_ptds);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true,
+                NULL, "cuMemcpyPeer_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice,
+                                         CUcontext dstContext,
+                                         CUdeviceptr srcDevice,
+                                         CUcontext srcContext, size_t ByteCount,
+                                         CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyPeerAsync);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false,
+                hStream, "cuMemcpyPeerAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyPeerAsync_ptsz(
+    CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+    CUcontext srcContext, size_t ByteCount, CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyPeerAsync_ptsz);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false,
+                hStream, "cuMemcpyPeerAsync_ptsz");
+}

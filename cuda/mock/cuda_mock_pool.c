@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The stream-ordered allocator: memory pools (one default pool per device,
+// and pools made with cuMemPoolCreate), the current pool of each device,
+// cuMemAllocAsync / cuMemAllocFromPoolAsync and cuMemFreeAsync, the pools'
+// attributes and cuMemPoolTrimTo.
+//
+// An allocation runs when it is enqueued, like all work here, and is an
+// allocation of the core tagged with its pool (owner = the pool's state,
+// user flags CUDA_MOCK_POOL_MEMORY); cuMemFreeAsync, and cuMemFree_v2,
+// which may free it too, give it back to the core at once. So a pool holds
+// no memory of its own beyond its allocations: its reserved memory is its
+// used memory (in whole pages), cuMemPoolTrimTo has nothing to release, and
+// the release threshold is kept and reported but changes nothing.
+//
+// A pool's state is reference counted: one reference for its handle (the
+// default pools' never goes), one per live allocation. cuMemPoolDestroy
+// ends the handle at once; the state goes with the last allocation, as
+// documented ("released automatically once there are no more outstanding
+// allocations").
+
+#include "cuda_mock_internal.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pool_state_t {
+    CUmemoryPool handle; // for CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
+    int device;
+    bool is_default;
+    size_t max_size; // 0: the device's memory
+    _Atomic uint64_t refs;
+    // Attributes (int ones 0 or 1; the threshold in bytes).
+    _Atomic int reuse_follow_event_dependencies;
+    _Atomic int reuse_allow_opportunistic;
+    _Atomic int reuse_allow_internal_dependencies;
+    _Atomic uint64_t release_threshold;
+    // Bytes: used = sizes asked for, reserved = page-rounded.
+    _Atomic uint64_t used, used_high, reserved, reserved_high;
+} pool_state_t;
+
+// A handle: a table slot (cuMemPoolCreate) or one of the default pools.
+struct CUmemPoolHandle_st {
+    cuda_mock_slot_t slot;
+    pool_state_t *state;
+};
+
+static cuda_mock_table_t pools =
+    CUDA_MOCK_TABLE("memory pool", struct CUmemPoolHandle_st,
+                    CUDA_MOCK_MAX_POOLS, CUDA_MOCK_OBJECT_POOL);
+
+static struct CUmemPoolHandle_st default_pool[UMF_MOCK_MAX_DEVICES];
+static pool_state_t default_state[UMF_MOCK_MAX_DEVICES];
+static _Atomic(CUmemoryPool) current_pool[UMF_MOCK_MAX_DEVICES];
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
+
+static void state_init(pool_state_t *s, int device, size_t max_size) {
+    s->device = device;
+    s->max_size = max_size;
+    atomic_store(&s->refs, 1);
+    atomic_store(&s->reuse_follow_event_dependencies, 1);
+    atomic_store(&s->reuse_allow_opportunistic, 1);
+    atomic_store(&s->reuse_allow_internal_dependencies, 1);
+}
+
+static void defaults_init(void) {
+    for (unsigned i = 0; i < UMF_MOCK_MAX_DEVICES; i++) {
+        state_init(&default_state[i], (int)i, 0);
+        default_state[i].is_default = true;
+        default_pool[i].state = &default_state[i];
+        default_state[i].handle = &default_pool[i];
+    }
+}
+
+static CUmemoryPool default_of(int device) {
+    pthread_once(&defaults_once, defaults_init);
+    return &default_pool[device];
+}
+
+static void state_unref(pool_state_t *s) {
+    if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1 &&
+        !s->is_default) {
+        free(s);
+    }
+}
+
+// The state of a live pool handle, or NULL.
+static pool_state_t *state_of(CUmemoryPool pool) {
+    uintptr_t h = (uintptr_t)pool, d = (uintptr_t)&default_pool[0];
+    if (h >= d && h < d + sizeof(default_pool) &&
+        (h - d) % sizeof(default_pool[0]) == 0) {
+        pthread_once(&defaults_once, defaults_init);
+        struct CUmemPoolHandle_st *p = (struct CUmemPoolHandle_st *)h;
+        return (unsigned)(p - default_pool) < umf_mock_device_count() ? p->state
+                                                                      : NULL;
+    }
+    struct CUmemPoolHandle_st *p = cuda_mock_table_get(&pools, pool);
+    return p != NULL ? p->state : NULL;
+}
+
+static CUmemoryPool current_of(int device) {
+    CUmemoryPool p =
+        atomic_load_explicit(&current_pool[device], memory_order_acquire);
+    return p != NULL ? p : default_of(device);
+}
+
+// ---------------------------------------------------------------------------
+// Pools
+
+static CUresult check_location(const CUmemLocation *loc, const char *call) {
+    if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE) {
+        UMF_MOCK_LOG_ERROR("%s: location type %d: the emulated driver has "
+                           "device memory pools only",
+                           call, (int)loc->type);
+        return loc->type == CU_MEM_LOCATION_TYPE_HOST ||
+                       loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA
+                   ? CUDA_ERROR_NOT_SUPPORTED
+                   : CUDA_ERROR_INVALID_VALUE;
+    }
+    if (loc->id < 0 || (unsigned)loc->id >= umf_mock_device_count()) {
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuMemPoolCreate(CUmemoryPool *pool,
+                                       const CUmemPoolProps *poolProps) {
+    CUDA_MOCK_ENTER(cuMemPoolCreate);
+    if (pool == NULL || poolProps == NULL ||
+        poolProps->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+        poolProps->win32SecurityAttributes != NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult res = check_location(&poolProps->location, "cuMemPoolCreate");
+    if (res != CUDA_SUCCESS) {
+        // cuda.h lists no CUDA_ERROR_INVALID_DEVICE here.
+        return res == CUDA_ERROR_INVALID_DEVICE ? CUDA_ERROR_INVALID_VALUE
+                                                : res;
+    }
+    if (poolProps->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
+        UMF_MOCK_LOG_ERROR("cuMemPoolCreate: handle types 0x%x: pools for "
+                           "IPC are not emulated",
+                           (unsigned)poolProps->handleTypes);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    pool_state_t *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    state_init(s, poolProps->location.id, poolProps->maxSize);
+    struct CUmemPoolHandle_st *p;
+    res = cuda_mock_table_alloc(&pools, (void **)&p);
+    if (res != CUDA_SUCCESS) {
+        free(s);
+        return res;
+    }
+    p->state = s;
+    s->handle = p;
+    *pool = p;
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuMemPoolDestroy(CUmemoryPool pool) {
+    CUDA_MOCK_ENTER(cuMemPoolDestroy);
+    pool_state_t *s = state_of(pool);
+    if (s == NULL || s->is_default) {
+        UMF_MOCK_LOG_ERROR("cuMemPoolDestroy(%p): %s", (void *)pool,
+                           s == NULL ? "not a memory pool of this driver"
+                                     : "a device's default pool stays");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!cuda_mock_table_free(&pools, pool)) {
+        return CUDA_ERROR_INVALID_VALUE; // destroyed by another thread
+    }
+    // Destroying a device's current pool makes its default pool current.
+    CUmemoryPool expected = pool;
+    (void)atomic_compare_exchange_strong(&current_pool[s->device], &expected,
+                                         NULL);
+    state_unref(s);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out,
+                                                 CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetDefaultMemPool);
+    if (pool_out == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *pool_out = default_of(dev);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetMemPool);
+    if (pool == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *pool = current_of(dev);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
+    CUDA_MOCK_ENTER(cuDeviceSetMemPool);
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    pool_state_t *s = state_of(pool);
+    if (s == NULL || s->device != dev) {
+        UMF_MOCK_LOG_ERROR("cuDeviceSetMemPool(%d, %p): %s", dev, (void *)pool,
+                           s == NULL ? "not a memory pool of this driver"
+                                     : "a pool of another device");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    atomic_store_explicit(&current_pool[dev], s->is_default ? NULL : pool,
+                          memory_order_release);
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Attributes
+
+static void raise_high(_Atomic uint64_t *high, uint64_t value) {
+    uint64_t h = atomic_load_explicit(high, memory_order_relaxed);
+    while (value > h &&
+           !atomic_compare_exchange_weak_explicit(
+               high, &h, value, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
+CUDA_MOCK_API CUresult cuMemPoolSetAttribute(CUmemoryPool pool,
+                                             CUmemPool_attribute attr,
+                                             void *value) {
+    CUDA_MOCK_ENTER(cuMemPoolSetAttribute);
+    pool_state_t *s = state_of(pool);
+    if (s == NULL || value == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    switch (attr) {
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+        atomic_store(&s->reuse_follow_event_dependencies,
+                     *(const int *)value != 0);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+        atomic_store(&s->reuse_allow_opportunistic, *(const int *)value != 0);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+        atomic_store(&s->reuse_allow_internal_dependencies,
+                     *(const int *)value != 0);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        atomic_store(&s->release_threshold, *(const cuuint64_t *)value);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH: {
+        // "It is illegal to set this attribute to a non-zero value": a
+        // reset, which starts the watermark again from the current value.
+        if (*(const cuuint64_t *)value != 0) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        bool reserved = attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH;
+        atomic_store(reserved ? &s->reserved_high : &s->used_high,
+                     atomic_load(reserved ? &s->reserved : &s->used));
+        return CUDA_SUCCESS;
+    }
+    default:
+        // Read-only (the current amounts) or unknown.
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUDA_MOCK_API CUresult cuMemPoolGetAttribute(CUmemoryPool pool,
+                                             CUmemPool_attribute attr,
+                                             void *value) {
+    CUDA_MOCK_ENTER(cuMemPoolGetAttribute);
+    pool_state_t *s = state_of(pool);
+    if (s == NULL || value == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    switch (attr) {
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+        *(int *)value = atomic_load(&s->reuse_follow_event_dependencies);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+        *(int *)value = atomic_load(&s->reuse_allow_opportunistic);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+        *(int *)value = atomic_load(&s->reuse_allow_internal_dependencies);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        *(cuuint64_t *)value = atomic_load(&s->release_threshold);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+        *(cuuint64_t *)value = atomic_load(&s->reserved);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+        *(cuuint64_t *)value = atomic_load(&s->reserved_high);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+        *(cuuint64_t *)value = atomic_load(&s->used);
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+        *(cuuint64_t *)value = atomic_load(&s->used_high);
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUDA_MOCK_API CUresult cuMemPoolTrimTo(CUmemoryPool pool,
+                                       size_t minBytesToKeep) {
+    CUDA_MOCK_ENTER(cuMemPoolTrimTo);
+    (void)minBytesToKeep;
+    // Nothing is held beyond the live allocations, which stay.
+    return state_of(pool) != NULL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+// ---------------------------------------------------------------------------
+// Allocation and free
+
+static uint64_t page_round(size_t n) {
+    uint64_t page = umf_mock_page_size;
+    return ((uint64_t)n + page - 1) & ~(page - 1);
+}
+
+static CUresult alloc_from(pool_state_t *s, CUdeviceptr *dptr, size_t size,
+                           CUstream stream, const char *call) {
+    if (dptr == NULL || size == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    uint64_t mapped = page_round(size);
+    if (s->max_size != 0 &&
+        atomic_load_explicit(&s->reserved, memory_order_relaxed) + mapped >
+            s->max_size) {
+        UMF_MOCK_LOG_INFO("%s(%zu): the pool's maximum size (%zu) would be "
+                          "passed",
+                          call, size, s->max_size);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+    void *p;
+    umf_mock_status_t status =
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, s->device, size, 0, (uintptr_t)s,
+                       CUDA_MOCK_POOL_MEMORY, &p);
+    if (status != UMF_MOCK_OK) {
+        state_unref(s);
+        UMF_MOCK_LOG_INFO("%s(%zu) on device %d: %s", call, size, s->device,
+                          umf_mock_status_name(status));
+        return cuda_mock_result_of(status);
+    }
+    raise_high(&s->used_high, atomic_fetch_add(&s->used, size) + size);
+    raise_high(&s->reserved_high,
+               atomic_fetch_add(&s->reserved, mapped) + mapped);
+    (void)stream;
+    *dptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUmemoryPool cuda_mock_pool_of(const umf_mock_alloc_info_t *info) {
+    return ((const pool_state_t *)info->owner)->handle;
+}
+
+void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info) {
+    pool_state_t *s = (pool_state_t *)info->owner;
+    atomic_fetch_sub(&s->used, info->size);
+    atomic_fetch_sub(&s->reserved, info->mapped);
+    state_unref(s);
+}
+
+static CUresult alloc_async(CUdeviceptr *dptr, size_t size, CUstream stream,
+                            const char *call) {
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    // The pool current to the stream's device.
+    pool_state_t *s = state_of(current_of(cuda_mock_ctx_device(ctx)));
+    if (s == NULL) {
+        return CUDA_ERROR_INVALID_VALUE; // destroyed meanwhile
+    }
+    return alloc_from(s, dptr, size, stream, call);
+}
+
+CUDA_MOCK_API CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
+                                       CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemAllocAsync);
+    return alloc_async(dptr, bytesize, hStream, "cuMemAllocAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemAllocAsync_ptsz);
+    return alloc_async(dptr, bytesize, hStream, "cuMemAllocAsync_ptsz");
+}
+
+static CUresult alloc_from_pool(CUdeviceptr *dptr, size_t size,
+                                CUmemoryPool pool, CUstream stream,
+                                const char *call) {
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    // "The specified memory pool may be from a device different than that
+    // of the specified hStream."
+    pool_state_t *s = state_of(pool);
+    if (s == NULL) {
+        UMF_MOCK_LOG_ERROR("%s: %p is not a memory pool of this driver", call,
+                           (void *)pool);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return alloc_from(s, dptr, size, stream, call);
+}
+
+CUDA_MOCK_API CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr,
+                                               size_t bytesize,
+                                               CUmemoryPool pool,
+                                               CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemAllocFromPoolAsync);
+    return alloc_from_pool(dptr, bytesize, pool, hStream,
+                           "cuMemAllocFromPoolAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr,
+                                                    size_t bytesize,
+                                                    CUmemoryPool pool,
+                                                    CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemAllocFromPoolAsync_ptsz);
+    return alloc_from_pool(dptr, bytesize, pool, hStream,
+                           "cuMemAllocFromPoolAsync_ptsz");
+}
+
+static CUresult free_async(CUdeviceptr dptr, CUstream stream,
+                           const char *call) {
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    const void *p = (const void *)(uintptr_t)dptr;
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(p, &info) != UMF_MOCK_OK ||
+        (info.user_flags & CUDA_MOCK_POOL_MEMORY) == 0 ||
+        info.kind != UMF_MOCK_KIND_DEVICE) {
+        UMF_MOCK_LOG_ERROR("%s(%p): not memory of cuMemAllocAsync or "
+                           "cuMemAllocFromPoolAsync, or freed already",
+                           call, p);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    // Freed as by cuMemFree_v2 (which settles the pool's accounts).
+    return cuda_mock_mem_free_device(p, call);
+}
+
+CUDA_MOCK_API CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemFreeAsync);
+    return free_async(dptr, hStream, "cuMemFreeAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemFreeAsync_ptsz);
+    return free_async(dptr, hStream, "cuMemFreeAsync_ptsz");
+}
