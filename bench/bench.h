@@ -183,6 +183,12 @@ typedef struct bench_backend_t {
 extern const bench_backend_t bench_backend_ze;
 extern const bench_backend_t bench_backend_cuda;
 
+// The CUDA driver's entry point `name` (NULL if it lacks it) and the device
+// the run uses (bench_cuda.c), for the measurements of its own calls
+// (bench_cuda_driver.c).
+void *bench_cuda_symbol(bench_driver_t *d, const char *name);
+int bench_cuda_device(const bench_driver_t *d);
+
 // ---- Run child (bench_run.c) and IPC (bench_ipc.c) ------------------------
 
 // What a measurement runs on: one provider of one driver in one mode.
@@ -219,12 +225,13 @@ typedef struct bench_measure_t {
     bool (*run)(const bench_run_t *run);
 } bench_measure_t;
 
-extern const bench_measure_t bench_measure_pairs;     // bench_run.c
-extern const bench_measure_t bench_measure_threads;   // bench_run.c
-extern const bench_measure_t bench_measure_random;    // bench_random.c
-extern const bench_measure_t bench_measure_error;     // bench_run.c
-extern const bench_measure_t bench_measure_residency; // bench_residency.c
-extern const bench_measure_t bench_measure_ipc;       // bench_measures.c
+extern const bench_measure_t bench_measure_pairs;       // bench_run.c
+extern const bench_measure_t bench_measure_threads;     // bench_run.c
+extern const bench_measure_t bench_measure_random;      // bench_random.c
+extern const bench_measure_t bench_measure_error;       // bench_run.c
+extern const bench_measure_t bench_measure_residency;   // bench_residency.c
+extern const bench_measure_t bench_measure_ipc;         // bench_measures.c
+extern const bench_measure_t bench_measure_cuda_driver; // bench_cuda_driver.c
 
 // The measurements in the order they run, NULL-terminated.
 extern const bench_measure_t *const bench_measures[];

@@ -185,6 +185,14 @@ static const umf_memory_provider_ops_t *cuda_ops(void) {
     return umfCUDAMemoryProviderOps();
 }
 
+void *bench_cuda_symbol(bench_driver_t *d, const char *name) {
+    return dlsym(d->lib, name);
+}
+
+int bench_cuda_device(const bench_driver_t *d) {
+    return (int)d->device;
+}
+
 const bench_backend_t bench_backend_cuda = {
     .name = "cuda",
     .title = "CUDA DEVICE",

@@ -92,8 +92,11 @@ if(MOCKS)
         ipc_close_last)
     set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
                     ipc_open_first ipc_open_cached)
-    # Level Zero has resident devices.
+    # Level Zero has resident devices; the CUDA driver's own calls are
+    # measured (bench_cuda_driver.c).
     set(ze_arena_names residency_idle residency_stall residency_change)
+    set(cuda_arena_names memcpy async_copy_htod async_copy_dtoh vmm_cycle
+                         sync_alloc_free stream_alloc_free)
     foreach(provider ${providers})
         foreach(mode arena memfd)
             foreach(name ${${mode}_names} ${${provider}_${mode}_names})

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
 # The real-GPU check: builds umf-gpu on a machine with an NVIDIA GPU and no
-# network, runs the CUDA driver-semantics tests and the CUDA provider tests
-# against the real libcuda.so.1 (UMF_GPU_CUDA_LIB), runs the benchmark's
-# CUDA part, and writes a short report.
+# network, runs the CUDA driver-semantics tests (devices, contexts, memory,
+# IPC, virtual memory management with a POSIX fd shared between two
+# processes, streams, events and interprocess events, async and 2D copies,
+# fills, host memory, peers, the stream-ordered allocator, queries and
+# cuGetProcAddress_v2), a program linked with -lcuda, the VMM example, and
+# the CUDA provider tests against the real libcuda.so.1 (UMF_GPU_CUDA_LIB),
+# runs the benchmark's CUDA part, and writes a short report.
 #
 #   tools/device-check.sh --prepare   here, once: copies Debian's GoogleTest
 #                                     sources (/usr/src/googletest, from
@@ -70,10 +74,16 @@ say "- CPUs: $(nproc)"
 
 # --------------------------------------------------------------- the build
 jobs=$(nproc)
-targets=(test_cuda_api test_cuda_ipc test_cuda_emulated test_cuda_threads
-    test_provider_cuda test_provider_cuda_ipc test_provider_cuda_faults
-    test_provider_cuda_threads test_provider_cuda_driver umf-gpu-bench
-    umf_gpu_cuda_mock)
+# The CUDA driver-semantics suites (they run unchanged on a real driver; what
+# only the emulated driver promises skips itself there), the programs that
+# link libcuda.so.1 as applications do, and the provider's suites.
+driver_tests=(test_cuda_api test_cuda_ipc test_cuda_vmm test_cuda_stream
+    test_cuda_host test_cuda_query test_cuda_threads test_cuda_emulated)
+linked_programs=(test_cuda_link example_cuda_vmm_two_processes)
+provider_tests=(test_provider_cuda_driver test_provider_cuda
+    test_provider_cuda_ipc test_provider_cuda_threads test_provider_cuda_faults)
+targets=("${driver_tests[@]}" "${linked_programs[@]}" "${provider_tests[@]}"
+    umf-gpu-bench umf_gpu_cuda_mock)
 start=$(date +%s)
 {
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -120,17 +130,28 @@ say "| suite | result | passed | failed | skipped |"
 say "| --- | --- | --- | --- | --- |"
 failed=0
 : >"$out/tests.log"
-for t in test_cuda_api test_cuda_ipc test_cuda_threads test_cuda_emulated \
-    test_provider_cuda_driver test_provider_cuda test_provider_cuda_ipc \
-    test_provider_cuda_threads test_provider_cuda_faults; do
+for t in "${driver_tests[@]}" "${linked_programs[@]}" "${provider_tests[@]}"; do
     log=$work/$t.log
-    timeout 240 "$build/bin/$t" >"$log" 2>&1
+    case " ${linked_programs[*]} " in
+    *" $t "*)
+        # Linked with -lcuda: the dynamic linker takes libcuda.so.1 from
+        # the named driver's folder, as an application's would.
+        LD_LIBRARY_PATH=$(dirname "$cuda_lib") timeout 240 "$build/bin/$t" \
+            >"$log" 2>&1
+        ;;
+    *)
+        timeout 240 "$build/bin/$t" >"$log" 2>&1
+        ;;
+    esac
     rc=$?
     {
         echo "===== $t (exit $rc)"
         cat "$log"
     } >>"$out/tests.log"
     passed=$(grep -c '^\[       OK \]' "$log")
+    if ! grep -q '^\[==========\]' "$log"; then
+        passed=- # not a GoogleTest program: its exit status says
+    fi
     nfailed=$(grep -c '^\[  FAILED  \] .*(' "$log")
     skipped=$(grep -c '^\[  SKIPPED \] .*(' "$log")
     result=ok

@@ -123,6 +123,7 @@ expect include/umf/base.h include/umf/memory_provider.h \
     bin/umf-gpu-mock-env bin/umf-gpu-demo \
     "$docdir/examples/level_zero_alloc.c" "$docdir/examples/cuda_alloc.c" \
     "$docdir/examples/ipc_two_processes.c" "$docdir/examples/native_error.c" \
+    "$docdir/examples/cuda_vmm_two_processes.c" \
     "$docdir/examples/ci_emulated.sh"
 [ "$with_ze" = ON ] && expect "$libdir/libze_mock.so"
 [ "$with_cuda" = ON ] && expect "$libdir/mock-cuda/libcuda.so.1"
@@ -163,7 +164,7 @@ if step "configure with find_package(umf_gpu)" "$cmake" \
         "$work/configure_with_find_package_umf_gpu_.log" ||
         fail "find_package(umf_gpu) did not find the prefix's package"
     [ "$with_ze" = ON ] && programs="$programs cmake-build/level_zero_alloc cmake-build/ipc_two_processes_static"
-    [ "$with_cuda" = ON ] && programs="$programs cmake-build/cuda_alloc cmake-build/native_error_static"
+    [ "$with_cuda" = ON ] && programs="$programs cmake-build/cuda_alloc cmake-build/native_error_static cmake-build/cuda_vmm_two_processes"
 fi
 
 # 5. The outside project through pkg-config.
