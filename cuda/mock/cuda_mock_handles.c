@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Tables of driver objects (cuda_mock_internal.h): one address range per
-// table, reserved at first use and never unmapped, holding fixed-size
-// slots. A handle is valid when it points at a slot of its table that is
-// alive, which is decided without touching memory that is not the table's;
-// a slot destroyed meanwhile (by another thread) is still memory of the
-// table, so a racing reader reads stale data, never a freed page.
+// Tables of driver objects (cuda_mock_internal.h): one zeroed heap block
+// per table, made at first use and never freed, holding fixed-size slots
+// (a large calloc is fresh pages that cost nothing until touched; and what
+// the slots point to stays reachable for leak checkers). A handle is valid when
+// it points at a slot of its table that is alive, which is decided without
+// touching memory that is not the table's; a slot destroyed meanwhile (by
+// another thread) is still memory of the table, so a racing reader reads stale
+// data, never a freed page.
 
 #include "cuda_mock_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define SLOT_FREE 0u
 #define SLOT_LIVE 1u
 
-// Maps the table's range (once): untouched pages cost nothing.
+// Makes the table's block (once).
 static char *table_base(cuda_mock_table_t *t) {
     char *base = atomic_load_explicit(&t->base, memory_order_acquire);
     if (base != NULL) {
@@ -24,14 +26,11 @@ static char *table_base(cuda_mock_table_t *t) {
     pthread_mutex_lock(&t->lock);
     base = atomic_load_explicit(&t->base, memory_order_relaxed);
     if (base == NULL) {
-        void *p = mmap(NULL, (size_t)t->capacity * t->slot_size,
-                       PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p != MAP_FAILED) {
-            base = p;
+        base = calloc(t->capacity, t->slot_size);
+        if (base != NULL) {
             atomic_store_explicit(&t->base, base, memory_order_release);
         } else {
-            UMF_MOCK_LOG_ERROR("cannot map the table of %ss", t->what);
+            UMF_MOCK_LOG_ERROR("cannot make the table of %ss", t->what);
         }
     }
     pthread_mutex_unlock(&t->lock);

@@ -399,8 +399,8 @@ bool cuda_mock_ctx_ref_alive(cuda_mock_ctx_ref_t ref);
 // ---------------------------------------------------------------------------
 // Tables of driver objects (cuda_mock_handles.c)
 //
-// A table is one address range, reserved at first use and never unmapped,
-// of fixed-size slots; a handle is valid when it points at a live slot of
+// A table is one heap block, made at first use and never freed, of
+// fixed-size slots; a handle is valid when it points at a live slot of
 // its table, which is decided without touching memory that is not the
 // table's. Every object starts with its slot header; a live object is in
 // the core's object set (the leak report) under the table's kind.

@@ -488,8 +488,8 @@ UMF_TEST_CHILD(pool_leaker) {
     CHILD_CU(cu->cuStreamCreate(&s, 0));
     CUevent e;
     CHILD_CU(cu->cuEventCreate(&e, 0));
-    std::vector<char> *buf = new std::vector<char>(4096);
-    CHILD_CU(cu->cuMemHostRegister_v2(buf->data(), buf->size(), 0));
+    static char buf[4096];
+    CHILD_CU(cu->cuMemHostRegister_v2(buf, sizeof(buf), 0));
     return 0; // all left alive
 }
 

@@ -120,3 +120,60 @@ UMF_C_TEST(CudaLink, StreamsEventsFillsAndHostMemory) {
     UMF_EXPECT_EQ(cuCtxPopCurrent(NULL), CUDA_SUCCESS);
     UMF_EXPECT_EQ(cuDevicePrimaryCtxRelease(0), CUDA_SUCCESS);
 }
+
+// Every per-thread variant the driver exports (40) is reached by a program
+// built with CUDA_API_PER_THREAD_DEFAULT_STREAM.
+UMF_C_TEST(CudaLink, EveryPerThreadVariant) {
+    UMF_ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuda_link_every_per_thread_variant(), 0);
+    static const char *const variants[] = {
+        "cuEventRecordWithFlags_ptsz",
+        "cuLaunchKernelEx_ptsz",
+        "cuLaunchKernel_ptsz",
+        "cuMemAllocAsync_ptsz",
+        "cuMemAllocFromPoolAsync_ptsz",
+        "cuMemFreeAsync_ptsz",
+        "cuMemcpy2DAsync_v2_ptsz",
+        "cuMemcpy2DUnaligned_v2_ptds",
+        "cuMemcpy2D_v2_ptds",
+        "cuMemcpyAsync_ptsz",
+        "cuMemcpyDtoDAsync_v2_ptsz",
+        "cuMemcpyDtoD_v2_ptds",
+        "cuMemcpyDtoHAsync_v2_ptsz",
+        "cuMemcpyHtoDAsync_v2_ptsz",
+        "cuMemcpyPeerAsync_ptsz",
+        "cuMemcpyPeer_ptds",
+        "cuMemsetD16Async_ptsz",
+        "cuMemsetD16_v2_ptds",
+        "cuMemsetD2D16Async_ptsz",
+        "cuMemsetD2D16_v2_ptds",
+        "cuMemsetD2D32Async_ptsz",
+        "cuMemsetD2D32_v2_ptds",
+        "cuMemsetD2D8Async_ptsz",
+        "cuMemsetD2D8_v2_ptds",
+        "cuMemsetD32_v2_ptds",
+        "cuMemsetD8Async_ptsz",
+        "cuStreamGetCtx_ptsz",
+        "cuStreamGetCtx_v2_ptsz",
+        "cuStreamGetFlags_ptsz",
+        "cuStreamGetId_ptsz",
+        "cuStreamGetPriority_ptsz",
+        "cuStreamQuery_ptsz",
+        "cuStreamSynchronize_ptsz",
+        "cuStreamWaitEvent_ptsz",
+        // Reached by the other cases of this program.
+        "cuEventRecord_ptsz",
+        "cuMemcpyDtoH_v2_ptds",
+        "cuMemcpyHtoD_v2_ptds",
+        "cuMemcpy_ptds",
+        "cuMemsetD32Async_ptsz",
+        "cuMemsetD8_v2_ptds",
+    };
+    if (cuda_link_call_count("cuInit") < 0) {
+        return; // another driver: the calls succeeded, nothing to count
+    }
+    for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+        UMF_C_CHECK_(cuda_link_call_count(variants[i]) >= 1, (void)0,
+                     "%s was not reached", variants[i]);
+    }
+}

@@ -15,6 +15,9 @@ int cuda_link_ptds_roundtrip(void);
 // per-thread names (cuStreamSynchronize_ptsz ...); 0 on success.
 int cuda_link_ptsz_stream_work(void);
 
+// Calls every per-thread variant (_ptds, _ptsz) once; 0 on success.
+int cuda_link_every_per_thread_variant(void);
+
 // The emulated driver's count of calls to `entry`, or -1 when the loaded
 // driver is another one.
 int64_t cuda_link_call_count(const char *entry);

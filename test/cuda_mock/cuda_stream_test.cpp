@@ -53,6 +53,19 @@ TEST_F(CudaStream, CreateQueryDestroy) {
     int prio = 99;
     CU_EXPECT_OK(cu->cuStreamGetPriority(s, &prio));
     EXPECT_EQ(prio, 0);
+    auto get_id =
+        reinterpret_cast<CUresult (*)(CUstream, unsigned long long *)>(
+            cuda_test_driver_symbol("cuStreamGetId"));
+    if (get_id != nullptr) { // CUDA 12
+        unsigned long long id = 0, other = 0;
+        CU_EXPECT_OK(get_id(s, &id));
+        CUstream s2;
+        CU_ASSERT_OK(cu->cuStreamCreate(&s2, 0));
+        CU_EXPECT_OK(get_id(s2, &other));
+        EXPECT_NE(id, other) << "a unique id per stream";
+        CU_EXPECT_OK(cu->cuStreamDestroy_v2(s2));
+        EXPECT_EQ(get_id(s, nullptr), CUDA_ERROR_INVALID_VALUE);
+    }
     CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
 
     CU_ASSERT_OK(cu->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
@@ -171,6 +184,15 @@ TEST_F(CudaStream, EventCreateRecordQuerySynchronize) {
         CU_EXPECT_OK(cu->cuEventQuery(e));
         CU_EXPECT_OK(cu->cuEventDestroy_v2(e));
     }
+    auto record_with_flags =
+        reinterpret_cast<CUresult (*)(CUevent, CUstream, unsigned)>(
+            cuda_test_driver_symbol("cuEventRecordWithFlags"));
+    ASSERT_NE(record_with_flags, nullptr);
+    CUevent e;
+    CU_ASSERT_OK(cu->cuEventCreate(&e, 0));
+    CU_EXPECT_OK(record_with_flags(e, nullptr, CU_EVENT_RECORD_DEFAULT));
+    CU_EXPECT_OK(cu->cuEventSynchronize(e));
+    CU_EXPECT_OK(cu->cuEventDestroy_v2(e));
 }
 
 TEST_F(CudaStream, EventCreateErrors) {

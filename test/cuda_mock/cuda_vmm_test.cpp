@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda_test_fixture.h"
@@ -451,6 +452,51 @@ TEST_F(CudaVmm, ShareWithAnotherProcessOverAUnixSocket) {
     CU_EXPECT_OK(cu->cuMemUnmap(p, size));
     CU_EXPECT_OK(cu->cuMemRelease(h));
     CU_EXPECT_OK(cu->cuMemAddressFree(p, size));
+}
+
+// ---------------------------------------------------------------------------
+// Threads: each maps, fills, reads and unmaps its own memory, at once.
+
+TEST_F(CudaVmm, SeveralThreadsAtOnce) {
+    const int threads = 4, rounds = 10;
+    std::vector<std::thread> ts;
+    std::vector<int> failures(threads, 0);
+    for (int t = 0; t < threads; t++) {
+        ts.emplace_back([&, t] {
+            if (cu->cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+                failures[t]++;
+                return;
+            }
+            CUmemAllocationProp prop = device_prop(0, false);
+            for (int r = 0; r < rounds; r++) {
+                CUmemGenericAllocationHandle h;
+                CUdeviceptr p;
+                uint32_t want = static_cast<uint32_t>(t * 100 + r), got = 0;
+                CUmemAccessDesc d =
+                    access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+                bool ok = cu->cuMemCreate(&h, gran, &prop, 0) == CUDA_SUCCESS;
+                ok = ok &&
+                     cu->cuMemAddressReserve(&p, gran, 0, 0, 0) == CUDA_SUCCESS;
+                ok =
+                    ok && cu->cuMemMap(p, gran, 0, h, 0) == CUDA_SUCCESS &&
+                    cu->cuMemSetAccess(p, gran, &d, 1) == CUDA_SUCCESS &&
+                    cu->cuMemsetD32_v2(p + gran - 4, want, 1) == CUDA_SUCCESS &&
+                    cu->cuMemcpyDtoH_v2(&got, p + gran - 4, 4) ==
+                        CUDA_SUCCESS &&
+                    got == want && cu->cuMemUnmap(p, gran) == CUDA_SUCCESS &&
+                    cu->cuMemAddressFree(p, gran) == CUDA_SUCCESS &&
+                    cu->cuMemRelease(h) == CUDA_SUCCESS;
+                failures[t] += !ok;
+            }
+            cu->cuCtxSetCurrent(nullptr);
+        });
+    }
+    for (auto &t : ts) {
+        t.join();
+    }
+    for (int t = 0; t < threads; t++) {
+        EXPECT_EQ(failures[t], 0) << "thread " << t;
+    }
 }
 
 // ---------------------------------------------------------------------------
