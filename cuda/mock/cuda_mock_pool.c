@@ -13,8 +13,9 @@
 // used memory (in whole pages), cuMemPoolTrimTo has nothing to release, and
 // the release threshold is kept and reported but changes nothing.
 //
-// A pool's state is reference counted: one reference for its handle (the
-// default pools' never goes), one per live allocation. cuMemPoolDestroy
+// A created pool's state is reference counted: one reference for its
+// handle, one per live allocation (the default pools never go, and count
+// nothing). cuMemPoolDestroy
 // ends the handle at once; the state goes with the last allocation, as
 // documented ("released automatically once there are no more outstanding
 // allocations").
@@ -79,9 +80,16 @@ static CUmemoryPool default_of(int device) {
     return &default_pool[device];
 }
 
+// References count only for created pools: a default pool never goes.
+static void state_ref(pool_state_t *s) {
+    if (!s->is_default) {
+        atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+    }
+}
+
 static void state_unref(pool_state_t *s) {
-    if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1 &&
-        !s->is_default) {
+    if (!s->is_default &&
+        atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
         free(s);
     }
 }
@@ -338,7 +346,7 @@ static CUresult alloc_from(pool_state_t *s, CUdeviceptr *dptr, size_t size,
                           call, size, s->max_size);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+    state_ref(s);
     void *p;
     umf_mock_status_t status =
         umf_mock_alloc(UMF_MOCK_KIND_DEVICE, s->device, size, 0, (uintptr_t)s,
