@@ -21,6 +21,7 @@
 
 #include "gpu_provider.h"
 #include "log.h"
+#include "provider_args.h"
 #include "utils_common.h"
 
 typedef struct adapter_t {
@@ -78,11 +79,20 @@ static umf_result_t adapt_finalize(void *provider) {
 static umf_result_t adapt_alloc(void *provider, size_t size, size_t alignment,
                                 void **ptr) {
     const adapter_t *a = provider;
-    return a->ops->alloc(a->priv, size, alignment, ptr);
+    if (UMF_UNLIKELY(a == NULL)) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    umf_result_t ret = umf_args_alloc(ptr, alignment);
+    return UMF_LIKELY(ret == UMF_RESULT_SUCCESS)
+               ? a->ops->alloc(a->priv, size, alignment, ptr)
+               : ret;
 }
 
 static umf_result_t adapt_free(void *provider, void *ptr, size_t size) {
     const adapter_t *a = provider;
+    if (UMF_UNLIKELY(a == NULL || ptr == NULL)) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
     return a->ops->free(a->priv, ptr, size);
 }
 
@@ -100,71 +110,84 @@ static umf_result_t adapt_get_last_native_error(void *provider,
 static umf_result_t adapt_get_recommended_page_size(void *provider, size_t size,
                                                     size_t *pageSize) {
     const adapter_t *a = provider;
+    if (a == NULL || pageSize == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
     return a->ops->get_recommended_page_size(a->priv, size, pageSize);
 }
 
 static umf_result_t adapt_get_min_page_size(void *provider, const void *ptr,
                                             size_t *pageSize) {
     const adapter_t *a = provider;
+    if (a == NULL || pageSize == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
     // The 0.9 op takes ptr as void *; it only looks the address up.
     return a->ops->get_min_page_size(a->priv, (void *)(uintptr_t)ptr, pageSize);
 }
 
 // The optional ops: the 0.9 table's, or NOT_SUPPORTED where it has none
-// (as a core fills in for a NULL op).
-#define FORWARD(op, ...)                                                       \
-    (a->ops->op != NULL ? a->ops->op(a->priv, __VA_ARGS__)                     \
-                        : UMF_RESULT_ERROR_NOT_SUPPORTED)
+// (as a core fills in for a NULL op); INVALID_ARGUMENT, before either, when
+// the arguments break the rule a core checks (`ok`).
+#define FORWARD(ok, op, ...)                                                   \
+    (a == NULL || !(ok)   ? UMF_RESULT_ERROR_INVALID_ARGUMENT                  \
+     : a->ops->op != NULL ? a->ops->op(a->priv, __VA_ARGS__)                   \
+                          : UMF_RESULT_ERROR_NOT_SUPPORTED)
 
 static umf_result_t adapt_purge_lazy(void *provider, void *ptr, size_t size) {
     const adapter_t *a = provider;
-    return FORWARD(ext.purge_lazy, ptr, size);
+    return FORWARD(ptr != NULL, ext.purge_lazy, ptr, size);
 }
 
 static umf_result_t adapt_purge_force(void *provider, void *ptr, size_t size) {
     const adapter_t *a = provider;
-    return FORWARD(ext.purge_force, ptr, size);
+    return FORWARD(ptr != NULL, ext.purge_force, ptr, size);
 }
 
 static umf_result_t adapt_allocation_merge(void *provider, void *lowPtr,
                                            void *highPtr, size_t totalSize) {
     const adapter_t *a = provider;
-    return FORWARD(ext.allocation_merge, lowPtr, highPtr, totalSize);
+    return FORWARD(umf_args_merge_ok(lowPtr, highPtr, totalSize),
+                   ext.allocation_merge, lowPtr, highPtr, totalSize);
 }
 
 static umf_result_t adapt_allocation_split(void *provider, void *ptr,
                                            size_t totalSize, size_t firstSize) {
     const adapter_t *a = provider;
-    return FORWARD(ext.allocation_split, ptr, totalSize, firstSize);
+    return FORWARD(umf_args_split_ok(ptr, totalSize, firstSize),
+                   ext.allocation_split, ptr, totalSize, firstSize);
 }
 
 static umf_result_t adapt_get_ipc_handle_size(void *provider, size_t *size) {
     const adapter_t *a = provider;
-    return FORWARD(ipc.get_ipc_handle_size, size);
+    return FORWARD(size != NULL, ipc.get_ipc_handle_size, size);
 }
 
 static umf_result_t adapt_get_ipc_handle(void *provider, const void *ptr,
                                          size_t size, void *providerIpcData) {
     const adapter_t *a = provider;
-    return FORWARD(ipc.get_ipc_handle, ptr, size, providerIpcData);
+    return FORWARD(ptr != NULL && providerIpcData != NULL, ipc.get_ipc_handle,
+                   ptr, size, providerIpcData);
 }
 
 static umf_result_t adapt_put_ipc_handle(void *provider,
                                          void *providerIpcData) {
     const adapter_t *a = provider;
-    return FORWARD(ipc.put_ipc_handle, providerIpcData);
+    return FORWARD(providerIpcData != NULL, ipc.put_ipc_handle,
+                   providerIpcData);
 }
 
 static umf_result_t adapt_open_ipc_handle(void *provider, void *providerIpcData,
                                           void **ptr) {
     const adapter_t *a = provider;
-    return FORWARD(ipc.open_ipc_handle, providerIpcData, ptr);
+    return FORWARD(providerIpcData != NULL && ptr != NULL, ipc.open_ipc_handle,
+                   providerIpcData, ptr);
 }
 
 static umf_result_t adapt_close_ipc_handle(void *provider, void *ptr,
                                            size_t size) {
     const adapter_t *a = provider;
-    return FORWARD(ipc.close_ipc_handle, ptr, size);
+    return FORWARD(ptr != NULL, ipc.close_ipc_handle, ptr, size);
 }
 
 // A size_t answer into arg (size 0: the caller did not say, as UMF's own

@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "memory_provider_internal.h"
+#include "provider_args.h"
 #include "util_thread.h"
 #include "utils_common.h"
 #include "utils_hash_map.h"
@@ -265,11 +266,12 @@ umfMemoryProviderDestroy(umf_memory_provider_handle_t hProvider) {
 UMF_EXPORT umf_result_t
 umfMemoryProviderAlloc(umf_memory_provider_handle_t hProvider, size_t size,
                        size_t alignment, void **ptr) {
-    if (UMF_UNLIKELY(hProvider == NULL || ptr == NULL)) {
+    if (UMF_UNLIKELY(hProvider == NULL)) {
         return checked(hProvider, UMF_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    if (UMF_UNLIKELY(alignment != 0 && !umf_is_pow2(alignment))) {
-        return checked(hProvider, UMF_RESULT_ERROR_INVALID_ALIGNMENT);
+    umf_result_t ret = umf_args_alloc(ptr, alignment);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return checked(hProvider, ret);
     }
     return checked(hProvider,
                    hProvider->ops.alloc(hProvider->priv, size, alignment, ptr));
@@ -346,8 +348,7 @@ UMF_EXPORT umf_result_t umfMemoryProviderPurgeForce(
 UMF_EXPORT umf_result_t umfMemoryProviderAllocationSplit(
     umf_memory_provider_handle_t hProvider, void *ptr, size_t totalSize,
     size_t firstSize) {
-    if (hProvider == NULL || ptr == NULL || firstSize == 0 ||
-        firstSize >= totalSize) {
+    if (hProvider == NULL || !umf_args_split_ok(ptr, totalSize, firstSize)) {
         return checked(hProvider, UMF_RESULT_ERROR_INVALID_ARGUMENT);
     }
     return checked(hProvider, hProvider->ops.ext.allocation_split(
@@ -357,9 +358,7 @@ UMF_EXPORT umf_result_t umfMemoryProviderAllocationSplit(
 UMF_EXPORT umf_result_t umfMemoryProviderAllocationMerge(
     umf_memory_provider_handle_t hProvider, void *lowPtr, void *highPtr,
     size_t totalSize) {
-    if (hProvider == NULL || lowPtr == NULL || highPtr == NULL ||
-        (uintptr_t)lowPtr >= (uintptr_t)highPtr ||
-        (uintptr_t)highPtr - (uintptr_t)lowPtr >= totalSize) {
+    if (hProvider == NULL || !umf_args_merge_ok(lowPtr, highPtr, totalSize)) {
         return checked(hProvider, UMF_RESULT_ERROR_INVALID_ARGUMENT);
     }
     return checked(hProvider, hProvider->ops.ext.allocation_merge(

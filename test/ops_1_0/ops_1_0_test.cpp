@@ -7,6 +7,7 @@
 // purge, IPC across processes, and the consumer's refusal of the 0.9 table
 // that made the 1.0 one necessary.
 
+#include <cstdarg>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -281,6 +282,70 @@ TEST_P(Ops10, PurgeIsNotSupported) {
     ASSERT_EQ(c10_alloc(p_, 4096, 0, &ptr), UMF_RESULT_SUCCESS);
     EXPECT_EQ(c10_purge_lazy(p_, ptr, 4096), UMF_RESULT_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(c10_purge_force(p_, ptr, 4096), UMF_RESULT_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(c10_free(p_, ptr, 4096), UMF_RESULT_SUCCESS);
+}
+
+// ext_ctl called directly (a read), with an empty va_list.
+umf_result_t ctl_direct(const umf_gpu_memory_provider_ops_1_0_t *t,
+                        void *provider, const char *name, void *arg,
+                        size_t size, ...) {
+    va_list args;
+    va_start(args, size);
+    umf_result_t r = t->ext_ctl(provider, UMF_GPU_CTL_QUERY_PROGRAMMATIC, name,
+                                arg, size, UMF_GPU_CTL_QUERY_READ, args);
+    va_end(args);
+    return r;
+}
+
+// What a consumer that checks less than UMF's core may pass: every op of the
+// table, called directly, refuses NULL providers and NULL or bad pointers
+// with a result, never a crash.
+TEST_P(Ops10, BadInputToEveryOpIsRefused) {
+    const umf_gpu_memory_provider_ops_1_0_t *t = table_of(GetParam());
+    const umf_result_t inval = UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    void *ptr = nullptr;
+    size_t size = 0;
+    const char *msg = nullptr;
+    int32_t code = 0;
+    unsigned char data[4096] = {};
+    // No provider.
+    EXPECT_EQ(t->initialize(nullptr, nullptr), inval);
+    EXPECT_EQ(t->finalize(nullptr), inval);
+    EXPECT_EQ(t->alloc(nullptr, 64, 0, &ptr), inval);
+    EXPECT_EQ(t->free(nullptr, data, 64), inval);
+    EXPECT_EQ(t->get_last_native_error(nullptr, &msg, &code), inval);
+    EXPECT_EQ(t->get_recommended_page_size(nullptr, 64, &size), inval);
+    EXPECT_EQ(t->get_min_page_size(nullptr, nullptr, &size), inval);
+    EXPECT_EQ(t->ext_purge_lazy(nullptr, data, 64), inval);
+    EXPECT_EQ(t->ext_purge_force(nullptr, data, 64), inval);
+    EXPECT_EQ(t->ext_allocation_merge(nullptr, data, data + 64, 128), inval);
+    EXPECT_EQ(t->ext_allocation_split(nullptr, data, 128, 64), inval);
+    EXPECT_EQ(t->ext_get_ipc_handle_size(nullptr, &size), inval);
+    EXPECT_EQ(t->ext_get_ipc_handle(nullptr, data, 64, data), inval);
+    EXPECT_EQ(t->ext_put_ipc_handle(nullptr, data), inval);
+    EXPECT_EQ(t->ext_open_ipc_handle(nullptr, data, &ptr), inval);
+    EXPECT_EQ(t->ext_close_ipc_handle(nullptr, data, 64), inval);
+    EXPECT_EQ(ctl_direct(t, nullptr, "name", data, sizeof(data)), inval);
+    EXPECT_EQ(t->get_name(nullptr, nullptr), inval);
+
+    // A provider, NULL out-pointers and memory it never handed out.
+    ASSERT_EQ(c10_alloc(p_, 4096, 0, &ptr), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_alloc(p_, 64, 0, nullptr), inval);
+    EXPECT_EQ(c10_recommended_page_size(p_, 64, nullptr), inval);
+    EXPECT_EQ(c10_min_page_size(p_, nullptr, nullptr), inval);
+    EXPECT_EQ(c10_last_native_error(p_, nullptr, &code), inval);
+    EXPECT_EQ(c10_last_native_error(p_, &msg, nullptr), inval);
+    EXPECT_EQ(c10_name(p_, nullptr), inval);
+    EXPECT_EQ(c10_ipc_handle_size(p_, nullptr), inval);
+    EXPECT_EQ(c10_ipc_get(p_, nullptr, 64, data), inval);
+    EXPECT_EQ(c10_ipc_get(p_, ptr, 4096, nullptr), inval);
+    EXPECT_EQ(c10_ipc_put(p_, nullptr), inval);
+    EXPECT_EQ(c10_ipc_open(p_, nullptr, &ptr), inval);
+    EXPECT_EQ(c10_ipc_open(p_, data, nullptr), inval);
+    EXPECT_EQ(c10_ipc_close(p_, nullptr, 64), inval);
+    EXPECT_EQ(c10_split(p_, nullptr, 128, 64), inval);
+    EXPECT_EQ(c10_merge(p_, nullptr, nullptr, 128), inval);
+    EXPECT_EQ(c10_free(p_, data, sizeof(data)), inval) << "not its memory";
     EXPECT_EQ(c10_free(p_, ptr, 4096), UMF_RESULT_SUCCESS);
 }
 
