@@ -1064,3 +1064,71 @@ void umf_mock_vmm_foreach_leak(void (*fn)(const umf_mock_vmm_leak_t *, void *),
     }
     pthread_mutex_unlock(&lock);
 }
+
+// ---- Releasing an owner
+// ------------------------------------------------------
+
+typedef struct owner_walk_t {
+    uintptr_t owner;
+    umf_mock_phys_t **found;
+    size_t count, cap;
+    bool failed;
+} owner_walk_t;
+
+static void on_owned_phys(unsigned kind, const void *handle, void *arg) {
+    owner_walk_t *w = arg;
+    umf_mock_phys_t *phys = (umf_mock_phys_t *)handle;
+    if (kind != UMF_MOCK_OBJECT_CORE_PHYS || phys->refs == 0 ||
+        phys->owner != w->owner) {
+        return;
+    }
+    if (w->count == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 16;
+        umf_mock_phys_t **n = realloc(w->found, cap * sizeof(*n));
+        if (n == NULL) {
+            w->failed = true;
+            return;
+        }
+        w->found = n;
+        w->cap = cap;
+    }
+    w->found[w->count++] = phys;
+}
+
+size_t umf_mock_vmm_release_owner(uintptr_t owner) {
+    size_t n = 0;
+    pthread_mutex_lock(&lock);
+    // Reservations first: what is mapped in them goes with them.
+    for (size_t k = nresvs; k-- > 0;) {
+        resv_t *r = resvs[k];
+        if (r->owner != owner) {
+            continue;
+        }
+        if (r->nsegs > 0) {
+            unmap_segments(r, 0, r->nsegs - 1);
+        }
+        munmap((void *)r->base, r->size);
+        memmove(&resvs[k], &resvs[k + 1], (nresvs - k - 1) * sizeof(*resvs));
+        nresvs--;
+        free(r->segs);
+        free(r);
+        n++;
+    }
+    // Then every handle reference of the owner's physical objects (one
+    // still mapped in another owner's reservation lives until unmapped).
+    owner_walk_t w = {.owner = owner};
+    umf_mock_object_foreach(on_owned_phys, &w);
+    if (w.failed) {
+        UMF_MOCK_LOG_ERROR("out of host memory: physical memory of a "
+                           "destroyed context stays");
+    }
+    for (size_t i = 0; i < w.count; i++) {
+        for (uint64_t refs = w.found[i]->refs; refs > 0; refs--) {
+            phys_unref(w.found[i]); // the last one may free it
+        }
+        n++;
+    }
+    pthread_mutex_unlock(&lock);
+    free(w.found);
+    return n;
+}

@@ -184,6 +184,12 @@ umf_mock_status_t umf_mock_va_query(const void *addr, umf_mock_va_info_t *info);
 umf_mock_status_t umf_mock_vmm_check(const void *ptr, uint64_t n, int device,
                                      bool write);
 
+// Frees every reservation of `owner` (unmapping what is mapped in it) and
+// drops every handle reference of its physical objects: what a driver does
+// when a context is destroyed. Returns how many reservations and objects
+// went.
+size_t umf_mock_vmm_release_owner(uintptr_t owner);
+
 // ---- Counts and the leak report -------------------------------------------
 
 typedef enum umf_mock_vmm_count_t {
