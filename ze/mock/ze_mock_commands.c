@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mock_vmm.h"
 #include "ze_mock_internal.h"
 
 #define MAX_FILL_PATTERN 128
@@ -46,6 +47,7 @@ typedef struct command_t {
 
 typedef struct list_t {
     ze_mock_object_t obj;
+    int device; // the core's device of the list
     bool immediate;
     bool closed;
     command_t *cmds;
@@ -84,6 +86,7 @@ static bool wait_flag(_Atomic int *flag, uint64_t timeout_ns) {
 static ze_result_t check_range(const void *ptr, size_t size) {
     umf_mock_alloc_info_t info;
     if (umf_mock_lookup(ptr, &info) == UMF_MOCK_OK &&
+        info.kind != UMF_MOCK_KIND_MAPPED && // check_mapped's
         size > info.mapped - (size_t)((const char *)ptr - (char *)info.base)) {
         ZE_MOCK_EXPLAIN("a copy or fill of %zu bytes at %p runs past the "
                         "end of allocation #%llu",
@@ -91,6 +94,30 @@ static ze_result_t check_range(const void *ptr, size_t size) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     return ZE_RESULT_SUCCESS;
+}
+
+// A copy or fill that touches memory mapped from physical memory: the range
+// may span adjacent mappings, and the list's device needs the access (the
+// VMM's one rule, mock_vmm.h).
+static ze_result_t check_mapped(const list_t *l, const void *ptr, size_t size,
+                                bool write) {
+    umf_mock_alloc_info_t info;
+    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK ||
+        info.kind != UMF_MOCK_KIND_MAPPED) {
+        return ZE_RESULT_SUCCESS;
+    }
+    umf_mock_status_t s = umf_mock_vmm_check(ptr, size, l->device, write);
+    if (s == UMF_MOCK_OK) {
+        return ZE_RESULT_SUCCESS;
+    }
+    ZE_MOCK_EXPLAIN("a copy or fill of %zu bytes at %p: %s", size, ptr,
+                    s == UMF_MOCK_ERR_PERMISSION
+                        ? (write ? "the mapping is not writable"
+                                 : "the mapping is not readable")
+                        : "not mapped throughout");
+    return ZE_MOCK_FAIL(s == UMF_MOCK_ERR_PERMISSION
+                            ? ZE_RESULT_ERROR_INVALID_ARGUMENT
+                            : ZE_RESULT_ERROR_INVALID_SIZE);
 }
 
 static ze_result_t run(const command_t *c) {
@@ -327,6 +354,7 @@ static ze_result_t list_create(ze_context_handle_t hContext,
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     l->immediate = immediate;
+    l->device = (int)ze_mock_device(hDevice)->index;
     *phCommandList = (ze_command_list_handle_t)l;
     return ZE_RESULT_SUCCESS;
 }
@@ -419,6 +447,12 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopy(
     if (r == ZE_RESULT_SUCCESS) {
         r = check_range(srcptr, size);
     }
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_mapped(l, dstptr, size, true);
+    }
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_mapped(l, srcptr, size, false);
+    }
     return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
 }
 
@@ -443,6 +477,9 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
     ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
         r = check_range(ptr, size);
+    }
+    if (r == ZE_RESULT_SUCCESS) {
+        r = check_mapped(l, ptr, size, true);
     }
     return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
 }

@@ -183,13 +183,17 @@ mock_ContextDestroy(ze_context_handle_t hContext) {
     }
     ze_mock_context_t *ctx = (ze_mock_context_t *)hContext;
     size_t objects = release_objects(ctx);
+    size_t vm = ze_mock_vmm_release_context(ctx);
     umf_mock_owner_released_t mem;
     umf_mock_release_owner((uintptr_t)ctx, &mem);
-    if (objects + mem.allocations + mem.imports > 0) {
+    if (objects + mem.allocations + mem.imports + vm > 0) {
         UMF_MOCK_LOG_INFO("zeContextDestroy(%p) released what the context "
                           "still held: %zu allocations, %zu imported "
-                          "mappings, %zu other objects",
-                          (void *)ctx, mem.allocations, mem.imports, objects);
+                          "mappings, %zu virtual memory reservations, "
+                          "physical memory objects and their imports, %zu "
+                          "other objects",
+                          (void *)ctx, mem.allocations, mem.imports, vm,
+                          objects);
     }
     ctx->magic = 0;
     free(ctx);

@@ -16,6 +16,7 @@
 //   ze_mock_device.c    the devices' queries
 //   ze_mock_affinity.c  ZE_AFFINITY_MASK
 //   ze_mock_module.c    modules (none can be built) and build logs
+//   ze_mock_vmm.c       virtual and physical memory, IPC of mapped memory
 //   ze_mock_results.c   result names (fault rules) and the one table that
 //                       maps the core's results to ze_result_t
 //   ze_mock_tables.c    the zeGet*ProcAddrTable functions, the control API
@@ -79,6 +80,14 @@
     X(zeMemGetIpcHandleFromFileDescriptorExp)                                  \
     X(zeMemGetFileDescriptorFromIpcHandleExp)                                  \
     X(zeVirtualMemQueryPageSize)                                               \
+    X(zeVirtualMemReserve)                                                     \
+    X(zeVirtualMemFree)                                                        \
+    X(zeVirtualMemMap)                                                         \
+    X(zeVirtualMemUnmap)                                                       \
+    X(zeVirtualMemSetAccessAttribute)                                          \
+    X(zeVirtualMemGetAccessAttribute)                                          \
+    X(zePhysicalMemCreate)                                                     \
+    X(zePhysicalMemDestroy)                                                    \
     X(zeCommandQueueCreate)                                                    \
     X(zeCommandQueueDestroy)                                                   \
     X(zeCommandQueueExecuteCommandLists)                                       \
@@ -300,6 +309,27 @@ void ze_mock_fill_device(ze_device_dditable_t *t);
 void ze_mock_fill_context(ze_context_dditable_t *t);
 void ze_mock_fill_mem(ze_mem_dditable_t *t);
 void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t);
+void ze_mock_fill_physical_mem(ze_physical_mem_dditable_t *t);
+
+// Virtual memory (ze_mock_vmm.c): the page size for a size (what
+// zeVirtualMemQueryPageSize says), and the IPC of memory mapped from
+// physical memory, whose handles are told apart by their magic.
+size_t ze_mock_vmm_page_size(size_t size);
+bool ze_mock_vmm_handle(const unsigned char handle[64]);
+ze_result_t ze_mock_vmm_get_ipc_handle(const void *ptr,
+                                       ze_ipc_mem_handle_t *handle);
+ze_result_t ze_mock_vmm_open_ipc_handle(ze_mock_context_t *ctx,
+                                        const unsigned char handle[64],
+                                        void **pptr);
+// True (closed) when `ptr` is mapped memory `ctx` opened from a handle.
+bool ze_mock_vmm_close_ipc_handle(ze_mock_context_t *ctx, const void *ptr);
+ze_result_t ze_mock_vmm_put_ipc_handle(const unsigned char handle[64]);
+// The fd of such a handle; false when it is none.
+bool ze_mock_vmm_handle_fd(const unsigned char handle[64], int *fd);
+// The handle whose fd is `fd` (an export of this process); false if none.
+bool ze_mock_vmm_handle_of_fd(int fd, ze_ipc_mem_handle_t *handle);
+// Releases what `ctx` reserved, mapped, made and opened; returns how many.
+size_t ze_mock_vmm_release_context(ze_mock_context_t *ctx);
 void ze_mock_fill_command_queue(ze_command_queue_dditable_t *t);
 void ze_mock_fill_command_list(ze_command_list_dditable_t *t);
 void ze_mock_fill_event_pool(ze_event_pool_dditable_t *t);

@@ -105,8 +105,10 @@ static ze_result_t mem_free(ze_context_handle_t hContext, void *ptr) {
                 ? "not an allocation (never allocated, or "
                   "already freed)"
             : s == UMF_MOCK_ERR_NOT_BASE ? "inside an allocation, not its start"
-            : s == UMF_MOCK_ERR_WRONG_KIND  ? "an IPC mapping: close it with "
-                                              "zeMemCloseIpcHandle"
+            : s == UMF_MOCK_ERR_WRONG_KIND
+                ? "not an allocation of zeMemAlloc* (an IPC mapping: "
+                  "zeMemCloseIpcHandle; mapped physical memory: "
+                  "zeVirtualMemUnmap)"
             : s == UMF_MOCK_ERR_WRONG_OWNER ? "allocated in another context"
                                             : umf_mock_status_name(s));
     }
@@ -203,6 +205,12 @@ mock_MemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
     }
     umf_mock_ipc_desc_t desc;
     umf_mock_status_t s = umf_mock_ipc_export(ptr, false, &desc, NULL);
+    umf_mock_alloc_info_t info;
+    if (s == UMF_MOCK_ERR_WRONG_KIND &&
+        umf_mock_lookup(ptr, &info) == UMF_MOCK_OK &&
+        info.kind == UMF_MOCK_KIND_MAPPED) {
+        return ze_mock_vmm_get_ipc_handle(ptr, pIpcHandle);
+    }
     if (s != UMF_MOCK_OK) {
         ZE_MOCK_EXPLAIN("zeMemGetIpcHandle(%p): %s", ptr,
                         s == UMF_MOCK_ERR_NOT_FOUND    ? "not an allocation"
@@ -234,6 +242,10 @@ static ze_result_t ZE_APICALL mock_MemOpenIpcHandle(
                                          ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
+    if (ze_mock_vmm_handle((const unsigned char *)handle.data)) {
+        return ze_mock_vmm_open_ipc_handle(
+            ctx, (const unsigned char *)handle.data, pptr);
+    }
     umf_mock_ipc_desc_t desc;
     umf_mock_status_t s =
         umf_mock_ipc_unpack((const unsigned char *)handle.data, &desc);
@@ -253,6 +265,9 @@ mock_MemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     if (ptr == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    if (ze_mock_vmm_close_ipc_handle(ctx, ptr)) {
+        return ZE_RESULT_SUCCESS; // mapped memory opened from a handle
     }
     umf_mock_status_t s = umf_mock_ipc_close(ptr, (uintptr_t)ctx, NULL);
     if (s != UMF_MOCK_OK) {
@@ -286,6 +301,9 @@ static ze_result_t ZE_APICALL mock_MemPutIpcHandle(ze_context_handle_t hContext,
     ZE_MOCK_ENTER(zeMemPutIpcHandle);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
+    if (ze_mock_vmm_handle((const unsigned char *)handle.data)) {
+        return ze_mock_vmm_put_ipc_handle((const unsigned char *)handle.data);
+    }
     umf_mock_ipc_desc_t desc;
     ze_result_t r = unpack_handle(&handle, &desc);
     return r != ZE_RESULT_SUCCESS
@@ -305,6 +323,10 @@ static ze_result_t ZE_APICALL mock_MemGetIpcHandleFromFileDescriptorExp(
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     umf_mock_ipc_desc_t desc;
+    if (handle <= INT32_MAX &&
+        ze_mock_vmm_handle_of_fd((int)handle, pIpcHandle)) {
+        return ZE_RESULT_SUCCESS; // mapped memory's export
+    }
     if (handle > INT32_MAX ||
         umf_mock_ipc_describe_fd((int)handle, &desc) != UMF_MOCK_OK) {
         ZE_MOCK_EXPLAIN("fd %llu is not the fd of an IPC handle of this "
@@ -324,6 +346,15 @@ static ze_result_t ZE_APICALL mock_MemGetFileDescriptorFromIpcHandleExp(
     (void)ctx;
     if (pHandle == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    int fd;
+    if (ze_mock_vmm_handle((const unsigned char *)ipcHandle.data)) {
+        if (!ze_mock_vmm_handle_fd((const unsigned char *)ipcHandle.data,
+                                   &fd)) {
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        }
+        *pHandle = (uint64_t)(uint32_t)fd;
+        return ZE_RESULT_SUCCESS;
     }
     umf_mock_ipc_desc_t desc;
     ze_result_t r = unpack_handle(&ipcHandle, &desc);
@@ -355,29 +386,4 @@ void ze_mock_fill_mem(ze_mem_dditable_t *t) {
     t->pfnOpenIpcHandle = mock_MemOpenIpcHandle;
     t->pfnCloseIpcHandle = mock_MemCloseIpcHandle;
     t->pfnFreeExt = mock_MemFreeExt;
-}
-
-// ---- Virtual memory -------------------------------------------------------
-
-static ze_result_t ZE_APICALL mock_VirtualMemQueryPageSize(
-    ze_context_handle_t hContext, ze_device_handle_t hDevice, size_t size,
-    size_t *pagesize) {
-    ZE_MOCK_ENTER(zeVirtualMemQueryPageSize);
-    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
-    (void)ctx;
-    if (ze_mock_device(hDevice) == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (pagesize == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    if (size == 0) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    }
-    *pagesize = size >= (2u << 20) ? (2u << 20) : umf_mock_page_size;
-    return ZE_RESULT_SUCCESS;
-}
-
-void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t) {
-    t->pfnQueryPageSize = mock_VirtualMemQueryPageSize;
 }

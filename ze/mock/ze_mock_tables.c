@@ -107,7 +107,8 @@ ZE_MOCK_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t,
 ZE_MOCK_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
 ZE_MOCK_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
 ZE_MOCK_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
-ZE_MOCK_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
+ZE_MOCK_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t,
+              ze_mock_fill_physical_mem)
 ZE_MOCK_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable,
                     ze_fabric_vertex_exp_dditable_t)
 ZE_MOCK_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable,
