@@ -9,7 +9,6 @@
 // its control API is there.
 
 #include <string.h>
-#include <sys/pidfd.h>
 #include <unistd.h>
 
 #include "c_test.h"
@@ -244,15 +243,10 @@ UMF_TEST_CHILD(ze_conf_event_peer) {
     if (!ze_test_setup(&t) || umf_test_recv(sock, &msg, sizeof(msg))) {
         return 10;
     }
-    int fd;
-    memcpy(&fd, msg.handle.data, sizeof(fd));
-    int pidfd = pidfd_open(msg.pid, 0);
-    int mine = pidfd < 0 ? -1 : pidfd_getfd(pidfd, fd, 0);
+    int mine = ze_test_take_handle_fd(msg.handle.data, msg.pid);
     if (mine < 0) {
         return 11;
     }
-    close(pidfd);
-    memcpy(msg.handle.data, &mine, sizeof(mine));
     ze_event_pool_handle_t pool;
     if (zeEventPoolOpenIpcHandle(t.ctx, msg.handle, &pool) !=
         ZE_RESULT_SUCCESS) {

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <unistd.h>
 
 #include "c_test.h"
@@ -101,6 +102,20 @@ const umf_test_mock_control_t *ze_test_control(void) {
         return NULL;
     }
     return &control;
+}
+
+int ze_test_take_handle_fd(char data[64], int pid) {
+    int fd;
+    memcpy(&fd, data, sizeof(fd));
+    int pidfd = pidfd_open(pid, 0);
+    int mine = pidfd < 0 ? -1 : pidfd_getfd(pidfd, fd, 0);
+    if (pidfd >= 0) {
+        close(pidfd);
+    }
+    if (mine >= 0) {
+        memcpy(data, &mine, sizeof(mine));
+    }
+    return mine;
 }
 
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src,

@@ -51,6 +51,12 @@ bool ze_test_intercept(void);
 bool ze_test_ipc_capable(void);
 bool ze_test_arena(void);
 
+// In a consumer: takes the exporter's fd in the first bytes of an IPC
+// handle (memory or event pool) from process `pid` with pidfd_getfd, as an
+// application passes it with SCM_RIGHTS, and puts this process's copy
+// there. Returns that fd (the caller closes it), or -1.
+int ze_test_take_handle_fd(char data[64], int pid);
+
 // Copies through t's immediate list.
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src, size_t size);
 
