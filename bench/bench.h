@@ -232,6 +232,12 @@ extern const bench_measure_t bench_measure_error;       // bench_run.c
 extern const bench_measure_t bench_measure_residency;   // bench_residency.c
 extern const bench_measure_t bench_measure_ipc;         // bench_measures.c
 extern const bench_measure_t bench_measure_cuda_driver; // bench_cuda_driver.c
+extern const bench_measure_t bench_measure_ze_driver;   // bench_ze_driver.c
+
+// The Level Zero loader bench_ze.c opened, its context and device, for
+// measurements of the driver's own calls (builds with Level Zero only).
+bool bench_ze_driver_handles(bench_driver_t *d, void **loader, void **context,
+                             void **device);
 
 // The measurements in the order they run, NULL-terminated.
 extern const bench_measure_t *const bench_measures[];

@@ -29,5 +29,7 @@ const bench_measure_t *const bench_measures[] = {
     // memcpy, async_copy_*, vmm_cycle, *_alloc_free: the CUDA driver's
     // own calls
     &bench_measure_cuda_driver,
+    // vmm_cycle, event_pool_ipc_*: the Level Zero driver's own calls
+    &bench_measure_ze_driver,
     NULL,
 };

@@ -92,9 +92,10 @@ if(MOCKS)
         ipc_close_last)
     set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
                     ipc_open_first ipc_open_cached)
-    # Level Zero has resident devices; the CUDA driver's own calls are
-    # measured (bench_cuda_driver.c).
-    set(ze_arena_names residency_idle residency_stall residency_change)
+    # Level Zero has resident devices; each driver's own calls are measured
+    # (bench_cuda_driver.c, bench_ze_driver.c).
+    set(ze_arena_names residency_idle residency_stall residency_change
+                       vmm_cycle event_pool_ipc_open event_pool_ipc_close)
     set(cuda_arena_names memcpy async_copy_htod async_copy_dtoh vmm_cycle
                          sync_alloc_free stream_alloc_free)
     foreach(provider ${providers})

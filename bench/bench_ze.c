@@ -228,6 +228,14 @@ static const umf_memory_provider_ops_t *ze_ops(void) {
     return umfLevelZeroMemoryProviderOps();
 }
 
+bool bench_ze_driver_handles(bench_driver_t *d, void **loader, void **context,
+                             void **device) {
+    *loader = d->lib;
+    *context = d->context;
+    *device = d->device;
+    return true;
+}
+
 const bench_backend_t bench_backend_ze = {
     .name = "ze",
     .title = "Level Zero DEVICE",
