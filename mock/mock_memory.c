@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mock_arena.h"
+#include "mock_failure.h"
 #include "mock_log.h"
 
 typedef struct device_t {
@@ -482,6 +483,33 @@ umf_mock_status_t umf_mock_lookup(const void *ptr,
         return UMF_MOCK_ERR_NOT_FOUND;
     }
     umf_mock_info_from_data(&d, info);
+    return UMF_MOCK_OK;
+}
+
+umf_mock_status_t umf_mock_range_check(const void *ptr, size_t n,
+                                       const char *call, const char *what,
+                                       umf_mock_alloc_info_t *info) {
+    umf_mock_alloc_info_t found;
+    if (umf_mock_lookup(ptr, &found) != UMF_MOCK_OK) {
+        return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    // The registry resolves any byte of the allocation's pages, so ptr may
+    // lie past its size already (in the page-rounding tail).
+    size_t offset = (size_t)((const char *)ptr - (const char *)found.base);
+    if (offset > found.size || n > found.size - offset) {
+        UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p run past the end of "
+                           "allocation #%llu [%p, +%zu)",
+                           call, n, what, ptr, (unsigned long long)found.id,
+                           found.base, found.size);
+        umf_mock_failure_explain("%zu bytes at %s %p run past the end of "
+                                 "allocation #%llu [%p, +%zu)",
+                                 n, what, ptr, (unsigned long long)found.id,
+                                 found.base, found.size);
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (info != NULL) {
+        *info = found;
+    }
     return UMF_MOCK_OK;
 }
 

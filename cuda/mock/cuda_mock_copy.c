@@ -15,13 +15,14 @@
 
 #include <string.h>
 
-// Checks one side of a copy or fill: [ptr, ptr + n) must lie inside one
-// allocation of the driver, if the side is `required` to be driver memory or
-// if ptr is driver memory at all; other memory is the host's own. Mapped
-// VMM memory follows the VMM rule (mock_vmm.h): adjacent mappings are one
-// range, and `device` needs access to it (to write it when `write`).
-// Registered host memory is the program's own memory, which a device may
-// reach: a required side may be inside a registration.
+// Checks one side of a copy or fill: [ptr, ptr + n) must lie inside the bytes
+// asked for of one allocation of the driver (the rule of both drivers,
+// umf_mock_range_check), if the side is `required` to be driver memory or if
+// ptr is driver memory at all; other memory is the host's own. Mapped VMM
+// memory follows the VMM rule (mock_vmm.h): adjacent mappings are one range,
+// and `device` needs access to it (to write it when `write`). Registered
+// host memory is the program's own memory, which a device may reach: a
+// required side may be inside a registration.
 static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
                            bool write, const char *call, const char *what) {
     umf_mock_alloc_info_t info;
@@ -56,14 +57,10 @@ static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
         }
         return CUDA_SUCCESS;
     }
-    uintptr_t end = (uintptr_t)info.base + info.size;
-    if (n > end - ptr) {
-        UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p run past the end of its "
-                           "allocation [%p, +%zu)",
-                           call, n, what, p, info.base, info.size);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return CUDA_SUCCESS;
+    // Runs past the end: logged by the check.
+    return umf_mock_range_check(p, n, call, what, NULL) == UMF_MOCK_OK
+               ? CUDA_SUCCESS
+               : CUDA_ERROR_INVALID_VALUE;
 }
 
 // The address of row `row` of a side, or 0 on overflow.

@@ -1097,3 +1097,23 @@ TEST_F(CudaCtxTest, IpcGetMemHandleErrors) {
 }
 
 } // namespace
+
+// Copies and fills stop at the size asked for, not at the end of the
+// allocation's last page (the rule the Level Zero driver follows too).
+TEST_F(CudaCtxTest, CopiesAndFillsStopAtTheRequestedSizeNotThePage) {
+    const size_t size = 1000;
+    CUdeviceptr a = 0;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&a, size));
+    std::vector<unsigned char> host(8192);
+    CU_EXPECT_OK(cu->cuMemcpyHtoD_v2(a, host.data(), size));
+    EXPECT_EQ(cu->cuMemcpyHtoD_v2(a, host.data(), size + 1),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuMemcpyDtoH_v2(host.data(), a, 4096),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuMemcpyDtoH_v2(host.data(), a + size - 1, 2),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuMemcpy(a + size + 8, a, 1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuMemsetD8_v2(a, 0, size + 1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuMemsetD8_v2(a + size, 0, 1), CUDA_ERROR_INVALID_VALUE);
+    CU_EXPECT_OK(cu->cuMemFree_v2(a));
+}

@@ -447,3 +447,41 @@ UMF_C_TEST(MockMemory, UnusedReservationsAreNotUse) {
     UMF_EXPECT_EQ(h.errors, 0);
     UMF_EXPECT_EQ(umf_mock_device_used(0), used);
 }
+
+// The one bounds rule of both drivers' copies and fills: the bytes asked
+// for, not the page-rounded mapping.
+UMF_C_TEST(MockMemory, RangeCheckStopsAtTheRequestedSize) {
+    if (!test_core_init()) {
+        return;
+    }
+    enum { N = 1000 };
+    char *p = NULL;
+    UMF_ASSERT_EQ(
+        umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, N, 0, 0, 0, (void **)&p),
+        UMF_MOCK_OK);
+    umf_mock_alloc_info_t info;
+    UMF_EXPECT_EQ(umf_mock_range_check(p, N, "t", "range", &info), UMF_MOCK_OK);
+    UMF_EXPECT_PTR_EQ(info.base, p);
+    UMF_EXPECT_EQ(umf_mock_range_check(p + 10, N - 10, "t", "range", NULL),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_range_check(p + N, 0, "t", "range", NULL),
+                  UMF_MOCK_OK);
+    // One byte past the size, though inside the allocation's page.
+    UMF_EXPECT_EQ(umf_mock_range_check(p, N + 1, "t", "range", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_range_check(p + N - 1, 2, "t", "range", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(
+        umf_mock_range_check(p, umf_mock_page_size, "t", "range", NULL),
+        UMF_MOCK_ERR_INVALID_ARGUMENT);
+    // Starting in the page-rounding tail, even with nothing to copy.
+    UMF_EXPECT_EQ(umf_mock_range_check(p + N + 1, 0, "t", "range", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_range_check(p + 10, SIZE_MAX, "t", "range", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    int on_stack = 0;
+    UMF_EXPECT_EQ(umf_mock_range_check(&on_stack, 4, "t", "range", NULL),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    UMF_EXPECT_EQ(umf_mock_free(p, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                  UMF_MOCK_OK);
+}

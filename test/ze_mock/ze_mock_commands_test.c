@@ -287,3 +287,35 @@ UMF_C_TEST(ZeCommands, HostSynchronizeWaitsForAnotherThread) {
     UMF_EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
     ze_test_teardown(&t);
 }
+
+// Copies, fills, prefetches and advice stop at the size asked for, not at
+// the end of the allocation's last page (the rule the CUDA driver follows
+// too).
+UMF_C_TEST(ZeCommands, RangesStopAtTheRequestedSizeNotThePage) {
+    ZE_TEST_SETUP(t);
+    enum { N = 1000 };
+    static unsigned char buf[8192];
+    unsigned char *d = ze_test_alloc_device(&t, N, 0);
+    UMF_ASSERT(d != NULL);
+    UMF_EXPECT_EQ(ze_test_copy(&t, d, buf, N), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(ze_test_copy(&t, buf, d + N, 0), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(ze_test_copy(&t, d, buf, N + 1),
+                  ZE_RESULT_ERROR_INVALID_SIZE);
+    UMF_EXPECT_EQ(ze_test_copy(&t, buf, d, 4096), ZE_RESULT_ERROR_INVALID_SIZE);
+    UMF_EXPECT_EQ(ze_test_copy(&t, buf, d + N - 1, 2),
+                  ZE_RESULT_ERROR_INVALID_SIZE);
+    UMF_EXPECT_EQ(ze_test_copy(&t, buf, d + N + 8, 1),
+                  ZE_RESULT_ERROR_INVALID_SIZE);
+    unsigned char pattern = 0x5a;
+    UMF_EXPECT_EQ(zeCommandListAppendMemoryFill(t.list, d, &pattern, 1, N + 1,
+                                                NULL, 0, NULL),
+                  ZE_RESULT_ERROR_INVALID_SIZE);
+    UMF_EXPECT_EQ(zeCommandListAppendMemoryPrefetch(t.list, d, N + 1),
+                  ZE_RESULT_ERROR_INVALID_SIZE);
+    UMF_EXPECT_EQ(
+        zeCommandListAppendMemAdvise(t.list, t.devices[0], d, 4096,
+                                     ZE_MEMORY_ADVICE_SET_READ_MOSTLY),
+        ZE_RESULT_ERROR_INVALID_SIZE);
+    UMF_EXPECT_EQ(zeMemFree(t.ctx, d), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}

@@ -81,19 +81,16 @@ static bool wait_flag(_Atomic int *flag, uint64_t timeout_ns) {
 
 // ---- Commands -------------------------------------------------------------
 
-// A copy or fill must stay inside the allocation it starts in; memory the
-// driver does not know (the caller's own) is the caller's business.
-static ze_result_t check_range(const void *ptr, size_t size) {
-    umf_mock_alloc_info_t info;
-    if (umf_mock_lookup(ptr, &info) == UMF_MOCK_OK &&
-        info.kind != UMF_MOCK_KIND_MAPPED && // check_mapped's
-        size > info.mapped - (size_t)((const char *)ptr - (char *)info.base)) {
-        ZE_MOCK_EXPLAIN("a copy or fill of %zu bytes at %p runs past the "
-                        "end of allocation #%llu",
-                        size, ptr, (unsigned long long)info.id);
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
-    }
-    return ZE_RESULT_SUCCESS;
+// A copy, fill, prefetch or advice must stay inside the bytes asked for of
+// the allocation it starts in (the rule of both drivers,
+// umf_mock_range_check); memory the driver does not know (the caller's own)
+// is the caller's business.
+static ze_result_t check_range(const void *ptr, size_t size, const char *call,
+                               const char *what) {
+    return umf_mock_range_check(ptr, size, call, what, NULL) ==
+                   UMF_MOCK_ERR_INVALID_ARGUMENT
+               ? ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE)
+               : ZE_RESULT_SUCCESS;
 }
 
 // A copy or fill that touches memory mapped from physical memory: the range
@@ -442,10 +439,12 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopy(
         .kind = CMD_COPY, .dst = dstptr, .src = srcptr, .size = size};
     ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(dstptr, size);
+        r = check_range(dstptr, size, "zeCommandListAppendMemoryCopy",
+                        "destination");
     }
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(srcptr, size);
+        r = check_range(srcptr, size, "zeCommandListAppendMemoryCopy",
+                        "source");
     }
     if (r == ZE_RESULT_SUCCESS) {
         r = check_mapped(l, dstptr, size, true);
@@ -476,7 +475,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
     memcpy(c.pattern, pattern, pattern_size);
     ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(ptr, size);
+        r = check_range(ptr, size, "zeCommandListAppendMemoryFill",
+                        "destination");
     }
     if (r == ZE_RESULT_SUCCESS) {
         r = check_mapped(l, ptr, size, true);
@@ -492,7 +492,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryPrefetch(
     if (ptr == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    return check_range(ptr, size); // the memory is where it needs to be
+    // The memory is where it needs to be.
+    return check_range(ptr, size, "zeCommandListAppendMemoryPrefetch", "range");
 }
 
 static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
@@ -510,7 +511,7 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
     if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    return check_range(ptr, size);
+    return check_range(ptr, size, "zeCommandListAppendMemAdvise", "range");
 }
 
 // A command on one event: signal it, or reset it.
