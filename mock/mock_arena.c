@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mock_log.h"
@@ -26,9 +27,12 @@
 // Blocks of at least 2 MiB give their pages back when freed.
 #define PUNCH_BYTES (2u << 20)
 
+// A slot word: [tag: 34 bits][block order: 6 bits][imports: 24 bits]. The
+// tag and order together are the export (see slot_export).
 #define SLOT_COUNT_BITS 24
 #define SLOT_COUNT_MASK ((1ull << SLOT_COUNT_BITS) - 1)
-#define SLOT_TAG_MASK ((1ull << 40) - 1)
+#define SLOT_ORDER_BITS 6
+#define SLOT_TAG_MASK ((1ull << 34) - 1)
 
 enum { BLOCK_NONE = 0, BLOCK_FREE = 1, BLOCK_USED = 2 };
 
@@ -46,6 +50,7 @@ typedef struct quarantined_t {
 struct umf_mock_arena_t {
     unsigned device;
     int fd;
+    uint64_t ino;       // the file's inode number, which IPC handles name
     char *data;         // data pages, aligned to min(data size, 1 GiB)
     uint64_t data_size; // a power of two
     uint32_t pages;
@@ -78,20 +83,25 @@ static unsigned cache_cap(unsigned order) {
 
 // ---- Slots ----------------------------------------------------------------
 
-static uint64_t slot_tag(uint64_t id) {
+// The export a slot holds, above the import count: the allocation id's tag
+// (never 0, which means "no export") and the block's order, which bounds
+// what an importer may map whatever its handle claims.
+static uint64_t slot_export(uint64_t id, unsigned order) {
     uint64_t tag = id & SLOT_TAG_MASK;
-    return tag != 0 ? tag : 1; // 0 means "no export"
+    tag = tag != 0 ? tag : 1;
+    return (tag << SLOT_ORDER_BITS) | (order & ((1u << SLOT_ORDER_BITS) - 1));
 }
 
 uint64_t umf_mock_slot_imports(uint64_t word) {
     return word & SLOT_COUNT_MASK;
 }
 
-bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id) {
-    uint64_t want = slot_tag(id) << SLOT_COUNT_BITS;
+bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id,
+                           unsigned order) {
+    uint64_t want = slot_export(id, order);
     uint64_t w = atomic_load_explicit(slot, memory_order_acquire);
     for (;;) {
-        if ((w >> SLOT_COUNT_BITS) == slot_tag(id)) {
+        if ((w >> SLOT_COUNT_BITS) == want) {
             return true;
         }
         if ((w >> SLOT_COUNT_BITS) != 0) {
@@ -99,7 +109,8 @@ bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id) {
         }
         // A block's slot holds no count once it is free for reuse.
         if (atomic_compare_exchange_weak_explicit(
-                slot, &w, want, memory_order_acq_rel, memory_order_acquire)) {
+                slot, &w, want << SLOT_COUNT_BITS, memory_order_acq_rel,
+                memory_order_acquire)) {
             return true;
         }
     }
@@ -125,10 +136,14 @@ uint64_t umf_mock_slot_retire(_Atomic uint64_t *slot) {
     return w & SLOT_COUNT_MASK;
 }
 
-bool umf_mock_slot_acquire(_Atomic uint64_t *slot, uint64_t id) {
+bool umf_mock_slot_acquire(_Atomic uint64_t *slot, uint64_t id,
+                           uint64_t pages) {
     uint64_t w = atomic_load_explicit(slot, memory_order_acquire);
     for (;;) {
-        if ((w >> SLOT_COUNT_BITS) != slot_tag(id) ||
+        uint64_t held = w >> SLOT_COUNT_BITS;
+        unsigned order = (unsigned)(held & ((1u << SLOT_ORDER_BITS) - 1));
+        if (held == 0 || held != slot_export(id, order) || pages == 0 ||
+            pages > (1ull << order) ||
             (w & SLOT_COUNT_MASK) == SLOT_COUNT_MASK) {
             return false;
         }
@@ -330,13 +345,16 @@ umf_mock_status_t umf_mock_arena_create(unsigned device, uint64_t capacity,
                      : UMF_MOCK_ERR_OS;
         goto err_mutex;
     }
-    if (ftruncate(a->fd, (off_t)(data_size + a->slots_size)) != 0) {
+    struct stat st;
+    if (ftruncate(a->fd, (off_t)(data_size + a->slots_size)) != 0 ||
+        fstat(a->fd, &st) != 0) {
         UMF_MOCK_LOG_ERROR("cannot size the arena of device %u to %llu "
                            "bytes: %s",
                            device, (unsigned long long)data_size,
                            strerror(errno));
         goto err_fd;
     }
+    a->ino = (uint64_t)st.st_ino;
     // Reserve room to align the data, so that a block of order k is
     // aligned to its size, up to UMF_MOCK_MAX_ALIGNMENT.
     uint64_t align =
@@ -556,7 +574,8 @@ void umf_mock_arena_free(umf_mock_arena_t *a, umf_mock_thread_t *t,
 }
 
 void umf_mock_arena_publish(umf_mock_arena_t *a, uint32_t page, uint64_t id) {
-    if (!umf_mock_slot_publish(&a->slots[page], id)) {
+    // The block is in use by the caller, so its order is stable.
+    if (!umf_mock_slot_publish(&a->slots[page], id, a->meta[page].order)) {
         UMF_MOCK_LOG_ERROR("arena slot of page %u holds another export", page);
     }
 }
@@ -573,6 +592,14 @@ size_t umf_mock_arena_reclaim(umf_mock_arena_t *a) {
 
 int umf_mock_arena_fd(const umf_mock_arena_t *a) {
     return a->fd;
+}
+
+uint64_t umf_mock_arena_ino(const umf_mock_arena_t *a) {
+    return a->ino;
+}
+
+unsigned umf_mock_arena_data_order(const umf_mock_arena_t *a) {
+    return (unsigned)__builtin_ctzll(a->data_size >> umf_mock_page_shift);
 }
 
 uint64_t umf_mock_arena_data_offset(const umf_mock_arena_t *a, uint32_t page) {

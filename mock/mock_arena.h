@@ -7,8 +7,9 @@
 //
 // File layout: [data: 2^k pages][slots: one 64-bit word per data page].
 // The slot of a block's first page is shared between processes: it holds
-// the id (low 40 bits) of the allocation currently exported from that block
-// and the number of live imports of it (low 24 bits). An importer counts
+// the export (a 34-bit tag of the allocation's id and the block's order) of
+// the allocation currently exported from that block and the number of live
+// imports of it (low 24 bits). An importer counts
 // itself in only if the id still matches; the exporter, freeing the block,
 // clears the id and, if imports remain, quarantines the block instead of
 // reusing it, until the count drops to zero. So an importer's view stays
@@ -64,6 +65,10 @@ void umf_mock_arena_publish(umf_mock_arena_t *arena, uint32_t page,
 size_t umf_mock_arena_reclaim(umf_mock_arena_t *arena);
 
 int umf_mock_arena_fd(const umf_mock_arena_t *arena);
+// The inode number of the arena's file (what an IPC handle names).
+uint64_t umf_mock_arena_ino(const umf_mock_arena_t *arena);
+// log2 of the data pages: the slots start at page_size << data order.
+unsigned umf_mock_arena_data_order(const umf_mock_arena_t *arena);
 // File offsets of a block's data and of its slot.
 uint64_t umf_mock_arena_data_offset(const umf_mock_arena_t *arena,
                                     uint32_t page);
@@ -79,9 +84,9 @@ void umf_mock_arena_thread_exit(umf_mock_thread_t *t);
 
 // ---- The shared import slot protocol (both sides) -------------------------
 
-// The exporter publishes `id` in a slot holding no export; true if the slot
-// now holds `id`.
-bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id);
+// The exporter publishes allocation `id` of a block of `order` (2^order
+// pages) in a slot holding no export; true if the slot now holds it.
+bool umf_mock_slot_publish(_Atomic uint64_t *slot, uint64_t id, unsigned order);
 // The exporter frees: clears the id; returns the imports still counted.
 uint64_t umf_mock_slot_retire(_Atomic uint64_t *slot);
 // An importer's liveness lock on a slot: a shared OFD lock on the slot's
@@ -93,9 +98,11 @@ uint64_t umf_mock_slot_retire(_Atomic uint64_t *slot);
 // counts imports but is not locked for one whose importers all died.
 // 0, or an errno value.
 int umf_mock_slot_lock(int own_fd, uint64_t slot_offset);
-// An importer counts itself in; false if the slot no longer holds `id`
-// (the allocation was freed) or counts too many imports.
-bool umf_mock_slot_acquire(_Atomic uint64_t *slot, uint64_t id);
+// An importer of `pages` pages counts itself in; false if the slot no
+// longer holds `id` (the allocation was freed), if the block is smaller than
+// `pages` (a handle that claims more than was exported), or if it counts
+// too many imports.
+bool umf_mock_slot_acquire(_Atomic uint64_t *slot, uint64_t id, uint64_t pages);
 // An importer closes; false if the slot counted no import (corrupt).
 bool umf_mock_slot_release(_Atomic uint64_t *slot);
 // The imports counted in a slot word.

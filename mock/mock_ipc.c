@@ -20,20 +20,21 @@
 #include "util_fd.h"
 
 #define HANDLE_MAGIC 0x4b4d4755u // "UGMK"
-#define HANDLE_VERSION 1u
+#define HANDLE_VERSION 2u
 
 // What /proc/self/fd/N reads for our memfds (mock_memory.c, mock_arena.c).
 #define MEMFD_LINK "/memfd:umf-gpu-mock"
 
 // ---- Handle packing -------------------------------------------------------
 //
-// Bytes: 0 fd | 4 zero | 8 magic | 12 version | 16 pid | 20 checksum |
-//        24 offset | 32 size | 40 mapped | 48 id | 56 slot offset
-// The checksum covers bytes 8-19 and 24-63: everything but the fd, which a
+// Bytes: 0 fd | 4 zero | 8 magic | 12 version | 13 arena order | 14 zero |
+//        16 pid | 20 checksum | 24 offset | 32 size | 40 file inode | 48 id |
+//        56 exporter start time
+// The checksum covers bytes 4-19 and 24-63: everything but the fd, which a
 // consumer overwrites with its own.
 
 static uint32_t checksum(const unsigned char *h) {
-    return umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 12), h + 24,
+    return umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 4, 16), h + 24,
                           40);
 }
 
@@ -42,43 +43,63 @@ void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *d,
     memset(h, 0, UMF_MOCK_IPC_HANDLE_BYTES);
     umf_mock_put32(h + 0, (uint32_t)d->fd);
     umf_mock_put32(h + 8, HANDLE_MAGIC);
-    umf_mock_put32(h + 12, HANDLE_VERSION);
+    h[12] = (unsigned char)HANDLE_VERSION;
+    h[13] = (unsigned char)d->arena_order;
     umf_mock_put32(h + 16, (uint32_t)d->pid);
     umf_mock_put64(h + 24, d->offset);
     umf_mock_put64(h + 32, d->size);
-    umf_mock_put64(h + 40, d->mapped);
+    umf_mock_put64(h + 40, d->file_ino);
     umf_mock_put64(h + 48, d->id);
-    umf_mock_put64(h + 56, d->slot_offset);
+    umf_mock_put64(h + 56, d->start_time);
     umf_mock_put32(h + 20, checksum(h));
 }
 
-static bool desc_valid(const umf_mock_ipc_desc_t *d) {
+// Fills the derived fields from the packed ones; false if they make no
+// sense together.
+static bool desc_derive(umf_mock_ipc_desc_t *d) {
     uint64_t page = umf_mock_page_size;
-    return d->size > 0 && d->size <= d->mapped &&
-           d->mapped <= UMF_MOCK_MAX_ALLOC_SIZE && d->mapped % page == 0 &&
-           d->offset % page == 0 && d->offset <= INT64_MAX - d->mapped &&
-           d->id != 0 && d->pid > 0 &&
-           (d->slot_offset == UMF_MOCK_NO_SLOT ||
-            (d->slot_offset % sizeof(uint64_t) == 0 &&
-             d->slot_offset < INT64_MAX));
+    if (d->size == 0 || d->size > UMF_MOCK_MAX_ALLOC_SIZE ||
+        d->offset % page != 0 || d->id == 0 || d->pid <= 0 ||
+        d->file_ino == 0) {
+        return false;
+    }
+    d->mapped = (d->size + page - 1) & ~(page - 1);
+    if (d->offset > INT64_MAX - d->mapped) {
+        return false;
+    }
+    if (d->arena_order == UMF_MOCK_NO_ARENA) {
+        d->slot_offset = UMF_MOCK_NO_SLOT;
+        return true;
+    }
+    // The arena's data pages, then one slot word per data page.
+    if (d->arena_order > 31) {
+        return false;
+    }
+    uint64_t data_size = page << d->arena_order;
+    if (d->offset + d->mapped > data_size) {
+        return false;
+    }
+    d->slot_offset = data_size + (d->offset / page) * sizeof(uint64_t);
+    return true;
 }
 
 umf_mock_status_t
 umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
                     umf_mock_ipc_desc_t *d) {
-    if (h == NULL || d == NULL || umf_mock_get32(h + 8) != HANDLE_MAGIC ||
-        umf_mock_get32(h + 12) != HANDLE_VERSION ||
-        umf_mock_get32(h + 20) != checksum(h)) {
+    if (h == NULL || d == NULL || umf_mock_get32(h + 4) != 0 ||
+        umf_mock_get32(h + 8) != HANDLE_MAGIC || h[12] != HANDLE_VERSION ||
+        h[14] != 0 || h[15] != 0 || umf_mock_get32(h + 20) != checksum(h)) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     d->fd = (int)umf_mock_get32(h + 0);
     d->pid = (int)umf_mock_get32(h + 16);
     d->offset = umf_mock_get64(h + 24);
     d->size = umf_mock_get64(h + 32);
-    d->mapped = umf_mock_get64(h + 40);
+    d->file_ino = umf_mock_get64(h + 40);
     d->id = umf_mock_get64(h + 48);
-    d->slot_offset = umf_mock_get64(h + 56);
-    return desc_valid(d) ? UMF_MOCK_OK : UMF_MOCK_ERR_INVALID_ARGUMENT;
+    d->start_time = umf_mock_get64(h + 56);
+    d->arena_order = h[13];
+    return desc_derive(d) ? UMF_MOCK_OK : UMF_MOCK_ERR_INVALID_ARGUMENT;
 }
 
 // ---- Export ---------------------------------------------------------------
@@ -92,20 +113,54 @@ static void allow_ptracers(void) {
     }
 }
 
-static void fill_desc(const umf_mock_rec_data_t *d, int fd,
+// `ino`: the inode of the exported file (memfd mode; the arena knows its
+// own).
+static void fill_desc(const umf_mock_rec_data_t *d, int fd, uint64_t ino,
                       umf_mock_arena_t *arena, umf_mock_ipc_desc_t *out) {
     out->fd = fd;
     out->pid = (int)getpid();
+    out->start_time = 0; // identity check: see the fd transfer below
     out->size = d->size;
-    out->mapped = d->mapped;
     out->id = d->id;
-    if (d->backend == UMF_MOCK_BACKEND_ARENA) {
+    if (arena != NULL) {
+        out->file_ino = umf_mock_arena_ino(arena);
         out->offset = umf_mock_arena_data_offset(arena, (uint32_t)d->b0);
-        out->slot_offset = umf_mock_arena_slot_offset(arena, (uint32_t)d->b0);
+        out->arena_order = umf_mock_arena_data_order(arena);
     } else {
+        out->file_ino = ino;
         out->offset = 0;
-        out->slot_offset = UMF_MOCK_NO_SLOT;
+        out->arena_order = UMF_MOCK_NO_ARENA;
     }
+    (void)desc_derive(out); // cannot fail for a live allocation of ours
+}
+
+// The first export of an allocation: the fd it keeps until the free (a
+// duplicate of the arena's, or its own memfd) and, for a memfd, its inode.
+static umf_mock_status_t open_export_fd(const umf_mock_rec_data_t *d,
+                                        umf_mock_arena_t *arena, int *fd,
+                                        uint64_t *ino) {
+    if (arena == NULL) {
+        struct stat st;
+        if (fstat((int)d->b0, &st) != 0) {
+            UMF_MOCK_LOG_ERROR("cannot read the memfd of allocation %" PRIu64
+                               ": %s",
+                               d->id, strerror(errno));
+            return UMF_MOCK_ERR_OS;
+        }
+        *fd = (int)d->b0;
+        *ino = (uint64_t)st.st_ino;
+        return UMF_MOCK_OK;
+    }
+    *fd = fcntl(umf_mock_arena_fd(arena), F_DUPFD_CLOEXEC, 0);
+    if (*fd < 0) {
+        UMF_MOCK_LOG_ERROR("cannot open an fd for an IPC handle: %s",
+                           strerror(errno));
+        return errno == EMFILE || errno == ENFILE
+                   ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+                   : UMF_MOCK_ERR_OS;
+    }
+    *ino = umf_mock_arena_ino(arena);
+    return UMF_MOCK_OK;
 }
 
 // The record whose export opened each fd (the exporter side of
@@ -169,7 +224,6 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
             return UMF_MOCK_ERR_WRONG_KIND;
         }
         umf_mock_arena_t *arena = NULL;
-        int fd;
         switch ((umf_mock_backend_t)d.backend) {
         case UMF_MOCK_BACKEND_ARENA:
             if (umf_mock_device_arena((unsigned)d.device, &arena) !=
@@ -186,20 +240,15 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
             umf_mock_info_from_data(&d, info);
         }
         if (d.export_fd >= 0) {
-            fill_desc(&d, (int)d.export_fd, arena, desc);
+            // Exported before: the memfd's inode was kept in b1.
+            fill_desc(&d, (int)d.export_fd, d.b1, arena, desc);
             return UMF_MOCK_OK;
         }
-        if (arena != NULL) {
-            fd = fcntl(umf_mock_arena_fd(arena), F_DUPFD_CLOEXEC, 0);
-            if (fd < 0) {
-                UMF_MOCK_LOG_ERROR("cannot open an fd for an IPC handle: %s",
-                                   strerror(errno));
-                return errno == EMFILE || errno == ENFILE
-                           ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
-                           : UMF_MOCK_ERR_OS;
-            }
-        } else {
-            fd = (int)d.b0;
+        int fd;
+        uint64_t ino;
+        umf_mock_status_t status = open_export_fd(&d, arena, &fd, &ino);
+        if (status != UMF_MOCK_OK) {
+            return status;
         }
         if (!umf_mock_record_claim(rec, seq)) {
             // Freed or exported by another thread meanwhile: look again.
@@ -210,6 +259,8 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
         }
         if (arena != NULL) {
             umf_mock_arena_publish(arena, (uint32_t)d.b0, d.id);
+        } else {
+            umf_mock_record_store(&rec->data.b1, ino);
         }
         umf_mock_record_store((uint64_t *)&rec->data.export_fd, (uint64_t)fd);
         umf_mock_record_release(rec);
@@ -220,7 +271,7 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
         if (info != NULL) {
             info->exported = true;
         }
-        fill_desc(&d, fd, arena, desc);
+        fill_desc(&d, fd, ino, arena, desc);
         return UMF_MOCK_OK;
     }
 }
@@ -290,36 +341,57 @@ umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
 typedef struct import_t {
     struct import_t *next;
     umf_mock_record_t *rec;
+    umf_mock_ipc_desc_t desc; // the export, fd left out
     void *base;
-    size_t mapped;
     void *slot_page; // the mapped page holding the import slot, or NULL
     _Atomic uint64_t *slot;
     uint64_t refs;
     uintptr_t owner;
-    int pid;
-    uint64_t id;
 } import_t;
 
 static pthread_mutex_t imports_lock = PTHREAD_MUTEX_INITIALIZER;
 static import_t *imports;
 
-static import_t *find_import(uintptr_t owner, int pid, uint64_t id) {
+// Two handles name one export when every field but the fd agrees: a
+// process with a recycled pid, or an allocation with a recycled id, makes
+// another export.
+static bool same_export(const umf_mock_ipc_desc_t *a,
+                        const umf_mock_ipc_desc_t *b) {
+    return a->pid == b->pid && a->start_time == b->start_time &&
+           a->file_ino == b->file_ino && a->offset == b->offset &&
+           a->size == b->size && a->id == b->id &&
+           a->arena_order == b->arena_order;
+}
+
+// The import of the export `d` on `owner`, or NULL. Under imports_lock.
+static import_t *find_import(uintptr_t owner, const umf_mock_ipc_desc_t *d) {
     for (import_t *i = imports; i != NULL; i = i->next) {
-        if (i->owner == owner && i->pid == pid && i->id == id) {
+        if (i->owner == owner && same_export(&i->desc, d)) {
             return i;
         }
     }
     return NULL;
 }
 
-// Checks that `fd` is a memfd of ours that can hold the export; in the memfd
-// mode, that it is the allocation's own (its name carries the id).
+// Checks that `fd` is the exported file: the inode the handle names (so
+// another process's fd with the same number, or another file of the
+// exporter, is refused), a memfd of ours large enough for the range and its
+// slot and, in the memfd mode, the allocation's own (its name carries the
+// id).
 static umf_mock_status_t check_fd(const umf_mock_ipc_desc_t *d) {
     struct stat st;
     if (fstat(d->fd, &st) != 0) {
         UMF_MOCK_LOG_WARN("IPC handle fd %d is not open in this process: %s",
                           d->fd, strerror(errno));
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if ((uint64_t)st.st_ino != d->file_ino) {
+        UMF_MOCK_LOG_WARN("IPC handle fd %d is another file than the one "
+                          "exported by process %d (inode %llu, not %" PRIu64
+                          "): the exporter has exited or released it",
+                          d->fd, d->pid, (unsigned long long)st.st_ino,
+                          d->file_ino);
+        return UMF_MOCK_ERR_STALE_HANDLE;
     }
     uint64_t need = d->offset + d->mapped;
     if (d->slot_offset != UMF_MOCK_NO_SLOT &&
@@ -336,7 +408,7 @@ static umf_mock_status_t check_fd(const umf_mock_ipc_desc_t *d) {
     snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
     ssize_t n = readlink(path, link, sizeof(link) - 1);
     if (n < 0) {
-        return UMF_MOCK_OK; // no /proc: the size check has to do
+        return UMF_MOCK_OK; // no /proc: the inode and size checks have to do
     }
     link[n] = '\0';
     char want[64];
@@ -353,34 +425,72 @@ static umf_mock_status_t check_fd(const umf_mock_ipc_desc_t *d) {
     return UMF_MOCK_OK;
 }
 
-umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
-                                      uintptr_t owner,
-                                      umf_mock_import_mode_t mode, void **out) {
-    if (d == NULL || out == NULL || d->fd < 0 || !desc_valid(d) ||
-        mode > UMF_MOCK_IMPORT_EXCLUSIVE) {
-        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+// The arena mode: counts the import in the block's slot, through an open
+// file description of our own (*own_fd), which carries the liveness lock on
+// the slot (mock_arena.h) and which the mappings keep open after the caller
+// closes own_fd. Only a slot that still holds the allocation, in a block at
+// least as large as the range, counts the import in.
+static umf_mock_status_t import_slot(const umf_mock_ipc_desc_t *d,
+                                     import_t *imp, int *own_fd) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
+    *own_fd = open(path, O_RDWR | O_CLOEXEC);
+    int err = *own_fd < 0 ? errno : umf_mock_slot_lock(*own_fd, d->slot_offset);
+    if (err != 0) {
+        UMF_MOCK_LOG_ERROR("IPC import of allocation %" PRIu64
+                           " of process %d: cannot lock its slot through "
+                           "%s: %s",
+                           d->id, d->pid, path, strerror(err));
+        return err == EMFILE || err == ENFILE ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
+                                              : UMF_MOCK_ERR_OS;
     }
-    umf_mock_thread_t *t = umf_mock_thread();
-    if (t == NULL) {
+    uint64_t page_off = d->slot_offset & ~((uint64_t)umf_mock_page_size - 1);
+    void *page = mmap(NULL, umf_mock_page_size, PROT_READ | PROT_WRITE,
+                      MAP_SHARED, *own_fd, (off_t)page_off);
+    if (page == MAP_FAILED) {
+        UMF_MOCK_LOG_ERROR("cannot map an IPC import slot: %s",
+                           strerror(errno));
         return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
     }
-    umf_mock_status_t status = UMF_MOCK_OK;
-    pthread_mutex_lock(&imports_lock);
-    if (mode != UMF_MOCK_IMPORT_NEW) {
-        import_t *old = find_import(owner, d->pid, d->id);
-        if (old != NULL) {
-            if (mode == UMF_MOCK_IMPORT_EXCLUSIVE) {
-                status = UMF_MOCK_ERR_ALREADY_MAPPED;
-            } else {
-                old->refs++;
-                *out = old->base;
-            }
-            goto out_unlock;
-        }
+    _Atomic uint64_t *slot =
+        (_Atomic uint64_t *)((char *)page + (d->slot_offset - page_off));
+    if (!umf_mock_slot_acquire(slot, d->id, d->mapped >> umf_mock_page_shift)) {
+        UMF_MOCK_LOG_WARN("IPC handle of allocation %" PRIu64
+                          " of process %d: the allocation was freed, or is "
+                          "smaller than the %" PRIu64 " bytes the handle "
+                          "claims",
+                          d->id, d->pid, d->size);
+        munmap(page, umf_mock_page_size);
+        return UMF_MOCK_ERR_STALE_HANDLE;
     }
-    status = check_fd(d);
+    imp->slot_page = page;
+    imp->slot = slot;
+    return UMF_MOCK_OK;
+}
+
+// Undoes import_slot.
+static void release_slot(import_t *imp) {
+    if (imp->slot == NULL) {
+        return;
+    }
+    if (!umf_mock_slot_release(imp->slot)) {
+        UMF_MOCK_LOG_WARN("IPC import slot of allocation %" PRIu64
+                          " of process %d counted no import",
+                          imp->desc.id, imp->desc.pid);
+    }
+    munmap(imp->slot_page, umf_mock_page_size);
+    imp->slot = NULL;
+    imp->slot_page = NULL;
+}
+
+// A new mapping of the export `d` (its fd checked), registered as an
+// imported range of `owner`. Under imports_lock.
+static umf_mock_status_t import_new(umf_mock_thread_t *t,
+                                    const umf_mock_ipc_desc_t *d, int device,
+                                    uintptr_t owner, import_t **out) {
+    umf_mock_status_t status = check_fd(d);
     if (status != UMF_MOCK_OK) {
-        goto out_unlock;
+        return status;
     }
     import_t *imp = calloc(1, sizeof(*imp));
     umf_mock_record_t *rec = umf_mock_record_get(t);
@@ -390,45 +500,11 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
         goto err_alloc;
     }
     if (d->slot_offset != UMF_MOCK_NO_SLOT) {
-        // The arena: map through an open file description of our own,
-        // which carries the liveness lock on the slot (mock_arena.h) and
-        // which the mappings keep open after own_fd is closed.
-        char path[64];
-        snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
-        own_fd = open(path, O_RDWR | O_CLOEXEC);
-        int err =
-            own_fd < 0 ? errno : umf_mock_slot_lock(own_fd, d->slot_offset);
-        if (err != 0) {
-            UMF_MOCK_LOG_ERROR("IPC import of allocation %" PRIu64
-                               " of process %d: cannot lock its slot "
-                               "through %s: %s",
-                               d->id, d->pid, path, strerror(err));
-            status = err == EMFILE || err == ENFILE
-                         ? UMF_MOCK_ERR_OUT_OF_HOST_MEMORY
-                         : UMF_MOCK_ERR_OS;
+        status = import_slot(d, imp, &own_fd);
+        if (status != UMF_MOCK_OK) {
             goto err_alloc;
         }
         map_fd = own_fd;
-        uint64_t page_off =
-            d->slot_offset & ~((uint64_t)umf_mock_page_size - 1);
-        imp->slot_page = mmap(NULL, umf_mock_page_size, PROT_READ | PROT_WRITE,
-                              MAP_SHARED, map_fd, (off_t)page_off);
-        if (imp->slot_page == MAP_FAILED) {
-            imp->slot_page = NULL;
-            UMF_MOCK_LOG_ERROR("cannot map an IPC import slot: %s",
-                               strerror(errno));
-            status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
-            goto err_alloc;
-        }
-        imp->slot = (_Atomic uint64_t *)((char *)imp->slot_page +
-                                         (d->slot_offset - page_off));
-        if (!umf_mock_slot_acquire(imp->slot, d->id)) {
-            UMF_MOCK_LOG_WARN("IPC handle of allocation %" PRIu64
-                              " of process %d: the allocation was freed",
-                              d->id, d->pid);
-            status = UMF_MOCK_ERR_STALE_HANDLE;
-            goto err_slot_map;
-        }
     }
     imp->base = mmap(NULL, d->mapped, PROT_READ | PROT_WRITE, MAP_SHARED,
                      map_fd, (off_t)d->offset);
@@ -438,12 +514,11 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
         status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
         goto err_slot;
     }
-    imp->mapped = d->mapped;
     imp->rec = rec;
+    imp->desc = *d;
+    imp->desc.fd = -1;
     imp->refs = 1;
     imp->owner = owner;
-    imp->pid = d->pid;
-    imp->id = d->id;
     umf_mock_rec_data_t data = {
         .base = (uint64_t)(uintptr_t)imp->base,
         .size = d->size,
@@ -462,26 +537,16 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
         status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
         goto err_map;
     }
-    imp->next = imports;
-    imports = imp;
-    umf_mock_stat_add(t, UMF_MOCK_STAT_IMPORTS, 1);
-    *out = imp->base;
-    pthread_mutex_unlock(&imports_lock);
     if (own_fd >= 0) {
         close(own_fd); // the mappings hold the description, and its lock
     }
+    *out = imp;
     return UMF_MOCK_OK;
 
 err_map:
     munmap(imp->base, d->mapped);
 err_slot:
-    if (imp->slot != NULL) {
-        umf_mock_slot_release(imp->slot);
-    }
-err_slot_map:
-    if (imp->slot_page != NULL) {
-        munmap(imp->slot_page, umf_mock_page_size);
-    }
+    release_slot(imp);
 err_alloc:
     if (own_fd >= 0) {
         close(own_fd);
@@ -490,7 +555,48 @@ err_alloc:
         umf_mock_record_put(t, rec);
     }
     free(imp);
-out_unlock:
+    return status;
+}
+
+umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *d, int device,
+                                      uintptr_t owner,
+                                      umf_mock_import_mode_t mode, void **out) {
+    umf_mock_ipc_desc_t desc;
+    if (d == NULL || out == NULL || d->fd < 0 ||
+        mode > UMF_MOCK_IMPORT_EXCLUSIVE) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    // The derived fields are derived again: only the packed ones count.
+    desc = *d;
+    if (!desc_derive(&desc)) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    umf_mock_thread_t *t = umf_mock_thread();
+    if (t == NULL) {
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    umf_mock_status_t status = UMF_MOCK_OK;
+    pthread_mutex_lock(&imports_lock);
+    import_t *imp =
+        mode != UMF_MOCK_IMPORT_NEW ? find_import(owner, &desc) : NULL;
+    if (imp != NULL) {
+        // The same export on the same owner: the handle matched field by
+        // field, so the mapping is of the memory this handle names.
+        if (mode == UMF_MOCK_IMPORT_EXCLUSIVE) {
+            status = UMF_MOCK_ERR_ALREADY_MAPPED;
+        } else {
+            imp->refs++;
+            *out = imp->base;
+        }
+    } else {
+        status = import_new(t, &desc, device, owner, &imp);
+        if (status == UMF_MOCK_OK) {
+            imp->next = imports;
+            imports = imp;
+            umf_mock_stat_add(t, UMF_MOCK_STAT_IMPORTS, 1);
+            *out = imp->base;
+        }
+    }
     pthread_mutex_unlock(&imports_lock);
     return status;
 }
@@ -542,15 +648,8 @@ umf_mock_status_t umf_mock_ipc_close(const void *ptr, uintptr_t owner,
             break;
         }
     }
-    munmap(imp->base, imp->mapped);
-    if (imp->slot != NULL) {
-        if (!umf_mock_slot_release(imp->slot)) {
-            UMF_MOCK_LOG_WARN("IPC import slot of allocation %" PRIu64
-                              " of process %d counted no import",
-                              imp->id, imp->pid);
-        }
-        munmap(imp->slot_page, umf_mock_page_size);
-    }
+    munmap(imp->base, imp->desc.mapped);
+    release_slot(imp);
     free(imp);
     umf_mock_record_put(t, rec);
     umf_mock_stat_add(t, UMF_MOCK_STAT_IMPORTS, -1);

@@ -27,24 +27,35 @@
 // Both drivers' IPC handles are 64 bytes.
 #define UMF_MOCK_IPC_HANDLE_BYTES 64
 #define UMF_MOCK_NO_SLOT UINT64_MAX
+#define UMF_MOCK_NO_ARENA 0xffu
 
 typedef struct umf_mock_ipc_desc_t {
     int fd;               // valid in the exporting process only
     int pid;              // the exporting process
-    uint64_t offset;      // of the data in the file behind fd
+    uint64_t start_time;  // its start time (clock ticks after boot), 0 when
+                          // unknown: with pid, who exported
+    uint64_t file_ino;    // inode number of the file behind fd, not 0
+    uint64_t offset;      // of the data in the file behind fd (whole pages)
     uint64_t size;        // bytes asked for by the allocation
-    uint64_t mapped;      // bytes to map (whole pages)
     uint64_t id;          // the allocation's id in the exporting process
-    uint64_t slot_offset; // of the import slot in the file (arena mode), or
-                          // UMF_MOCK_NO_SLOT
+    unsigned arena_order; // arena mode: log2 of the arena's data pages, after
+                          // which its slots lie; else UMF_MOCK_NO_ARENA
+    // Derived from the fields above by umf_mock_ipc_export and
+    // umf_mock_ipc_unpack (umf_mock_ipc_pack ignores them):
+    uint64_t mapped;      // size rounded up to whole pages: what is mapped
+    uint64_t slot_offset; // arena mode: of the import slot in the file;
+                          // else UMF_MOCK_NO_SLOT
 } umf_mock_ipc_desc_t;
 
 // The 64-byte handle: the fd in the first 4 bytes (as a real Level Zero
 // driver puts it; bytes 4-7 stay zero), then a magic number, the fields and
-// a checksum of them, so that garbage or a truncated copy is rejected.
+// a checksum of everything but the fd, so that garbage or a truncated copy
+// is rejected (the checksum is no protection against forgery: the import
+// checks what it can against the file itself).
 void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *desc,
                        unsigned char handle[UMF_MOCK_IPC_HANDLE_BYTES]);
-// INVALID_ARGUMENT for anything umf_mock_ipc_pack did not make.
+// INVALID_ARGUMENT for anything umf_mock_ipc_pack did not make, or whose
+// fields make no sense together.
 umf_mock_status_t
 umf_mock_ipc_unpack(const unsigned char handle[UMF_MOCK_IPC_HANDLE_BYTES],
                     umf_mock_ipc_desc_t *desc);
@@ -73,16 +84,22 @@ umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
 
 typedef enum umf_mock_import_mode_t {
     UMF_MOCK_IMPORT_NEW = 0,       // always a new mapping (Level Zero)
-    UMF_MOCK_IMPORT_SHARE = 1,     // the same (owner, pid, id) shares one
-                                   // mapping, counting references (CUDA)
-    UMF_MOCK_IMPORT_EXCLUSIVE = 2, // the same (owner, pid, id) again is
-                                   // ALREADY_MAPPED (older CUDA)
+    UMF_MOCK_IMPORT_SHARE = 1,     // the same export (every field of the
+                                   // handle but the fd) on the same owner
+                                   // shares one mapping, counting
+                                   // references (CUDA)
+    UMF_MOCK_IMPORT_EXCLUSIVE = 2, // the same export on the same owner
+                                   // again is ALREADY_MAPPED (older CUDA)
 } umf_mock_import_mode_t;
 
 // Maps the export `desc`, whose fd must be valid in this process, for
-// device `device` (or -1) and owner `owner`. INVALID_ARGUMENT for a bad
-// descriptor or fd, STALE_HANDLE when the allocation was freed or the fd is
-// not the one exported, ALREADY_MAPPED, OUT_OF_HOST_MEMORY.
+// device `device` (or -1) and owner `owner`. Whatever the handle claims,
+// what is mapped lies inside what was exported: the fd must be the exported
+// file (its inode), hold the range, and, in the arena mode, the block's
+// slot must still hold the allocation, in a block as large as the range.
+// INVALID_ARGUMENT for a bad descriptor or fd, STALE_HANDLE when the
+// allocation was freed or the fd or range is not the one exported,
+// ALREADY_MAPPED, OUT_OF_HOST_MEMORY (no memory or no fd left).
 umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *desc,
                                       int device, uintptr_t owner,
                                       umf_mock_import_mode_t mode, void **out);

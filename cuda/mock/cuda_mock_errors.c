@@ -238,8 +238,8 @@ CUresult cuda_mock_result_of(umf_mock_status_t status) {
         return CUDA_ERROR_INVALID_HANDLE;
     case UMF_MOCK_ERR_ALREADY_MAPPED:
         return CUDA_ERROR_ALREADY_MAPPED;
-    case UMF_MOCK_ERR_PERMISSION:
-        return CUDA_ERROR_MAP_FAILED;
+    case UMF_MOCK_ERR_PERMISSION: // the OS refused to hand over an fd
+        return CUDA_ERROR_NOT_PERMITTED;
     case UMF_MOCK_ERR_NOT_INITIALIZED:
         return CUDA_ERROR_NOT_INITIALIZED;
     case UMF_MOCK_ERR_OS:

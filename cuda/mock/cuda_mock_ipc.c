@@ -13,7 +13,11 @@
 // - Opening it again in the same context returns the same pointer and counts
 //   a reference (UMF_GPU_MOCK_CUDA_IPC_REOPEN=already_mapped: fails with
 //   CUDA_ERROR_ALREADY_MAPPED, as drivers before CUDA 11 did); each
-//   cuIpcCloseMemHandle drops one.
+//   cuIpcCloseMemHandle drops one. "Again" means the same handle, compared
+//   field by field: a handle of another exporter with the same pid (a
+//   recycled pid) and allocation id is another export and another mapping.
+// - The OS refusing the fd transfer (ptrace rules, seccomp) is
+//   CUDA_ERROR_NOT_PERMITTED.
 // - The importer's mapping stays valid, with its contents, after the
 //   exporter frees the allocation, until the importer closes it.
 

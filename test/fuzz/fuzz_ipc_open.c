@@ -145,11 +145,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         umf_mock_ipc_desc_t d = {
             .fd = (int)(get32(h) % 64), // one of the first fds
             .pid = safe_pid((int32_t)get32(h + 16)),
+            .start_time = get64(h + 56),
+            .file_ino = get64(h + 40),
             .offset = get64(h + 24),
             .size = get64(h + 32),
-            .mapped = get64(h + 40),
             .id = get64(h + 48),
-            .slot_offset = get64(h + 56),
+            .arena_order = h[13],
         };
         umf_mock_ipc_pack(&d, rec.handle);
         if (rec.handle_size == 0) {

@@ -168,17 +168,20 @@ UMF_C_TEST(MockArena, QuarantineKeepsImportedBlocks) {
     _Atomic uint64_t *slot = slot_of(a, page, &map);
     UMF_ASSERT(slot != NULL);
     // Not published: nobody can import.
-    UMF_EXPECT(!umf_mock_slot_acquire(slot, 77));
+    UMF_EXPECT(!umf_mock_slot_acquire(slot, 77, 1));
     umf_mock_arena_publish(a, page, 77);
-    UMF_EXPECT(!umf_mock_slot_acquire(slot, 78)); // another allocation's id
-    UMF_EXPECT(umf_mock_slot_acquire(slot, 77));
-    UMF_EXPECT(umf_mock_slot_acquire(slot, 77));
+    UMF_EXPECT(!umf_mock_slot_acquire(slot, 78, 1)); // another allocation's id
+    // A handle that claims more pages than the block has.
+    UMF_EXPECT(!umf_mock_slot_acquire(slot, 77, 2));
+    UMF_EXPECT(!umf_mock_slot_acquire(slot, 77, 0));
+    UMF_EXPECT(umf_mock_slot_acquire(slot, 77, 1));
+    UMF_EXPECT(umf_mock_slot_acquire(slot, 77, 1));
     UMF_EXPECT_EQ(umf_mock_slot_imports(atomic_load(slot)), 2);
 
     umf_mock_arena_free(a, t, page, 0, true);
     UMF_EXPECT_EQ(umf_mock_arena_reclaim(a), 1);
     // Freed: no new import may start...
-    UMF_EXPECT(!umf_mock_slot_acquire(slot, 77));
+    UMF_EXPECT(!umf_mock_slot_acquire(slot, 77, 1));
     // ...and the block is never handed out while imported.
     enum { N = 200 };
     uint32_t got[N];
@@ -226,8 +229,8 @@ UMF_C_TEST(MockArena, ImportsOfDeadImportersDoNotHoldBlocks) {
     _Atomic uint64_t *alive = slot_of(a, page, &alive_map);
     _Atomic uint64_t *dead = slot_of(a, page, &dead_map);
     UMF_ASSERT(alive != NULL && dead != NULL);
-    UMF_EXPECT(umf_mock_slot_acquire(alive, 91));
-    UMF_EXPECT(umf_mock_slot_acquire(dead, 91));
+    UMF_EXPECT(umf_mock_slot_acquire(alive, 91, 1));
+    UMF_EXPECT(umf_mock_slot_acquire(dead, 91, 1));
     umf_mock_arena_free(a, NULL, page, 0, true);
     munmap(dead_map, umf_mock_page_size);        // died without counting out
     UMF_EXPECT_EQ(umf_mock_arena_reclaim(a), 1); // one importer still lives

@@ -28,11 +28,12 @@ UMF_C_TEST(MockIpc, PackUnpack) {
     }
     umf_mock_ipc_desc_t d = {.fd = 17,
                              .pid = 1234,
+                             .start_time = 555,
+                             .file_ino = 4242,
                              .offset = 8192,
                              .size = 100,
-                             .mapped = umf_mock_page_size,
                              .id = 99,
-                             .slot_offset = 4096 * 1000};
+                             .arena_order = 10};
     unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES];
     umf_mock_ipc_pack(&d, h);
     int fd;
@@ -42,17 +43,23 @@ UMF_C_TEST(MockIpc, PackUnpack) {
     UMF_ASSERT_EQ(umf_mock_ipc_unpack(h, &out), UMF_MOCK_OK);
     UMF_EXPECT_EQ(out.fd, 17);
     UMF_EXPECT_EQ(out.pid, 1234);
+    UMF_EXPECT_EQ(out.start_time, 555);
+    UMF_EXPECT_EQ(out.file_ino, 4242);
     UMF_EXPECT_EQ(out.offset, 8192);
     UMF_EXPECT_EQ(out.size, 100);
     UMF_EXPECT_EQ(out.id, 99);
-    UMF_EXPECT_EQ(out.slot_offset, 4096 * 1000);
+    UMF_EXPECT_EQ(out.arena_order, 10);
+    // Derived: whole pages, and the slot after the arena's 2^10 data pages.
+    UMF_EXPECT_EQ(out.mapped, umf_mock_page_size);
+    UMF_EXPECT_EQ(out.slot_offset,
+                  (umf_mock_page_size << 10) + 8192 / umf_mock_page_size * 8);
     // A consumer writes its own fd over the first bytes.
     int mine = 3;
     memcpy(h, &mine, sizeof(mine));
     UMF_ASSERT_EQ(umf_mock_ipc_unpack(h, &out), UMF_MOCK_OK);
     UMF_EXPECT_EQ(out.fd, 3);
     // Any other byte changed, or garbage, is rejected.
-    for (size_t i = 8; i < UMF_MOCK_IPC_HANDLE_BYTES; i++) {
+    for (size_t i = 4; i < UMF_MOCK_IPC_HANDLE_BYTES; i++) {
         unsigned char bad[UMF_MOCK_IPC_HANDLE_BYTES];
         memcpy(bad, h, sizeof(bad));
         bad[i] ^= 0x40;
@@ -65,14 +72,21 @@ UMF_C_TEST(MockIpc, PackUnpack) {
     UMF_EXPECT_EQ(umf_mock_ipc_unpack(NULL, &out),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
     // Fields that make no sense are rejected even with a good checksum.
-    umf_mock_ipc_desc_t odd = d;
-    odd.offset = 100;
-    umf_mock_ipc_pack(&odd, h);
-    UMF_EXPECT_EQ(umf_mock_ipc_unpack(h, &out), UMF_MOCK_ERR_INVALID_ARGUMENT);
-    odd = d;
-    odd.size = 0;
-    umf_mock_ipc_pack(&odd, h);
-    UMF_EXPECT_EQ(umf_mock_ipc_unpack(h, &out), UMF_MOCK_ERR_INVALID_ARGUMENT);
+    umf_mock_ipc_desc_t odd[6];
+    for (int i = 0; i < 6; i++) {
+        odd[i] = d;
+    }
+    odd[0].offset = 100;                       // not whole pages
+    odd[1].size = 0;                           // nothing
+    odd[2].file_ino = 0;                       // no file
+    odd[3].offset = umf_mock_page_size << 10;  // past the arena's data
+    odd[4].arena_order = 40;                   // no such arena
+    odd[5].size = UMF_MOCK_MAX_ALLOC_SIZE + 1; // no such allocation
+    for (int i = 0; i < 6; i++) {
+        umf_mock_ipc_pack(&odd[i], h);
+        UMF_EXPECT_EQ(umf_mock_ipc_unpack(h, &out),
+                      UMF_MOCK_ERR_INVALID_ARGUMENT);
+    }
 }
 
 UMF_C_TEST(MockIpc, ExportRules) {
@@ -239,6 +253,22 @@ UMF_C_TEST(MockIpc, SharedAndExclusiveImports) {
     UMF_EXPECT(c != a); // another owner, another mapping
     UMF_EXPECT_EQ(umf_mock_ipc_import(&d, 0, 1, UMF_MOCK_IMPORT_EXCLUSIVE, &x),
                   UMF_MOCK_ERR_ALREADY_MAPPED);
+    // A handle that differs in any field but the fd is another export (a
+    // recycled pid, a forged size): never the existing mapping.
+    umf_mock_ipc_desc_t other = d;
+    other.start_time = d.start_time + 1;
+    void *e, *f;
+    UMF_ASSERT_EQ(umf_mock_ipc_import(&other, 0, 1, UMF_MOCK_IMPORT_SHARE, &e),
+                  UMF_MOCK_OK);
+    UMF_EXPECT(e != a);
+    other = d;
+    other.size = 32;
+    UMF_ASSERT_EQ(
+        umf_mock_ipc_import(&other, 0, 1, UMF_MOCK_IMPORT_EXCLUSIVE, &f),
+        UMF_MOCK_OK);
+    UMF_EXPECT(f != a && f != e);
+    UMF_EXPECT_EQ(umf_mock_ipc_close(e, 1, NULL), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_ipc_close(f, 1, NULL), UMF_MOCK_OK);
     bool unmapped = true;
     UMF_EXPECT_EQ(umf_mock_ipc_close(a, 1, &unmapped), UMF_MOCK_OK);
     UMF_EXPECT(!unmapped); // one reference left
@@ -277,7 +307,17 @@ UMF_C_TEST(MockIpc, BadImports) {
     UMF_EXPECT_EQ(umf_mock_ipc_import(&bad, 0, 0, UMF_MOCK_IMPORT_NEW, &out),
                   UMF_MOCK_ERR_STALE_HANDLE);
     bad = d;
-    bad.mapped = 1ull << 40; // more than the file holds
+    bad.size = 1ull << 40; // more than the file holds
+    UMF_EXPECT_EQ(umf_mock_ipc_import(&bad, 0, 0, UMF_MOCK_IMPORT_NEW, &out),
+                  umf_mock_config()->memory == UMF_MOCK_MEMORY_ARENA
+                      ? UMF_MOCK_ERR_INVALID_ARGUMENT // past the arena
+                      : UMF_MOCK_ERR_STALE_HANDLE);
+    bad = d;
+    bad.size = 2 * umf_mock_page_size; // more than was exported
+    UMF_EXPECT_EQ(umf_mock_ipc_import(&bad, 0, 0, UMF_MOCK_IMPORT_NEW, &out),
+                  UMF_MOCK_ERR_STALE_HANDLE);
+    bad = d;
+    bad.file_ino = d.file_ino + 1; // the fd is another file
     UMF_EXPECT_EQ(umf_mock_ipc_import(&bad, 0, 0, UMF_MOCK_IMPORT_NEW, &out),
                   UMF_MOCK_ERR_STALE_HANDLE);
     UMF_EXPECT_EQ(umf_mock_ipc_import(NULL, 0, 0, UMF_MOCK_IMPORT_NEW, &out),
