@@ -2,15 +2,18 @@
 
 #include "ipc_data.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "utils_common.h"
+#include "util_fd.h"
 #include "utils_hash_map.h"
 
 // 0 until drawn; reset in the child of a fork so that it draws its own.
@@ -20,12 +23,16 @@ static _Atomic uint64_t instance_id;
 // so the pid is kept, and forgotten in the child of a fork like the
 // instance id. Kept only once the fork handler is in place.
 static _Atomic int32_t self_pid;
+// This process's start time (umf_proc_start_time), UINT64_MAX until read;
+// forgotten in the child of a fork like the pid.
+static _Atomic uint64_t self_start_time = UINT64_MAX;
 static bool atfork_registered;
 static umf_once_t atfork_once = UMF_ONCE_INIT;
 
 static void forget_instance_id(void) {
     atomic_store_explicit(&instance_id, 0, memory_order_relaxed);
     atomic_store_explicit(&self_pid, 0, memory_order_relaxed);
+    atomic_store_explicit(&self_start_time, UINT64_MAX, memory_order_relaxed);
 }
 
 static void register_atfork(void) {
@@ -79,10 +86,30 @@ uint64_t umf_ipc_instance_id(void) {
     return expected;
 }
 
+uint64_t umf_ipc_process_start_time(void) {
+    uint64_t t = atomic_load_explicit(&self_start_time, memory_order_relaxed);
+    if (UMF_LIKELY(t != UINT64_MAX)) {
+        return t;
+    }
+    umf_once(&atfork_once, register_atfork);
+    if (umf_proc_start_time(getpid(), &t) != 0) {
+        t = 0; // no /proc of our own pid namespace: unknown
+    }
+    if (atfork_registered) {
+        atomic_store_explicit(&self_start_time, t, memory_order_relaxed);
+    }
+    return t;
+}
+
+size_t umf_ipc_data_size(const umf_ipc_data_t *data) {
+    return data->version == 1 ? UMF_IPC_DATA_V1_SIZE : sizeof(umf_ipc_data_t);
+}
+
 uint64_t umf_ipc_data_checksum(const umf_ipc_data_t *data) {
     const unsigned char *bytes = (const unsigned char *)data;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ UMF_IPC_DATA_MAGIC;
-    for (size_t i = 0; i < offsetof(umf_ipc_data_t, checksum); i += 8) {
+    size_t end = umf_ipc_data_size(data) - sizeof(uint64_t);
+    for (size_t i = 0; i < end; i += 8) {
         uint64_t word;
         memcpy(&word, bytes + i, sizeof(word));
         h = umf_hash_u64(h ^ word) + i;
@@ -95,13 +122,35 @@ static bool memory_type_valid(uint16_t type) {
            type == UMF_MEMORY_TYPE_SHARED;
 }
 
+// The fields version 2 added; NULL if fine, else what is wrong.
+static const char *check_v2_fields(const umf_ipc_data_t *d) {
+    if (d->reserved2 != 0 || d->reserved3 != 0) {
+        return "reserved field is not zero";
+    }
+    if ((d->fd_dev == 0) != (d->fd_ino == 0)) {
+        return "incomplete identity of the handle's fd";
+    }
+    if (d->socket_kind > UMF_IPC_SOCKET_PATH ||
+        d->socket_len > UMF_IPC_SOCKET_NAME_MAX ||
+        (d->socket_kind == UMF_IPC_SOCKET_NONE) != (d->socket_len == 0)) {
+        return "invalid fd server socket";
+    }
+    for (size_t i = 0; i < UMF_IPC_SOCKET_NAME_MAX; i++) {
+        if (i < d->socket_len ? d->socket_name[i] == '\0'
+                              : d->socket_name[i] != '\0') {
+            return "invalid fd server socket name";
+        }
+    }
+    return NULL;
+}
+
 // Checks everything but the checksum; NULL if fine, else what is wrong.
 static const char *check_fields(const umf_ipc_data_t *d,
                                 umf_gpu_provider_kind_t kind) {
     if (d->magic != UMF_IPC_DATA_MAGIC) {
         return "wrong magic number (not umf-gpu IPC data)";
     }
-    if (d->version != UMF_IPC_DATA_VERSION) {
+    if (d->version != UMF_IPC_DATA_VERSION && d->version != 1) {
         return "unsupported layout version";
     }
     if (d->kind != (uint16_t)kind) {
@@ -139,7 +188,7 @@ static const char *check_fields(const umf_ipc_data_t *d,
         d->base + d->size > (uint64_t)UINTPTR_MAX) {
         return "allocation base and size do not fit the address space";
     }
-    return NULL;
+    return d->version == 1 ? NULL : check_v2_fields(d);
 }
 
 umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
@@ -147,11 +196,17 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
                                umf_usm_memory_type_t memory_type,
                                uint64_t alloc_id, uint64_t base, uint64_t size,
                                uint64_t offset, const void *handle,
-                               size_t handle_size) {
+                               size_t handle_size, int handle_fd) {
     if (out == NULL || handle == NULL || handle_size == 0 ||
         handle_size > UMF_IPC_NATIVE_HANDLE_MAX) {
         UMF_LOG_ERROR("IPC data: invalid native handle (size %zu)",
                       handle_size);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    struct stat st = {0};
+    if (handle_fd >= 0 && fstat(handle_fd, &st) != 0) {
+        UMF_LOG_ERROR("IPC data: the native handle's fd %d: %s", handle_fd,
+                      strerror(errno));
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_ipc_data_t d;
@@ -168,6 +223,13 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
     d.size = size;
     d.offset = offset;
     memcpy(d.handle, handle, handle_size);
+    d.producer_start_time = umf_ipc_process_start_time();
+    if (handle_fd >= 0) {
+        // st_dev 0 names a real device on no system we know; the record
+        // keeps 0 for "no fd", so a 0 device is stored as its complement.
+        d.fd_dev = st.st_dev != 0 ? (uint64_t)st.st_dev : ~0ull;
+        d.fd_ino = st.st_ino != 0 ? (uint64_t)st.st_ino : ~0ull;
+    }
     const char *why = check_fields(&d, kind);
     if (why != NULL) {
         UMF_LOG_ERROR("IPC data: cannot describe allocation (base 0x%llx, "
@@ -188,13 +250,28 @@ umf_result_t umf_ipc_data_validate(const void *bytes, size_t len,
         UMF_LOG_ERROR("IPC data: NULL argument");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    if (len < sizeof(umf_ipc_data_t)) {
+    // The layout version says how many bytes the record has: read the
+    // header first, then only that many (a version 1 producer's buffer
+    // holds 136).
+    umf_ipc_data_t d;
+    memset(&d, 0, sizeof(d));
+    size_t need = offsetof(umf_ipc_data_t, kind);
+    if (len >= need) {
+        memcpy(&d, bytes, need);
+        need = d.version == 1 ? UMF_IPC_DATA_V1_SIZE : sizeof(d);
+    }
+    if (len < need) {
         UMF_LOG_ERROR("IPC data: %zu bytes, truncated (%zu expected)", len,
-                      sizeof(umf_ipc_data_t));
+                      need);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_ipc_data_t d;
-    memcpy(&d, bytes, sizeof(d));
+    memcpy(&d, bytes, need);
+    if (d.version == 1) {
+        // Its checksum sits where version 2 has the producer's start time.
+        memcpy(&d.checksum, (const char *)bytes + need - sizeof(d.checksum),
+               sizeof(d.checksum));
+        d.producer_start_time = 0;
+    }
     const char *why = check_fields(&d, kind);
     if (why == NULL && d.checksum != umf_ipc_data_checksum(&d)) {
         why = "checksum mismatch (corrupted or truncated data)";

@@ -32,11 +32,24 @@
 
 // "UMFGPIPC" in little-endian byte order.
 #define UMF_IPC_DATA_MAGIC 0x4350495047464d55ull
-// Bump on any change of the layout or of a field's meaning.
-#define UMF_IPC_DATA_VERSION 1
+// Bump on any change of the layout or of a field's meaning. Version 1 (136
+// bytes, without the exporter's start time, the fd's identity and the fd
+// server's socket) is still read.
+#define UMF_IPC_DATA_VERSION 2
+#define UMF_IPC_DATA_V1_SIZE 136
 // Room for the driver's native handle (ze_ipc_mem_handle_t and
 // CUipcMemHandle are both 64 bytes).
 #define UMF_IPC_NATIVE_HANDLE_MAX 64
+// Room for the name of the exporter's fd server socket (issue 17): an
+// abstract name or a filesystem path, without a terminating NUL.
+#define UMF_IPC_SOCKET_NAME_MAX 88
+
+// How a consumer may reach the exporter's fd server (socket_kind).
+typedef enum umf_ipc_socket_kind_t {
+    UMF_IPC_SOCKET_NONE = 0,     // no server: pidfd_getfd only
+    UMF_IPC_SOCKET_ABSTRACT = 1, // an abstract Unix socket name
+    UMF_IPC_SOCKET_PATH = 2,     // a filesystem path
+} umf_ipc_socket_kind_t;
 
 typedef struct umf_ipc_data_t {
     uint64_t magic;       // UMF_IPC_DATA_MAGIC
@@ -52,13 +65,27 @@ typedef struct umf_ipc_data_t {
     uint64_t size;        // the allocation's size, not 0
     uint64_t offset;      // of the shared pointer from base, < size
     uint8_t handle[UMF_IPC_NATIVE_HANDLE_MAX];
+    // Version 2: who exported, for the consumer to prove it (all 0 in data
+    // read from version 1: unknown).
+    uint64_t producer_start_time; // the producer's start time in clock
+                                  // ticks after boot, 0 if unknown
+    uint64_t fd_dev;              // st_dev and st_ino of the file behind the
+    uint64_t fd_ino;              // handle's fd (Level Zero), 0 for none
+    uint8_t socket_kind;          // umf_ipc_socket_kind_t
+    uint8_t reserved2;            // 0
+    uint16_t socket_len;          // bytes of socket_name used; the rest 0
+    uint32_t reserved3;           // 0
+    char socket_name[UMF_IPC_SOCKET_NAME_MAX];
     uint64_t checksum; // umf_ipc_data_checksum() of all the bytes before it
 } umf_ipc_data_t;
 
-static_assert(sizeof(umf_ipc_data_t) == 136, "umf_ipc_data_t has no padding");
+static_assert(sizeof(umf_ipc_data_t) == 256, "umf_ipc_data_t has no padding");
 static_assert(offsetof(umf_ipc_data_t, checksum) ==
                   sizeof(umf_ipc_data_t) - sizeof(uint64_t),
               "the checksum is last");
+static_assert(offsetof(umf_ipc_data_t, producer_start_time) ==
+                  UMF_IPC_DATA_V1_SIZE - sizeof(uint64_t),
+              "version 2 keeps version 1's fields where they were");
 
 // This process's random instance id: drawn from getrandom(2) at first use,
 // never 0, and drawn again in the child after fork(), so that two processes
@@ -70,28 +97,41 @@ uint64_t umf_ipc_instance_id(void);
 // handlers, must exec before it uses the library).
 int32_t umf_ipc_process_id(void);
 
+// This process's start time in clock ticks after boot
+// (umf_proc_start_time), read once and again in the child of a fork; 0 when
+// it cannot be read (no /proc of this process's pid namespace).
+uint64_t umf_ipc_process_start_time(void);
+
 // Fills `out` for an allocation of this process: magic, version, this
-// process's pid and instance id, the given fields, the handle (copied) and the
-// checksum. UMF_RESULT_ERROR_INVALID_ARGUMENT (and `out` untouched) if a
-// field could not pass umf_ipc_data_validate().
+// process's pid, instance id and start time, the given fields, the handle
+// (copied), the identity of `handle_fd` (the fd inside the handle, valid in
+// this process; -1 for none) and the checksum.
+// UMF_RESULT_ERROR_INVALID_ARGUMENT (and `out` untouched) if a field could
+// not pass umf_ipc_data_validate() or handle_fd is not an open fd.
 umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
                                umf_gpu_provider_kind_t kind,
                                umf_usm_memory_type_t memory_type,
                                uint64_t alloc_id, uint64_t base, uint64_t size,
                                uint64_t offset, const void *handle,
-                               size_t handle_size);
+                               size_t handle_size, int handle_fd);
 
-// The checksum of the record's bytes before the checksum field.
+// The checksum of the record's bytes before the checksum field (of a
+// version 1 record: before its checksum, at UMF_IPC_DATA_V1_SIZE - 8).
 uint64_t umf_ipc_data_checksum(const umf_ipc_data_t *data);
 
-// Checks `len` bytes at `bytes` (any alignment) as IPC data of a provider of
-// `kind`, and copies the record into *out on success. Every failure is
-// UMF_RESULT_ERROR_INVALID_ARGUMENT, after one log line that names the field
-// at fault: too short, magic, version, kind, memory type, handle size or
-// padding, pid, instance id, size, offset, base + size overflow, checksum.
+// Checks the bytes at `bytes` (any alignment; `len` of them can be read) as
+// IPC data of a provider of `kind`, and copies the record into *out on
+// success; a version 1 record is read from its 136 bytes and gets the
+// version 2 fields as 0. Every failure is UMF_RESULT_ERROR_INVALID_ARGUMENT,
+// after one log line that names the field at fault: too short, magic,
+// version, kind, memory type, handle size or padding, pid, instance id,
+// size, offset, base + size overflow, socket name, reserved bytes, checksum.
 umf_result_t umf_ipc_data_validate(const void *bytes, size_t len,
                                    umf_gpu_provider_kind_t kind,
                                    umf_ipc_data_t *out);
+
+// The record's length in bytes by its layout version: what a consumer reads.
+size_t umf_ipc_data_size(const umf_ipc_data_t *data);
 
 // True if the data was produced by this process (same pid and instance id).
 bool umf_ipc_data_is_local(const umf_ipc_data_t *data);

@@ -98,9 +98,10 @@ umf_result_t umf_cuda_ipc_get_handle(void *provider, const void *ptr,
                       size, ptr, held.ptr, held.size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
+    // The driver moves whatever the handle needs itself: no fd here.
     ret = umf_ipc_data_init(providerIpcData, UMF_GPU_PROVIDER_KIND_CUDA,
                             p->memory_type, id, base, range, offset, &handle,
-                            sizeof(handle));
+                            sizeof(handle), -1);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }

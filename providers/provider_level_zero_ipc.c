@@ -79,9 +79,10 @@ umf_result_t umf_ze_ipc_get_handle(void *provider, const void *ptr, size_t size,
     if (res != ZE_RESULT_SUCCESS) {
         return umf_ze_call_failed(res, "zeMemGetIpcHandle(ptr=%p)", base);
     }
-    ret = umf_ipc_data_init(providerIpcData, UMF_GPU_PROVIDER_KIND_LEVEL_ZERO,
-                            p->memory_type, props.id, (uintptr_t)base, range,
-                            offset, &handle, sizeof(handle));
+    ret =
+        umf_ipc_data_init(providerIpcData, UMF_GPU_PROVIDER_KIND_LEVEL_ZERO,
+                          p->memory_type, props.id, (uintptr_t)base, range,
+                          offset, &handle, sizeof(handle), handle_fd(&handle));
     if (ret != UMF_RESULT_SUCCESS) {
         if (p->ze->zeMemPutIpcHandle != NULL) {
             (void)p->ze->zeMemPutIpcHandle(p->context, handle);

@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -181,4 +183,59 @@ const char *umf_fd_status_name(umf_fd_status_t status) {
     };
     return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status]
                                                                : "UNKNOWN";
+}
+
+// Whether /proc shows this process's pid namespace: its "self" names our pid.
+static bool proc_is_ours(void) {
+    char link[32];
+    ssize_t n = readlink("/proc/self", link, sizeof(link) - 1);
+    if (n <= 0) {
+        return false;
+    }
+    link[n] = '\0';
+    return strtol(link, NULL, 10) == (long)getpid();
+}
+
+int umf_proc_start_time(pid_t pid, uint64_t *ticks) {
+    if (pid <= 0 || ticks == NULL) {
+        return EINVAL;
+    }
+    if (!proc_is_ours()) {
+        return ENOENT;
+    }
+    char path[48], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return errno == ENOENT ? ESRCH : errno;
+    }
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    int err = errno;
+    close(fd);
+    if (n <= 0) {
+        return n == 0 ? ESRCH : err; // ESRCH: it exited while we read
+    }
+    buf[n] = '\0';
+    // "pid (comm) state ppid ...": comm may hold anything, ')' included, so
+    // the fields start after the last ')'. Field 3 follows it; starttime is
+    // field 22.
+    char *p = strrchr(buf, ')');
+    if (p == NULL) {
+        return EIO;
+    }
+    p++;
+    for (int field = 3; field < 22; field++) {
+        p = strchr(p + 1, ' ');
+        if (p == NULL) {
+            return EIO;
+        }
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(p + 1, &end, 10);
+    if (end == p + 1 || errno != 0) {
+        return EIO;
+    }
+    *ticks = (uint64_t)v;
+    return 0;
 }

@@ -15,6 +15,7 @@
 #define UMF_GPU_UTIL_FD_H 1
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -58,6 +59,14 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
 
 // "OK", "NO_PROCESS", ... for messages and tests.
 const char *umf_fd_status_name(umf_fd_status_t status);
+
+// The start time of process `pid` in clock ticks after boot (field 22 of
+// /proc/<pid>/stat): with the pid, it names a process, since a pid is
+// reused only by a later process. Read only where /proc shows this
+// process's own pid namespace (else the same number names another
+// process). 0 and *ticks set, or an errno value: ESRCH (no such process),
+// ENOENT (no /proc of this pid namespace), EIO (unreadable).
+int umf_proc_start_time(pid_t pid, uint64_t *ticks);
 
 #ifdef __cplusplus
 }

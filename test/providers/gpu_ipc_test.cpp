@@ -56,7 +56,8 @@ class GpuIpc : public ::testing::Test {
         uint8_t handle[8] = {1, 2, 3, 4, 5, 6, 7, 8};
         ASSERT_EQ(umf_ipc_data_init(&local, kZe, UMF_MEMORY_TYPE_DEVICE, 42,
                                     reinterpret_cast<uintptr_t>(m.own),
-                                    sizeof(m.own), 16, handle, sizeof(handle)),
+                                    sizeof(m.own), 16, handle, sizeof(handle),
+                                    -1),
                   UMF_RESULT_SUCCESS);
         // The same data as if another process (here: our parent) had made
         // it.

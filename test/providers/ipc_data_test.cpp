@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 
 extern "C" {
 #include "ipc_data.h"
+#include "util_fd.h"
 }
 
 namespace {
@@ -30,7 +32,7 @@ umf_ipc_data_t makeValid(size_t handle_size = 8) {
     umf_ipc_data_t d;
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 77,
                                 0x7f0000100000ull, 1 << 20, 4096, handle,
-                                handle_size),
+                                handle_size, -1),
               UMF_RESULT_SUCCESS);
     return d;
 }
@@ -138,32 +140,32 @@ TEST(IpcData, InitRejectsWhatValidateWouldRefuse) {
     std::memset(&d, 0x5a, sizeof(d));
     const umf_ipc_data_t before = d;
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 64, 0,
-                                handle, 0),
+                                handle, 0, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 64, 0,
-                                handle, sizeof(handle)),
+                                handle, sizeof(handle), -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 64, 0,
-                                nullptr, 8),
+                                nullptr, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 64,
-                                64, handle, 8),
+                                64, handle, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 0, 0,
-                                handle, 8),
+                                handle, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_UNKNOWN, 1, 4096, 64,
-                                0, handle, 8),
+                                0, handle, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 0, 64, 0,
-                                handle, 8),
+                                handle, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1,
-                                UINT64_MAX - 8, 64, 0, handle, 8),
+                                UINT64_MAX - 8, 64, 0, handle, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(std::memcmp(&d, &before, sizeof(d)), 0);
     EXPECT_EQ(umf_ipc_data_init(nullptr, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096,
-                                64, 0, handle, 8),
+                                64, 0, handle, 8, -1),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
@@ -239,6 +241,110 @@ TEST(IpcData, ChecksEveryField) {
                   UMF_RESULT_ERROR_INVALID_ARGUMENT)
             << "change #" << i;
     }
+}
+
+TEST(IpcData, ChecksTheVersion2Fields) {
+    const std::vector<void (*)(umf_ipc_data_t &)> changes = {
+        [](umf_ipc_data_t &x) { x.reserved2 = 1; },
+        [](umf_ipc_data_t &x) { x.reserved3 = 1; },
+        [](umf_ipc_data_t &x) { x.fd_dev = 5; }, // without an inode
+        [](umf_ipc_data_t &x) { x.fd_ino = 5; }, // without a device
+        [](umf_ipc_data_t &x) { x.socket_kind = 3; },
+        [](umf_ipc_data_t &x) { x.socket_len = 4; }, // and no kind
+        [](umf_ipc_data_t &x) {
+            x.socket_kind = UMF_IPC_SOCKET_ABSTRACT; // and no name
+        },
+        [](umf_ipc_data_t &x) {
+            x.socket_kind = UMF_IPC_SOCKET_PATH;
+            x.socket_len = UMF_IPC_SOCKET_NAME_MAX + 1;
+        },
+        [](umf_ipc_data_t &x) {
+            x.socket_kind = UMF_IPC_SOCKET_PATH;
+            x.socket_len = 3;
+            std::memcpy(x.socket_name, "a\0b", 3); // a NUL inside
+        },
+        [](umf_ipc_data_t &x) {
+            x.socket_kind = UMF_IPC_SOCKET_PATH;
+            x.socket_len = 2;
+            std::memcpy(x.socket_name, "abc", 3); // bytes after the name
+        },
+    };
+    for (size_t i = 0; i < changes.size(); i++) {
+        EXPECT_EQ(validateChanged(changes[i]),
+                  UMF_RESULT_ERROR_INVALID_ARGUMENT)
+            << "change #" << i;
+    }
+    EXPECT_EQ(validateChanged([](umf_ipc_data_t &x) {
+                  x.socket_kind = UMF_IPC_SOCKET_PATH;
+                  x.socket_len = 9;
+                  std::memcpy(x.socket_name, "/tmp/sock", 9);
+              }),
+              UMF_RESULT_SUCCESS);
+}
+
+TEST(IpcData, RecordsWhoExportedAndTheHandlesFd) {
+    umf_ipc_data_t d = makeValid();
+    uint64_t start = 0;
+    ASSERT_EQ(umf_proc_start_time(getpid(), &start), 0);
+    EXPECT_NE(start, 0u);
+    EXPECT_EQ(d.producer_start_time, start);
+    EXPECT_EQ(umf_ipc_process_start_time(), start);
+    EXPECT_EQ(d.fd_dev, 0u); // no fd in the handle
+    EXPECT_EQ(d.fd_ino, 0u);
+    uint8_t handle[8] = {1};
+    ASSERT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 64, 0,
+                                handle, sizeof(handle), STDERR_FILENO),
+              UMF_RESULT_SUCCESS);
+    struct stat st;
+    ASSERT_EQ(fstat(STDERR_FILENO, &st), 0);
+    EXPECT_EQ(d.fd_ino, st.st_ino != 0 ? st.st_ino : ~0ull);
+    EXPECT_NE(d.fd_dev, 0u);
+    EXPECT_EQ(validate(d), UMF_RESULT_SUCCESS);
+    // An fd that is not open is no identity.
+    EXPECT_EQ(umf_ipc_data_init(&d, kZe, UMF_MEMORY_TYPE_DEVICE, 1, 4096, 64, 0,
+                                handle, sizeof(handle), 987),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+// What a version 1 producer made: 136 bytes, its checksum at 128.
+std::vector<unsigned char> asVersion1(umf_ipc_data_t d) {
+    d.version = 1;
+    std::vector<unsigned char> v1(UMF_IPC_DATA_V1_SIZE);
+    std::memcpy(v1.data(), &d, UMF_IPC_DATA_V1_SIZE - 8);
+    uint64_t sum = umf_ipc_data_checksum(&d);
+    std::memcpy(v1.data() + UMF_IPC_DATA_V1_SIZE - 8, &sum, sizeof(sum));
+    return v1;
+}
+
+TEST(IpcData, ReadsVersion1Records) {
+    const umf_ipc_data_t d = makeValid(64);
+    std::vector<unsigned char> v1 = asVersion1(d);
+    umf_ipc_data_t out;
+    std::memset(&out, 0xab, sizeof(out));
+    ASSERT_EQ(umf_ipc_data_validate(v1.data(), v1.size(), kZe, &out),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(out.version, 1u);
+    EXPECT_EQ(umf_ipc_data_size(&out), UMF_IPC_DATA_V1_SIZE);
+    EXPECT_EQ(out.alloc_id, d.alloc_id);
+    EXPECT_EQ(out.size, d.size);
+    EXPECT_EQ(out.offset, d.offset);
+    EXPECT_EQ(std::memcmp(out.handle, d.handle, sizeof(d.handle)), 0);
+    EXPECT_EQ(out.producer_start_time, 0u); // unknown
+    EXPECT_EQ(out.fd_ino, 0u);
+    EXPECT_EQ(out.socket_kind, UMF_IPC_SOCKET_NONE);
+    // Read from its 136 bytes only, and each of them counts.
+    EXPECT_EQ(umf_ipc_data_validate(v1.data(), v1.size() - 1, kZe, &out),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    for (size_t bit = 0; bit < v1.size() * 8; bit++) {
+        std::vector<unsigned char> x = v1;
+        x[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
+        ASSERT_EQ(umf_ipc_data_validate(x.data(), x.size(), kZe, &out),
+                  UMF_RESULT_ERROR_INVALID_ARGUMENT)
+            << bit;
+    }
+    // A version 2 record cut to 136 bytes is truncated.
+    EXPECT_EQ(umf_ipc_data_validate(&d, UMF_IPC_DATA_V1_SIZE, kZe, &out),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 TEST(IpcData, DetectsEverySingleBitFlip) {

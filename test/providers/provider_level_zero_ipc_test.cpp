@@ -434,7 +434,7 @@ TEST_F(ZeIpc, MalformedDataIsRefused) {
     }
     EXPECT_EQ(refused(resealed([](umf_ipc_data_t &d) { d.magic ^= 1; })),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(refused(resealed([](umf_ipc_data_t &d) { d.version = 2; })),
+    EXPECT_EQ(refused(resealed([](umf_ipc_data_t &d) { d.version = 3; })),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(refused(resealed([](umf_ipc_data_t &d) {
                   d.kind = UMF_GPU_PROVIDER_KIND_CUDA;
