@@ -79,17 +79,52 @@ static umf_result_t unmap_nothing(const umf_ipc_cache_key_t *key,
     return UMF_RESULT_SUCCESS;
 }
 
+// The map callback of a local open: what check_local found.
+static umf_result_t map_checked(void *arg, umf_ipc_cache_mapping_t *mapping) {
+    *mapping = *(const umf_ipc_cache_mapping_t *)arg;
+    return UMF_RESULT_SUCCESS;
+}
+
+// Everything that tells two exports apart, on the consumer's context.
+static umf_ipc_cache_key_t key_of(const void *context,
+                                  const umf_ipc_data_t *data) {
+    umf_ipc_cache_key_t key = {
+        .context = context,
+        .producer_pid = (uint64_t)(uint32_t)data->producer_pid,
+        .instance_id = data->instance_id,
+        .start_time = data->producer_start_time,
+        .alloc_id = data->alloc_id,
+        .base = data->base,
+        .size = data->size,
+        .fd_dev = data->fd_dev,
+        .fd_ino = data->fd_ino,
+    };
+    return key;
+}
+
 umf_result_t umf_gpu_ipc_open(umf_gpu_provider_kind_t kind,
                               umf_gpu_stats_t *stats, const void *context,
                               const umf_ipc_data_t *data,
                               const umf_gpu_ipc_mappers_t *mappers, void *arg,
                               void **ptr) {
-    umf_ipc_cache_key_t key = {context, data->instance_id, data->alloc_id};
-    bool local = umf_ipc_data_is_local(data), hit = false;
-    umf_result_t ret = umf_ipc_cache_open(
-        kind, &key, data->size, data->offset,
-        local ? mappers->map_local : mappers->map_remote, arg,
-        local ? unmap_nothing : mappers->unmap_remote, ptr, &hit);
+    umf_ipc_cache_key_t key = key_of(context, data);
+    bool hit = false;
+    umf_result_t ret;
+    if (umf_ipc_data_is_local(data)) {
+        // The allocation may have been freed (and its address reused)
+        // since an earlier open: checked at every open, hits included.
+        umf_ipc_cache_mapping_t own = {NULL, 0, 0};
+        ret = mappers->check_local(arg, &own);
+        if (ret == UMF_RESULT_SUCCESS) {
+            ret =
+                umf_ipc_cache_open(kind, &key, data->offset, true, map_checked,
+                                   &own, unmap_nothing, ptr, &hit);
+        }
+    } else {
+        ret = umf_ipc_cache_open(kind, &key, data->offset, false,
+                                 mappers->map_remote, arg,
+                                 mappers->unmap_remote, ptr, &hit);
+    }
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }

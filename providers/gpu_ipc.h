@@ -18,14 +18,18 @@
 #include "ipc_data.h"
 #include "provider_kind.h"
 
-// How a provider maps IPC data on a cache miss. `arg` of both map callbacks
-// is the one given to umf_gpu_ipc_open().
+// How a provider maps IPC data. `arg` of each callback is the one given to
+// umf_gpu_ipc_open().
 typedef struct umf_gpu_ipc_mappers_t {
-    // Data of this very process: returns the producer's own allocation
-    // (after checking it is still the one exported); its unmap releases
-    // nothing.
-    umf_ipc_cache_map_fn map_local;
-    // Data of another process: maps it through the driver.
+    // Data of this very process, at every open of it (hit or miss): checks
+    // with the driver that the allocation at data->base is still the one
+    // exported (its id) and starts there, and fills mapping->base (that
+    // base) and mapping->size (the allocation's size, as the driver says).
+    // Its unmap releases nothing.
+    umf_ipc_cache_map_fn check_local;
+    // Data of another process, on a miss: maps it through the driver, and
+    // fills mapping->size from the driver's own account of the range it
+    // mapped at mapping->base (never from the data).
     umf_ipc_cache_map_fn map_remote;
     umf_ipc_cache_unmap_fn unmap_remote;
 } umf_gpu_ipc_mappers_t;
@@ -46,9 +50,10 @@ umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
                                     const void *providerIpcData, void **ptr,
                                     size_t handle_size, umf_ipc_data_t *data);
 
-// Opens `data` on `context` through the cache of `kind`, mapping a miss with
-// the mapper that fits where the data comes from, and counts the open and
-// the hit or miss in `stats`.
+// Opens `data` on `context` through the cache of `kind`, with the mapper
+// that fits where the data comes from, and counts the open and the hit or
+// miss in `stats`. The pointer returned and the allocation's range lie
+// inside what the driver mapped (see ipc_cache.h).
 umf_result_t umf_gpu_ipc_open(umf_gpu_provider_kind_t kind,
                               umf_gpu_stats_t *stats, const void *context,
                               const umf_ipc_data_t *data,

@@ -12,6 +12,9 @@
 //   allocation is still the one exported;
 // - an allocation may be opened once per context and process: repeated
 //   opens share the cached mapping and count references.
+// On every path the range handed out is what the driver reports
+// (RANGE_START_ADDR and RANGE_SIZE of the mapping), never what the IPC data
+// claims.
 // Handles exist for DEVICE memory only (cuMemAlloc); HOST and SHARED
 // providers answer UMF_RESULT_ERROR_NOT_SUPPORTED. put_ipc_handle calls
 // nothing (the driver has no such call) but balances the stats.
@@ -127,33 +130,91 @@ typedef struct open_arg_t {
     const umf_ipc_data_t *data;
 } open_arg_t;
 
-// A miss in the producer itself: its own allocation, if it is still the one
-// that was exported.
-static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
+// The driver's account of the allocation or mapping at `base`, with the
+// provider's context current: it must start there; its size goes to *size.
+static umf_result_t range_at_in_ctx(const cu_provider_t *p, const void *base,
+                                    const char *what, size_t *size) {
+    uintptr_t start = 0;
+    umf_result_t ret = umf_cuda_query_range_in_ctx(p, base, &start, size);
+    if (ret == UMF_RESULT_SUCCESS && start != (uintptr_t)base) {
+        UMF_LOG_ERROR("CUDA provider open_ipc_handle: %s at %p lies inside "
+                      "another range (from 0x%zx)",
+                      what, base, (size_t)start);
+        ret = UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return ret;
+}
+
+// What an open in the producer asks the driver, with the context current.
+static umf_result_t check_local_in_ctx(const cu_provider_t *p,
+                                       const umf_ipc_data_t *data,
+                                       size_t *size) {
+    const void *base = (const void *)(uintptr_t)data->base;
+    unsigned long long id = 0;
+    umf_result_t ret = umf_cuda_pointer_attribute(
+        p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID, base, "BUFFER_ID");
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (id != data->alloc_id) {
+        UMF_LOG_ERROR("CUDA provider open_ipc_handle: the allocation exported "
+                      "at %p (id %llu) was freed; the address now holds "
+                      "allocation %llu",
+                      base, (unsigned long long)data->alloc_id, id);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return range_at_in_ctx(p, base, "the exported allocation", size);
+}
+
+// An open in the producer itself: its own allocation, if it is still the
+// one that was exported (at every open: it may have been freed since).
+static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     const cu_provider_t *p = a->provider;
-    const void *base = (const void *)(uintptr_t)a->data->base;
-    unsigned long long id = 0;
     CUcontext saved;
     umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    ret = umf_cuda_pointer_attribute(p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID,
-                                     base, "BUFFER_ID");
+    ret = check_local_in_ctx(p, a->data, &mapping->size);
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
     ret = ret != UMF_RESULT_SUCCESS ? ret : left;
+    if (ret == UMF_RESULT_SUCCESS) {
+        mapping->base = (void *)(uintptr_t)a->data->base;
+    }
+    return ret;
+}
+
+// What a miss in another process asks the driver, with the context current:
+// the mapping, and the driver's account of its range.
+static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
+                                      const umf_ipc_data_t *data,
+                                      umf_ipc_cache_mapping_t *mapping) {
+    CUipcMemHandle handle;
+    memcpy(&handle, data->handle, sizeof(handle));
+    CUdeviceptr dptr = 0;
+    CUresult res = p->cu->IpcOpenMemHandle(&dptr, handle,
+                                           CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(
+            res, NULL,
+            "cuIpcOpenMemHandle_v2(allocation %llu of process %d, "
+            "LAZY_ENABLE_PEER_ACCESS)",
+            (unsigned long long)data->alloc_id, (int)data->producer_pid);
+    }
+    umf_result_t ret = range_at_in_ctx(
+        p, (const void *)dptr, "the mapping cuIpcOpenMemHandle_v2 returned",
+        &mapping->size);
     if (ret != UMF_RESULT_SUCCESS) {
+        res = p->cu->IpcCloseMemHandle(dptr);
+        if (res != CUDA_SUCCESS) {
+            UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
+                          "cuIpcCloseMemHandle(%p) failed (%d)",
+                          (void *)dptr, (int)res);
+        }
         return ret;
     }
-    if (id != a->data->alloc_id) {
-        UMF_LOG_ERROR("CUDA provider open_ipc_handle: the allocation exported "
-                      "at %p (id %llu) was freed; the address now holds "
-                      "allocation %llu",
-                      base, (unsigned long long)a->data->alloc_id, id);
-        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    mapping->base = (void *)base;
+    mapping->base = (void *)dptr;
     return UMF_RESULT_SUCCESS;
 }
 
@@ -161,35 +222,23 @@ static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
 static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     const cu_provider_t *p = a->provider;
-    CUipcMemHandle handle;
-    memcpy(&handle, a->data->handle, sizeof(handle));
-    CUdeviceptr dptr = 0;
     CUcontext saved;
     umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    CUresult res = p->cu->IpcOpenMemHandle(&dptr, handle,
-                                           CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
-    if (res != CUDA_SUCCESS) {
-        ret = umf_cuda_call_failed(
-            res, NULL,
-            "cuIpcOpenMemHandle_v2(allocation %llu of process %d, "
-            "LAZY_ENABLE_PEER_ACCESS)",
-            (unsigned long long)a->data->alloc_id, (int)a->data->producer_pid);
-    }
+    ret = map_remote_in_ctx(p, a->data, mapping);
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
     if (left != UMF_RESULT_SUCCESS && ret == UMF_RESULT_SUCCESS) {
-        res = p->cu->IpcCloseMemHandle(dptr); // our context is still current
+        // Our context is still current: undo the open in it.
+        CUresult res = p->cu->IpcCloseMemHandle((CUdeviceptr)mapping->base);
         if (res != CUDA_SUCCESS) {
             UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
                           "cuIpcCloseMemHandle(%p) failed (%d)",
-                          (void *)dptr, (int)res);
+                          mapping->base, (int)res);
         }
+        mapping->base = NULL;
         return left;
-    }
-    if (ret == UMF_RESULT_SUCCESS) {
-        mapping->base = (void *)dptr;
     }
     return ret;
 }
@@ -220,7 +269,7 @@ static umf_result_t unmap_remote(const umf_ipc_cache_key_t *key,
 }
 
 static const umf_gpu_ipc_mappers_t mappers = {
-    .map_local = map_local,
+    .check_local = check_local,
     .map_remote = map_remote,
     .unmap_remote = unmap_remote,
 };

@@ -13,7 +13,9 @@
 // (utils_fd.h, which explains a refused ptrace permission), opens the handle
 // with its own fd, and closes that fd again: the driver keeps what it needs.
 // An open in the producer itself returns the producer's own memory, once it
-// checked that the allocation is still the one exported.
+// checked that the allocation is still the one exported. On every path the
+// range handed out is what the driver reports (zeMemGetAddressRange), never
+// what the IPC data claims.
 
 #include <string.h>
 #include <unistd.h>
@@ -121,9 +123,28 @@ typedef struct open_arg_t {
     const umf_ipc_data_t *data;
 } open_arg_t;
 
-// A miss in the producer itself: its own allocation, if it is still the one
-// that was exported.
-static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
+// The driver's account of the allocation or mapping at `base`: it must
+// start there; its size goes to *size.
+static umf_result_t range_at(const ze_provider_t *p, void *base,
+                             const char *what, size_t *size) {
+    void *start = NULL;
+    ze_result_t res =
+        p->ze->zeMemGetAddressRange(p->context, base, &start, size);
+    if (res != ZE_RESULT_SUCCESS) {
+        return umf_ze_call_failed(res, "zeMemGetAddressRange(ptr=%p)", base);
+    }
+    if (start != base) {
+        UMF_LOG_ERROR("Level Zero provider open_ipc_handle: %s at %p lies "
+                      "inside another range (from %p)",
+                      what, base, start);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// An open in the producer itself: its own allocation, if it is still the
+// one that was exported (at every open: it may have been freed since).
+static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     ze_provider_t *p = a->provider;
     void *base = (void *)(uintptr_t)a->data->base;
@@ -142,11 +163,16 @@ static umf_result_t map_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
                       base, (unsigned long long)a->data->alloc_id);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    mapping->base = base;
-    return UMF_RESULT_SUCCESS;
+    umf_result_t ret =
+        range_at(p, base, "the exported allocation", &mapping->size);
+    if (ret == UMF_RESULT_SUCCESS) {
+        mapping->base = base;
+    }
+    return ret;
 }
 
-// A miss in another process: take the producer's fd and open the handle.
+// A miss in another process: take the producer's fd and open the handle,
+// then ask the driver what it mapped.
 static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     ze_provider_t *p = a->provider;
@@ -171,6 +197,17 @@ static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
                                   (unsigned long long)a->data->alloc_id,
                                   (int)a->data->producer_pid);
     }
+    ret = range_at(p, base, "the mapping zeMemOpenIpcHandle returned",
+                   &mapping->size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        res = p->ze->zeMemCloseIpcHandle(p->context, base);
+        if (res != ZE_RESULT_SUCCESS) {
+            UMF_LOG_ERROR("Level Zero provider: undoing an IPC open, "
+                          "zeMemCloseIpcHandle(%p) failed (0x%x)",
+                          base, (unsigned)res);
+        }
+        return ret;
+    }
     mapping->base = base;
     return UMF_RESULT_SUCCESS;
 }
@@ -194,7 +231,7 @@ static umf_result_t unmap_remote(const umf_ipc_cache_key_t *key,
 }
 
 static const umf_gpu_ipc_mappers_t mappers = {
-    .map_local = map_local,
+    .check_local = check_local,
     .map_remote = map_remote,
     .unmap_remote = unmap_remote,
 };

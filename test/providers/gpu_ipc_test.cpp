@@ -22,19 +22,25 @@ constexpr umf_gpu_provider_kind_t kCuda = UMF_GPU_PROVIDER_KIND_CUDA;
 
 struct Mappers {
     int local = 0, remote = 0, unmapped = 0;
+    bool freed = false; // the local allocation is gone
     char own[256];
 };
 Mappers *g_m;
 
-umf_result_t mapLocal(void *arg, umf_ipc_cache_mapping_t *m) {
+umf_result_t checkLocal(void *arg, umf_ipc_cache_mapping_t *m) {
     auto *x = static_cast<Mappers *>(arg);
     x->local++;
+    if (x->freed) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
     m->base = x->own;
+    m->size = sizeof(x->own);
     return UMF_RESULT_SUCCESS;
 }
 
 umf_result_t mapRemote(void *arg, umf_ipc_cache_mapping_t *m) {
     static_cast<Mappers *>(arg)->remote++;
+    m->size = sizeof(Mappers::own);
     m->base = std::malloc(m->size);
     return m->base ? UMF_RESULT_SUCCESS : UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 }
@@ -46,7 +52,7 @@ umf_result_t unmapRemote(const umf_ipc_cache_key_t *,
     return UMF_RESULT_SUCCESS;
 }
 
-const umf_gpu_ipc_mappers_t kMappers = {mapLocal, mapRemote, unmapRemote};
+const umf_gpu_ipc_mappers_t kMappers = {checkLocal, mapRemote, unmapRemote};
 
 class GpuIpc : public ::testing::Test {
   protected:
@@ -121,7 +127,7 @@ TEST_F(GpuIpc, LocalDataOpensTheProducersOwnMemory) {
     ASSERT_EQ(umf_gpu_ipc_open(kZe, &stats, &ctx, &local, &kMappers, &m, &q),
               UMF_RESULT_SUCCESS);
     EXPECT_EQ(q, p);
-    EXPECT_EQ(m.local, 1);
+    EXPECT_EQ(m.local, 2) << "every local open asks the driver";
     EXPECT_EQ(m.remote, 0);
     umf_gpu_provider_stats_t s = read();
     EXPECT_EQ(s.ipc_handles_open, 2u);
@@ -136,6 +142,35 @@ TEST_F(GpuIpc, LocalDataOpensTheProducersOwnMemory) {
     EXPECT_EQ(umf_gpu_ipc_close(kZe, &stats, &ctx, nullptr),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(read().ipc_handles_open, 0u) << "failed closes count nothing";
+}
+
+// The exporter's own open of data whose allocation was freed since an
+// earlier open: refused on what would be a cache hit.
+TEST_F(GpuIpc, ALocalOpenOfAFreedAllocationIsRefusedEvenOnAHit) {
+    void *p = nullptr, *q = nullptr;
+    ASSERT_EQ(umf_gpu_ipc_open(kZe, &stats, &ctx, &local, &kMappers, &m, &p),
+              UMF_RESULT_SUCCESS);
+    m.freed = true;
+    EXPECT_EQ(umf_gpu_ipc_open(kZe, &stats, &ctx, &local, &kMappers, &m, &q),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(read().ipc_handles_open, 1u);
+    EXPECT_EQ(umf_gpu_ipc_close(kZe, &stats, &ctx, p), UMF_RESULT_SUCCESS);
+}
+
+// Data that claims more than the allocation holds is refused, local or
+// remote.
+TEST_F(GpuIpc, DataClaimingMoreThanTheAllocationIsRefused) {
+    umf_ipc_data_t big[2] = {local, remote};
+    for (umf_ipc_data_t &d : big) {
+        d.size = 2 * sizeof(m.own);
+        d.offset = sizeof(m.own) + 16;
+        d.checksum = umf_ipc_data_checksum(&d);
+        void *p = nullptr;
+        EXPECT_EQ(umf_gpu_ipc_open(kZe, &stats, &ctx, &d, &kMappers, &m, &p),
+                  UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    EXPECT_EQ(m.unmapped, 1) << "the remote mapping is undone";
+    EXPECT_EQ(read().ipc_handles_open, 0u);
 }
 
 TEST_F(GpuIpc, RemoteDataIsMappedAndUnmapped) {

@@ -1004,7 +1004,7 @@ void add_provider_cases(KindFix &f, KindFix *other) {
     const Field fields[] = {
         {"magic", offsetof(umf_ipc_data_t, magic), 8, 0x1122334455667788ull},
         {"version 0", offsetof(umf_ipc_data_t, version), 2, 0},
-        {"version 2", offsetof(umf_ipc_data_t, version), 2, 2},
+        {"version 3", offsetof(umf_ipc_data_t, version), 2, 3},
         {"unknown kind", offsetof(umf_ipc_data_t, kind), 2, 77},
         {"memory type UNKNOWN", offsetof(umf_ipc_data_t, memory_type), 2, 0},
         {"memory type 9", offsetof(umf_ipc_data_t, memory_type), 2, 9},
@@ -1022,6 +1022,11 @@ void add_provider_cases(KindFix &f, KindFix *other) {
         {"base 0", offsetof(umf_ipc_data_t, base), 8, 0},
         {"base + size overflow", offsetof(umf_ipc_data_t, base), 8,
          UINT64_MAX - 4096},
+        {"socket kind 3", offsetof(umf_ipc_data_t, socket_kind), 2, 3},
+        {"socket name longer than its room",
+         offsetof(umf_ipc_data_t, socket_len), 2, 0xffff},
+        {"reserved after the socket kind", offsetof(umf_ipc_data_t, reserved3),
+         4, 1},
     };
     for (const Field &fd : fields) {
         for (bool fix : {false, true}) {
