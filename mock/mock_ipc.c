@@ -119,7 +119,7 @@ static void fill_desc(const umf_mock_rec_data_t *d, int fd, uint64_t ino,
                       umf_mock_arena_t *arena, umf_mock_ipc_desc_t *out) {
     out->fd = fd;
     out->pid = (int)getpid();
-    out->start_time = 0; // identity check: see the fd transfer below
+    out->start_time = umf_proc_self_start_time();
     out->size = d->size;
     out->id = d->id;
     if (arena != NULL) {
@@ -664,7 +664,9 @@ out:
 
 // ---- Taking an fd from another process -------------------------------------
 
-umf_mock_status_t umf_mock_fd_from_process(int pid, int fd, int *out) {
+umf_mock_status_t umf_mock_fd_from_process(int pid, int fd,
+                                           const umf_fd_identity_t *identity,
+                                           int *out) {
     // What each failure of utils/util_fd.c is to the drivers, and how loud:
     // a ptrace refusal needs the user to act, the rest the caller handles.
     static const struct {
@@ -681,9 +683,11 @@ umf_mock_status_t umf_mock_fd_from_process(int pid, int fd, int *out) {
                                   UMF_LOG_LEVEL_WARN},
         [UMF_FD_NO_FDS] = {UMF_MOCK_ERR_OUT_OF_HOST_MEMORY, UMF_LOG_LEVEL_WARN},
         [UMF_FD_OS_ERROR] = {UMF_MOCK_ERR_OS, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_NOT_EXPORTER] = {UMF_MOCK_ERR_NO_PROCESS, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_OTHER_FILE] = {UMF_MOCK_ERR_STALE_HANDLE, UMF_LOG_LEVEL_WARN},
     };
     umf_fd_failure_t why;
-    umf_fd_status_t status = umf_fd_from_process(pid, fd, out, &why);
+    umf_fd_status_t status = umf_fd_from_process(pid, fd, identity, out, &why);
     if (status == UMF_FD_OK || status == UMF_FD_INVALID_ARGUMENT) {
         return of_fd[status].status;
     }

@@ -23,6 +23,7 @@
 
 #include "mock_memory.h"
 #include "mock_status.h"
+#include "util_fd.h"
 
 // Both drivers' IPC handles are 64 bytes.
 #define UMF_MOCK_IPC_HANDLE_BYTES 64
@@ -111,9 +112,13 @@ umf_mock_status_t umf_mock_ipc_close(const void *ptr, uintptr_t owner,
                                      bool *unmapped);
 
 // Duplicates fd `fd` of process `pid` into this one (pidfd_getfd; a dup in
-// this process). NO_PROCESS, STALE_HANDLE (no such fd there), PERMISSION
-// (ptrace rules; logged with how to allow it), NOT_SUPPORTED (no pidfd),
-// OUT_OF_HOST_MEMORY (no fd left).
-umf_mock_status_t umf_mock_fd_from_process(int pid, int fd, int *out);
+// this process), proving with `identity` (may be NULL) that the process is
+// the exporter and the fd the exported file (util_fd.h). NO_PROCESS (gone,
+// or another process has its pid now), STALE_HANDLE (no such fd there, or
+// another file), PERMISSION (ptrace rules; logged with how to allow it),
+// NOT_SUPPORTED (no pidfd), OUT_OF_HOST_MEMORY (no fd left).
+umf_mock_status_t umf_mock_fd_from_process(int pid, int fd,
+                                           const umf_fd_identity_t *identity,
+                                           int *out);
 
 #endif // UMF_GPU_MOCK_IPC_H

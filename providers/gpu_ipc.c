@@ -2,9 +2,11 @@
 
 #include "gpu_ipc.h"
 
+#include <errno.h>
 #include <stdbool.h>
 
 #include "log.h"
+#include "native_error.h"
 
 umf_result_t umf_gpu_ipc_handle_size(size_t *size) {
     if (size == NULL) {
@@ -135,6 +137,41 @@ umf_result_t umf_gpu_ipc_open(umf_gpu_provider_kind_t kind,
         UMF_GPU_STATS_EVENT(stats, cache_misses, 1);
     }
     return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_gpu_ipc_fd_failed(umf_gpu_provider_kind_t kind,
+                                   umf_result_t ret,
+                                   const umf_fd_failure_t *why,
+                                   int32_t native_code) {
+    char message[UMF_NATIVE_ERROR_MESSAGE_MAX];
+    umf_fd_failure_describe(why, message, sizeof(message));
+    umf_native_error_set(kind, native_code, "%s", message);
+    return ret;
+}
+
+umf_result_t umf_gpu_ipc_open_failed(umf_gpu_provider_kind_t kind,
+                                     umf_result_t ret) {
+    if ((ret == UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC ||
+         ret == UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY) &&
+        umf_fd_limit_reached()) {
+        UMF_LOG_ERROR("%s provider open_ipc_handle: this process has no file "
+                      "descriptor left (raise RLIMIT_NOFILE, or close IPC "
+                      "handles)",
+                      umf_gpu_provider_kind_name(kind));
+        return UMF_RESULT_ERROR_OUT_OF_RESOURCES;
+    }
+    return ret;
+}
+
+const char *umf_gpu_ipc_transfer_advice(int pid, char *buf, size_t size) {
+    umf_fd_failure_t why = {
+        .status = UMF_FD_PERMISSION,
+        .os_error = EPERM,
+        .call = "taking the exporter's memory",
+        .pid = (pid_t)pid,
+        .remote_fd = -1,
+    };
+    return umf_fd_failure_describe(&why, buf, size);
 }
 
 umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,

@@ -17,6 +17,7 @@
 #include "ipc_cache.h"
 #include "ipc_data.h"
 #include "provider_kind.h"
+#include "util_fd.h"
 
 // How a provider maps IPC data. `arg` of each callback is the one given to
 // umf_gpu_ipc_open().
@@ -59,6 +60,25 @@ umf_result_t umf_gpu_ipc_open(umf_gpu_provider_kind_t kind,
                               const umf_ipc_data_t *data,
                               const umf_gpu_ipc_mappers_t *mappers, void *arg,
                               void **ptr);
+
+// An open's fd transfer failed with `ret` (umf_fd_duplicate_from logged
+// why): stores that message, which says what allows a refused transfer, as
+// the native error of `kind` with `native_code` (the driver's result that
+// names the condition), and returns `ret`.
+umf_result_t umf_gpu_ipc_fd_failed(umf_gpu_provider_kind_t kind,
+                                   umf_result_t ret,
+                                   const umf_fd_failure_t *why,
+                                   int32_t native_code);
+
+// A driver's IPC open failed with `ret` (its native error stored): when this
+// process has no fd left, that is the reason, and the result is
+// UMF_RESULT_ERROR_OUT_OF_RESOURCES for both providers; else `ret`.
+umf_result_t umf_gpu_ipc_open_failed(umf_gpu_provider_kind_t kind,
+                                     umf_result_t ret);
+
+// What allows a process to take memory from process `pid` when the OS
+// refused (ptrace rules, seccomp), for a driver that moves it itself.
+const char *umf_gpu_ipc_transfer_advice(int pid, char *buf, size_t size);
 
 // close_ipc_handle: drops one open of `ptr` on `context` and counts it.
 umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "utils_common.h"
 #include "util_fd.h"
+#include "utils_common.h"
 #include "utils_hash_map.h"
 
 // 0 until drawn; reset in the child of a fork so that it draws its own.
@@ -23,16 +23,12 @@ static _Atomic uint64_t instance_id;
 // so the pid is kept, and forgotten in the child of a fork like the
 // instance id. Kept only once the fork handler is in place.
 static _Atomic int32_t self_pid;
-// This process's start time (umf_proc_start_time), UINT64_MAX until read;
-// forgotten in the child of a fork like the pid.
-static _Atomic uint64_t self_start_time = UINT64_MAX;
 static bool atfork_registered;
 static umf_once_t atfork_once = UMF_ONCE_INIT;
 
 static void forget_instance_id(void) {
     atomic_store_explicit(&instance_id, 0, memory_order_relaxed);
     atomic_store_explicit(&self_pid, 0, memory_order_relaxed);
-    atomic_store_explicit(&self_start_time, UINT64_MAX, memory_order_relaxed);
 }
 
 static void register_atfork(void) {
@@ -84,21 +80,6 @@ uint64_t umf_ipc_instance_id(void) {
         return drawn;
     }
     return expected;
-}
-
-uint64_t umf_ipc_process_start_time(void) {
-    uint64_t t = atomic_load_explicit(&self_start_time, memory_order_relaxed);
-    if (UMF_LIKELY(t != UINT64_MAX)) {
-        return t;
-    }
-    umf_once(&atfork_once, register_atfork);
-    if (umf_proc_start_time(getpid(), &t) != 0) {
-        t = 0; // no /proc of our own pid namespace: unknown
-    }
-    if (atfork_registered) {
-        atomic_store_explicit(&self_start_time, t, memory_order_relaxed);
-    }
-    return t;
 }
 
 size_t umf_ipc_data_size(const umf_ipc_data_t *data) {
@@ -223,12 +204,14 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
     d.size = size;
     d.offset = offset;
     memcpy(d.handle, handle, handle_size);
-    d.producer_start_time = umf_ipc_process_start_time();
+    d.producer_start_time = umf_proc_self_start_time();
     if (handle_fd >= 0) {
-        // st_dev 0 names a real device on no system we know; the record
-        // keeps 0 for "no fd", so a 0 device is stored as its complement.
-        d.fd_dev = st.st_dev != 0 ? (uint64_t)st.st_dev : ~0ull;
-        d.fd_ino = st.st_ino != 0 ? (uint64_t)st.st_ino : ~0ull;
+        // 0 means "no fd": a file without a device or inode number (none
+        // that a driver exports) is not identified.
+        if (st.st_dev != 0 && st.st_ino != 0) {
+            d.fd_dev = (uint64_t)st.st_dev;
+            d.fd_ino = (uint64_t)st.st_ino;
+        }
     }
     const char *why = check_fields(&d, kind);
     if (why != NULL) {

@@ -97,13 +97,9 @@ uint64_t umf_ipc_instance_id(void);
 // handlers, must exec before it uses the library).
 int32_t umf_ipc_process_id(void);
 
-// This process's start time in clock ticks after boot
-// (umf_proc_start_time), read once and again in the child of a fork; 0 when
-// it cannot be read (no /proc of this process's pid namespace).
-uint64_t umf_ipc_process_start_time(void);
-
 // Fills `out` for an allocation of this process: magic, version, this
-// process's pid, instance id and start time, the given fields, the handle
+// process's pid, instance id and start time (umf_proc_self_start_time), the
+// given fields, the handle
 // (copied), the identity of `handle_fd` (the fd inside the handle, valid in
 // this process; -1 for none) and the checksum.
 // UMF_RESULT_ERROR_INVALID_ARGUMENT (and `out` untouched) if a field could

@@ -23,6 +23,7 @@
 
 #include "gpu_ipc.h"
 #include "log.h"
+#include "native_error.h"
 #include "provider_cuda_internal.h"
 #include "provider_kind.h"
 
@@ -196,11 +197,19 @@ static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
     CUresult res = p->cu->IpcOpenMemHandle(&dptr, handle,
                                            CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     if (res != CUDA_SUCCESS) {
-        return umf_cuda_call_failed(
-            res, NULL,
+        // The driver takes the exporter's memory itself: a refusal by the
+        // OS (ptrace rules, seccomp) comes back as NOT_PERMITTED.
+        char advice[UMF_NATIVE_ERROR_MESSAGE_MAX / 2];
+        const char *hint = res == CUDA_ERROR_NOT_PERMITTED
+                               ? umf_gpu_ipc_transfer_advice(
+                                     data->producer_pid, advice, sizeof(advice))
+                               : NULL;
+        umf_result_t ret = umf_cuda_call_failed(
+            res, hint,
             "cuIpcOpenMemHandle_v2(allocation %llu of process %d, "
             "LAZY_ENABLE_PEER_ACCESS)",
             (unsigned long long)data->alloc_id, (int)data->producer_pid);
+        return umf_gpu_ipc_open_failed(UMF_GPU_PROVIDER_KIND_CUDA, ret);
     }
     umf_result_t ret = range_at_in_ctx(
         p, (const void *)dptr, "the mapping cuIpcOpenMemHandle_v2 returned",

@@ -173,16 +173,40 @@ static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
 
 // A miss in another process: take the producer's fd and open the handle,
 // then ask the driver what it mapped.
+// The ze_result_t that names a failed fd transfer, for the native error.
+static ze_result_t fd_failure_code(umf_fd_status_t status) {
+    switch (status) {
+    case UMF_FD_PERMISSION:
+        return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+    case UMF_FD_NOT_SUPPORTED:
+        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    case UMF_FD_NO_FDS:
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    case UMF_FD_OS_ERROR:
+        return ZE_RESULT_ERROR_UNKNOWN;
+    default: // gone, stale or malformed
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+}
+
 static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     ze_provider_t *p = a->provider;
     ze_ipc_mem_handle_t handle;
     memcpy(&handle, a->data->handle, sizeof(handle));
     int local_fd = -1;
-    umf_result_t ret = umf_fd_duplicate_from(
-        (pid_t)a->data->producer_pid, handle_fd(&handle), &local_fd, NULL);
+    // The process behind the pid must be the producer, and the fd the file
+    // it exported: pids and fd numbers are reused.
+    umf_fd_identity_t identity = {a->data->producer_start_time, a->data->fd_dev,
+                                  a->data->fd_ino};
+    umf_fd_failure_t why;
+    umf_result_t ret =
+        umf_fd_duplicate_from((pid_t)a->data->producer_pid, handle_fd(&handle),
+                              &identity, &local_fd, &why);
     if (ret != UMF_RESULT_SUCCESS) {
-        return ret; // utils_fd logged why
+        return umf_gpu_ipc_fd_failed(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, ret,
+                                     &why,
+                                     (int32_t)fd_failure_code(why.status));
     }
     set_handle_fd(&handle, local_fd);
     void *base = NULL;
@@ -190,12 +214,13 @@ static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
         p->ze->zeMemOpenIpcHandle(p->context, p->device, handle, 0, &base);
     close(local_fd);
     if (res != ZE_RESULT_SUCCESS) {
-        return umf_ze_call_failed(res,
-                                  "zeMemOpenIpcHandle(device=%p, allocation "
-                                  "%llu of process %d)",
-                                  (void *)p->device,
-                                  (unsigned long long)a->data->alloc_id,
-                                  (int)a->data->producer_pid);
+        ret = umf_ze_call_failed(res,
+                                 "zeMemOpenIpcHandle(device=%p, allocation "
+                                 "%llu of process %d)",
+                                 (void *)p->device,
+                                 (unsigned long long)a->data->alloc_id,
+                                 (int)a->data->producer_pid);
+        return umf_gpu_ipc_open_failed(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, ret);
     }
     ret = range_at(p, base, "the mapping zeMemOpenIpcHandle returned",
                    &mapping->size);

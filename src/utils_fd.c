@@ -3,15 +3,16 @@
 #include "utils_fd.h"
 
 #include "log.h"
-#include "util_fd.h"
 
-static umf_result_t result_of(umf_fd_status_t status) {
+umf_result_t umf_fd_result_of(umf_fd_status_t status) {
     switch (status) {
     case UMF_FD_OK:
         return UMF_RESULT_SUCCESS;
     case UMF_FD_INVALID_ARGUMENT:
     case UMF_FD_NO_PROCESS:
     case UMF_FD_NO_SUCH_FD:
+    case UMF_FD_NOT_EXPORTER:
+    case UMF_FD_OTHER_FILE:
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     case UMF_FD_PERMISSION:
     case UMF_FD_NOT_SUPPORTED:
@@ -23,18 +24,19 @@ static umf_result_t result_of(umf_fd_status_t status) {
     }
 }
 
-umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd, int *local_fd,
-                                   int *os_error) {
-    umf_fd_failure_t why = {0};
+umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
+                                   const umf_fd_identity_t *identity,
+                                   int *local_fd, umf_fd_failure_t *why) {
+    umf_fd_failure_t failure = {0};
     umf_fd_status_t status =
-        umf_fd_from_process(pid, remote_fd, local_fd, &why);
-    if (os_error != NULL) {
-        *os_error = status == UMF_FD_OK ? 0 : why.os_error;
-    }
+        umf_fd_from_process(pid, remote_fd, identity, local_fd, &failure);
     if (status != UMF_FD_OK && status != UMF_FD_INVALID_ARGUMENT) {
         char message[512];
-        UMF_LOG_ERROR("%s",
-                      umf_fd_failure_describe(&why, message, sizeof(message)));
+        UMF_LOG_ERROR(
+            "%s", umf_fd_failure_describe(&failure, message, sizeof(message)));
     }
-    return result_of(status);
+    if (why != NULL) {
+        *why = failure;
+    }
+    return umf_fd_result_of(status);
 }

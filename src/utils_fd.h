@@ -13,21 +13,30 @@
 
 #include <umf/base.h>
 
+#include "util_fd.h"
+
 // Duplicates `remote_fd` of process `pid` into this process, close-on-exec,
-// and stores it in *local_fd. In the calling process itself it is a dup.
-// *os_error (if not NULL) gets the errno of the failing call, or 0.
+// and stores it in *local_fd, after proving with `identity` (may be NULL)
+// that the process is the exporter and the fd the file it exported
+// (util_fd.h). In the calling process itself it is a dup. *why (if not
+// NULL) gets what failed; a failure is logged once, with what allows it.
 //
 // Results:
 //   UMF_RESULT_SUCCESS
-//   UMF_RESULT_ERROR_INVALID_ARGUMENT  bad arguments; no such process (ESRCH);
-//                                      no such fd in it (EBADF)
+//   UMF_RESULT_ERROR_INVALID_ARGUMENT  bad arguments; no such process (ESRCH)
+//                                      or another one with its pid; no such
+//                                      fd in it (EBADF) or another file:
+//                                      malformed or stale data
 //   UMF_RESULT_ERROR_NOT_SUPPORTED     the kernel lacks pidfd (ENOSYS), or the
 //                                      caller may not ptrace the producer
-//                                      (EPERM, EACCES); a log line says how
-//                                      to allow it
+//                                      (EPERM, EACCES: ptrace rules, seccomp)
 //   UMF_RESULT_ERROR_OUT_OF_RESOURCES  this process is out of fds
 //   UMF_RESULT_ERROR_UNKNOWN           any other errno
-umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd, int *local_fd,
-                                   int *os_error);
+umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
+                                   const umf_fd_identity_t *identity,
+                                   int *local_fd, umf_fd_failure_t *why);
+
+// The result umf_fd_duplicate_from() gives for `status`.
+umf_result_t umf_fd_result_of(umf_fd_status_t status);
 
 #endif // UMF_GPU_UTILS_FD_H

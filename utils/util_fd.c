@@ -4,10 +4,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -61,35 +66,129 @@ static umf_fd_status_t fail(umf_fd_failure_t *why, const char *call, int err,
         why->call = call != NULL ? call : "arguments";
         why->pid = pid;
         why->remote_fd = remote_fd;
+        why->expected = why->found = 0;
     }
     return status;
 }
 
-umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd, int *local_fd,
-                                    umf_fd_failure_t *why) {
+// A failed identity check: `status`, with what was expected and found.
+static umf_fd_status_t mismatch(umf_fd_failure_t *why, umf_fd_status_t status,
+                                const char *call, pid_t pid, int remote_fd,
+                                uint64_t expected, uint64_t found) {
+    if (why != NULL) {
+        why->status = status;
+        why->os_error = 0;
+        why->call = call;
+        why->pid = pid;
+        why->remote_fd = remote_fd;
+        why->expected = expected;
+        why->found = found;
+    }
+    return status;
+}
+
+// Whether the process `pidfd` refers to has exited (it is readable then).
+static bool pidfd_exited(int pidfd) {
+    struct pollfd p = {.fd = pidfd, .events = POLLIN, .revents = 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
+}
+
+// The start time check, with `pidfd` pinning the process behind `pid`.
+static umf_fd_status_t check_process(int pidfd, pid_t pid, int remote_fd,
+                                     uint64_t start_time,
+                                     umf_fd_failure_t *why) {
+    uint64_t now = 0;
+    int err = umf_proc_start_time(pid, &now);
+    if (err == ENOENT || err == EIO) {
+        return UMF_FD_OK; // no /proc of ours: the file check has to do
+    }
+    // Read before the poll: if the pidfd's process is still alive, the pid
+    // was its own all along, so what was read was its start time.
+    if (err == ESRCH || (pidfd >= 0 && pidfd_exited(pidfd))) {
+        return fail(why, "pidfd_open", ESRCH, pid, remote_fd);
+    }
+    if (err != 0) {
+        return fail(why, "/proc/<pid>/stat", err, pid, remote_fd);
+    }
+    if (now != start_time) {
+        return mismatch(why, UMF_FD_NOT_EXPORTER, "/proc/<pid>/stat", pid,
+                        remote_fd, start_time, now);
+    }
+    return UMF_FD_OK;
+}
+
+// The file check on the fd taken; closes it on a mismatch.
+static umf_fd_status_t check_file(int fd, pid_t pid, int remote_fd,
+                                  const umf_fd_identity_t *identity,
+                                  umf_fd_failure_t *why) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        return fail(why, "fstat", err, pid, remote_fd);
+    }
+    if ((identity->ino != 0 && (uint64_t)st.st_ino != identity->ino) ||
+        (identity->dev != 0 && (uint64_t)st.st_dev != identity->dev)) {
+        close(fd);
+        return mismatch(why, UMF_FD_OTHER_FILE, "pidfd_getfd", pid, remote_fd,
+                        identity->ino, (uint64_t)st.st_ino);
+    }
+    return UMF_FD_OK;
+}
+
+// Takes the fd from another process: pidfd_open, the process check,
+// pidfd_getfd. The fd in *fd, or a failure.
+static umf_fd_status_t take_remote(pid_t pid, int remote_fd,
+                                   const umf_fd_identity_t *identity, int *fd,
+                                   umf_fd_failure_t *why) {
+    int pidfd = sys_pidfd_open(pid);
+    if (pidfd < 0) {
+        return fail(why, "pidfd_open", errno, pid, remote_fd);
+    }
+    umf_fd_status_t status = UMF_FD_OK;
+    if (identity != NULL && identity->start_time != 0) {
+        status =
+            check_process(pidfd, pid, remote_fd, identity->start_time, why);
+    }
+    if (status == UMF_FD_OK) {
+        *fd = sys_pidfd_getfd(pidfd, remote_fd);
+        if (*fd < 0) {
+            status = fail(why, "pidfd_getfd", errno, pid, remote_fd);
+        }
+    }
+    close(pidfd);
+    return status;
+}
+
+umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd,
+                                    const umf_fd_identity_t *identity,
+                                    int *local_fd, umf_fd_failure_t *why) {
     if (pid <= 0 || remote_fd < 0 || local_fd == NULL) {
         return fail(why, NULL, 0, pid, remote_fd);
     }
     int saved_errno = errno;
     umf_fd_status_t status = UMF_FD_OK;
-    int fd;
+    int fd = -1;
     if (pid == getpid()) {
-        fd = fcntl(remote_fd, F_DUPFD_CLOEXEC, 0);
-        if (fd < 0) {
-            status = fail(why, "fcntl(F_DUPFD_CLOEXEC)", errno, pid, remote_fd);
+        // An exporter with this pid but another start time was an earlier
+        // process: the fd number would name one of ours.
+        uint64_t self = umf_proc_self_start_time();
+        if (identity != NULL && identity->start_time != 0 && self != 0 &&
+            self != identity->start_time) {
+            status = mismatch(why, UMF_FD_NOT_EXPORTER, "/proc/self/stat", pid,
+                              remote_fd, identity->start_time, self);
+        } else {
+            fd = fcntl(remote_fd, F_DUPFD_CLOEXEC, 0);
+            if (fd < 0) {
+                status =
+                    fail(why, "fcntl(F_DUPFD_CLOEXEC)", errno, pid, remote_fd);
+            }
         }
     } else {
-        int pidfd = sys_pidfd_open(pid);
-        if (pidfd < 0) {
-            fd = -1;
-            status = fail(why, "pidfd_open", errno, pid, remote_fd);
-        } else {
-            fd = sys_pidfd_getfd(pidfd, remote_fd);
-            if (fd < 0) {
-                status = fail(why, "pidfd_getfd", errno, pid, remote_fd);
-            }
-            close(pidfd);
-        }
+        status = take_remote(pid, remote_fd, identity, &fd, why);
+    }
+    if (status == UMF_FD_OK && identity != NULL) {
+        status = check_file(fd, pid, remote_fd, identity, why);
     }
     if (status == UMF_FD_OK) {
         *local_fd = fd;
@@ -147,6 +246,22 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
     case UMF_FD_NO_FDS:
         what = "out of file descriptors";
         break;
+    case UMF_FD_NOT_EXPORTER:
+        what = "the exporter has exited: the process with its pid now is "
+               "another one";
+        snprintf(reason, sizeof(reason),
+                 "started at tick %llu, the exporter at tick %llu",
+                 (unsigned long long)why->found,
+                 (unsigned long long)why->expected);
+        break;
+    case UMF_FD_OTHER_FILE:
+        what = "the fd is another file than the one exported: the exporter "
+               "has exited (its pid and fd number reused) or released the "
+               "handle";
+        snprintf(reason, sizeof(reason), "inode %llu, exported: %llu",
+                 (unsigned long long)why->found,
+                 (unsigned long long)why->expected);
+        break;
     default:
         what = "cannot take the fd";
         break;
@@ -178,8 +293,9 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
 
 const char *umf_fd_status_name(umf_fd_status_t status) {
     static const char *const names[] = {
-        "OK",         "INVALID_ARGUMENT", "NO_PROCESS", "NO_SUCH_FD",
-        "PERMISSION", "NOT_SUPPORTED",    "NO_FDS",     "OS_ERROR",
+        "OK",           "INVALID_ARGUMENT", "NO_PROCESS", "NO_SUCH_FD",
+        "PERMISSION",   "NOT_SUPPORTED",    "NO_FDS",     "OS_ERROR",
+        "NOT_EXPORTER", "OTHER_FILE",
     };
     return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status]
                                                                : "UNKNOWN";
@@ -238,4 +354,40 @@ int umf_proc_start_time(pid_t pid, uint64_t *ticks) {
     }
     *ticks = (uint64_t)v;
     return 0;
+}
+
+// 0 until read (UINT64_MAX: read, and unknown); forgotten in the child of a
+// fork, which is another process.
+static _Atomic uint64_t self_start_time;
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+
+static void forget_self_start_time(void) {
+    atomic_store_explicit(&self_start_time, 0, memory_order_relaxed);
+}
+
+static void register_forget(void) {
+    (void)pthread_atfork(NULL, NULL, forget_self_start_time);
+}
+
+uint64_t umf_proc_self_start_time(void) {
+    uint64_t t = atomic_load_explicit(&self_start_time, memory_order_relaxed);
+    if (t == 0) {
+        pthread_once(&self_once, register_forget);
+        if (umf_proc_start_time(getpid(), &t) != 0 || t == 0) {
+            t = UINT64_MAX;
+        }
+        atomic_store_explicit(&self_start_time, t, memory_order_relaxed);
+    }
+    return t != UINT64_MAX ? t : 0;
+}
+
+bool umf_fd_limit_reached(void) {
+    int saved_errno = errno;
+    int fd = eventfd(0, EFD_CLOEXEC); // an fd that needs no file system
+    bool out = fd < 0 && (errno == EMFILE || errno == ENFILE);
+    if (fd >= 0) {
+        close(fd);
+    }
+    errno = saved_errno;
+    return out;
 }

@@ -14,6 +14,7 @@
 #ifndef UMF_GPU_UTIL_FD_H
 #define UMF_GPU_UTIL_FD_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,7 +32,22 @@ typedef enum umf_fd_status_t {
     UMF_FD_NOT_SUPPORTED,    // ENOSYS: the kernel lacks pidfd (Linux < 5.6)
     UMF_FD_NO_FDS,           // EMFILE, ENFILE: out of file descriptors
     UMF_FD_OS_ERROR,         // any other errno
+    UMF_FD_NOT_EXPORTER,     // the process behind the pid started at another
+                             // time than the exporter: the exporter exited,
+                             // and its pid was reused
+    UMF_FD_OTHER_FILE,       // the fd is another file than the one exported:
+                             // the exporter exited (and its pid and fd
+                             // number were reused) or released the handle
 } umf_fd_status_t;
+
+// What the exporter recorded at export, for the consumer to prove that the
+// process behind the pid is the exporter and that the fd it took is the
+// file exported. A field that is 0 is unknown and not checked.
+typedef struct umf_fd_identity_t {
+    uint64_t start_time; // umf_proc_start_time() of the exporter
+    uint64_t dev;        // st_dev of the exported file
+    uint64_t ino;        // st_ino of the exported file
+} umf_fd_identity_t;
 
 // What went wrong, for the message and for callers that map it further.
 typedef struct umf_fd_failure_t {
@@ -41,14 +57,26 @@ typedef struct umf_fd_failure_t {
                       // or "arguments"
     pid_t pid;        // the exporter, as asked
     int remote_fd;    // its fd, as asked
+    uint64_t expected, found; // NOT_EXPORTER: start times; OTHER_FILE:
+                              // inode numbers
 } umf_fd_failure_t;
 
 // Stores in *local_fd a new close-on-exec fd of this process for fd
 // `remote_fd` of process `pid` and returns UMF_FD_OK. Otherwise returns the
 // failure's status, leaves *local_fd alone, and fills *why (if not NULL).
 // Keeps errno as it was.
-umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd, int *local_fd,
-                                    umf_fd_failure_t *why);
+//
+// With `identity` (may be NULL), it also proves who it takes the fd from:
+// right after pidfd_open, whose pidfd pins the process, the start time of
+// the process behind the pid must be the exporter's (read from /proc, then
+// the pidfd polled: a process that is still alive held the pid during the
+// read, so the check cannot race with the pid's reuse); and after
+// pidfd_getfd the fd must be the exported file (st_dev, st_ino), else it is
+// closed again. The start time is checked where /proc shows this pid
+// namespace, the file wherever the identity names one.
+umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd,
+                                    const umf_fd_identity_t *identity,
+                                    int *local_fd, umf_fd_failure_t *why);
 
 // Writes one line about *why into buf (NUL-terminated, cut to size): the
 // call, the process and fd, the OS's reason and, where the OS refused, what
@@ -67,6 +95,14 @@ const char *umf_fd_status_name(umf_fd_status_t status);
 // process). 0 and *ticks set, or an errno value: ESRCH (no such process),
 // ENOENT (no /proc of this pid namespace), EIO (unreadable).
 int umf_proc_start_time(pid_t pid, uint64_t *ticks);
+
+// Whether this process has no file descriptor left (EMFILE or ENFILE when it
+// asks for one): what a failed transfer or mapping most likely ran into.
+bool umf_fd_limit_reached(void);
+
+// This process's umf_proc_start_time(), read once (and again in the child
+// of a fork); 0 when it cannot be read.
+uint64_t umf_proc_self_start_time(void);
 
 #ifdef __cplusplus
 }

@@ -113,7 +113,11 @@ CUDA_MOCK_API CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr,
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     int fd;
-    umf_mock_status_t status = umf_mock_fd_from_process(desc.pid, desc.fd, &fd);
+    // The process behind the pid must be the exporter, and the fd the file
+    // it exported: pids and fd numbers are reused.
+    umf_fd_identity_t identity = {desc.start_time, 0, desc.file_ino};
+    umf_mock_status_t status =
+        umf_mock_fd_from_process(desc.pid, desc.fd, &identity, &fd);
     if (status != UMF_MOCK_OK) {
         // The core logged why (the exporter is gone, ptrace rules ...).
         return cuda_mock_result_of(status);

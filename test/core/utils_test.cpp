@@ -220,10 +220,12 @@ TEST(FdDuplicate, TakesAnotherProcessFd) {
     int remote_fd = -1;
     ASSERT_EQ(umf_test_recv(child.sock, &remote_fd, sizeof(remote_fd)), 0);
 
-    int local_fd = -1, os_error = -1;
-    ASSERT_EQ(umf_fd_duplicate_from(child.pid, remote_fd, &local_fd, &os_error),
-              UMF_RESULT_SUCCESS);
-    EXPECT_EQ(os_error, 0);
+    int local_fd = -1;
+    umf_fd_failure_t why = {};
+    ASSERT_EQ(
+        umf_fd_duplicate_from(child.pid, remote_fd, nullptr, &local_fd, &why),
+        UMF_RESULT_SUCCESS);
+
     char buf[sizeof(kPayload)] = {};
     EXPECT_EQ(pread(local_fd, buf, sizeof(buf), 0), (ssize_t)sizeof(buf));
     EXPECT_STREQ(buf, kPayload);
@@ -240,12 +242,14 @@ TEST(FdDuplicate, ClosedFdIsInvalidArgument) {
     int remote_fd = -1;
     ASSERT_EQ(umf_test_recv(child.sock, &remote_fd, sizeof(remote_fd)), 0);
 
-    int local_fd = -1, os_error = 0;
+    int local_fd = -1;
+    umf_fd_failure_t why = {};
     testing::internal::CaptureStderr();
-    EXPECT_EQ(umf_fd_duplicate_from(child.pid, remote_fd, &local_fd, &os_error),
-              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(
+        umf_fd_duplicate_from(child.pid, remote_fd, nullptr, &local_fd, &why),
+        UMF_RESULT_ERROR_INVALID_ARGUMENT);
     std::string log = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(os_error, EBADF);
+    EXPECT_EQ(why.os_error, EBADF);
     EXPECT_EQ(local_fd, -1);
     EXPECT_NE(log.find("no such open fd"), std::string::npos) << log;
 
@@ -259,12 +263,13 @@ TEST(FdDuplicate, DeadProcessIsInvalidArgument) {
     pid_t pid = child.pid;
     ASSERT_EQ(umf_test_child_wait(&child), 0); // reaped: the pid is gone
 
-    int local_fd = -1, os_error = 0;
+    int local_fd = -1;
+    umf_fd_failure_t why = {};
     testing::internal::CaptureStderr();
-    EXPECT_EQ(umf_fd_duplicate_from(pid, 0, &local_fd, &os_error),
+    EXPECT_EQ(umf_fd_duplicate_from(pid, 0, nullptr, &local_fd, &why),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
     std::string log = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(os_error, ESRCH);
+    EXPECT_EQ(why.os_error, ESRCH);
     EXPECT_NE(log.find("no such process"), std::string::npos) << log;
 }
 
@@ -272,7 +277,7 @@ TEST(FdDuplicate, OwnProcessIsADup) {
     int fd = memfd_create("umf-test-self", MFD_CLOEXEC);
     ASSERT_GE(fd, 0);
     int local_fd = -1;
-    ASSERT_EQ(umf_fd_duplicate_from(getpid(), fd, &local_fd, nullptr),
+    ASSERT_EQ(umf_fd_duplicate_from(getpid(), fd, nullptr, &local_fd, nullptr),
               UMF_RESULT_SUCCESS);
     EXPECT_NE(local_fd, fd);
     close(local_fd);
@@ -281,13 +286,13 @@ TEST(FdDuplicate, OwnProcessIsADup) {
 
 TEST(FdDuplicate, RejectsBadArguments) {
     int local_fd = -1;
-    EXPECT_EQ(umf_fd_duplicate_from(0, 0, &local_fd, nullptr),
+    EXPECT_EQ(umf_fd_duplicate_from(0, 0, nullptr, &local_fd, nullptr),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(umf_fd_duplicate_from(-1, 0, &local_fd, nullptr),
+    EXPECT_EQ(umf_fd_duplicate_from(-1, 0, nullptr, &local_fd, nullptr),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(umf_fd_duplicate_from(getpid(), -1, &local_fd, nullptr),
+    EXPECT_EQ(umf_fd_duplicate_from(getpid(), -1, nullptr, &local_fd, nullptr),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(umf_fd_duplicate_from(getpid(), 0, nullptr, nullptr),
+    EXPECT_EQ(umf_fd_duplicate_from(getpid(), 0, nullptr, nullptr, nullptr),
               UMF_RESULT_ERROR_INVALID_ARGUMENT);
 }
 

@@ -347,17 +347,17 @@ UMF_C_TEST(MockIpc, FdFromProcess) {
         return;
     }
     int out;
-    UMF_EXPECT_EQ(umf_mock_fd_from_process(getpid(), STDERR_FILENO, &out),
+    UMF_EXPECT_EQ(umf_mock_fd_from_process(getpid(), STDERR_FILENO, NULL, &out),
                   UMF_MOCK_OK);
     UMF_EXPECT(out != STDERR_FILENO && fd_open(out));
     close(out);
-    UMF_EXPECT_EQ(umf_mock_fd_from_process(getpid(), 999, &out),
+    UMF_EXPECT_EQ(umf_mock_fd_from_process(getpid(), 999, NULL, &out),
                   UMF_MOCK_ERR_STALE_HANDLE);
-    UMF_EXPECT_EQ(umf_mock_fd_from_process(0, 1, &out),
+    UMF_EXPECT_EQ(umf_mock_fd_from_process(0, 1, NULL, &out),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
-    UMF_EXPECT_EQ(umf_mock_fd_from_process(getppid(), -1, &out),
+    UMF_EXPECT_EQ(umf_mock_fd_from_process(getppid(), -1, NULL, &out),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
-    UMF_EXPECT_EQ(umf_mock_fd_from_process(getpid(), 1, NULL),
+    UMF_EXPECT_EQ(umf_mock_fd_from_process(getpid(), 1, NULL, NULL),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
 }
 
@@ -380,7 +380,8 @@ UMF_TEST_CHILD(mock_ipc_consumer) {
         return 11;
     }
     int fd;
-    if (umf_mock_fd_from_process(d.pid, d.fd, &fd) != UMF_MOCK_OK) {
+    umf_fd_identity_t identity = {d.start_time, 0, d.file_ino};
+    if (umf_mock_fd_from_process(d.pid, d.fd, &identity, &fd) != UMF_MOCK_OK) {
         return 12;
     }
     d.fd = fd;

@@ -70,7 +70,8 @@ TEST(UtilFd, TakesAnotherProcessFd) {
     ASSERT_TRUE(h.Start(""));
     int local = -1;
     umf_fd_failure_t why{};
-    ASSERT_EQ(umf_fd_from_process(h.child.pid, h.fd, &local, &why), UMF_FD_OK)
+    ASSERT_EQ(umf_fd_from_process(h.child.pid, h.fd, nullptr, &local, &why),
+              UMF_FD_OK)
         << Describe(why);
     char buf[sizeof(kPayload)] = {};
     EXPECT_EQ(pread(local, buf, sizeof(buf), 0), (ssize_t)sizeof(buf));
@@ -84,7 +85,8 @@ TEST(UtilFd, OwnProcessIsACloseOnExecDuplicate) {
     int fd = memfd_create("umf-util-self", 0);
     ASSERT_GE(fd, 0);
     int local = -1;
-    ASSERT_EQ(umf_fd_from_process(getpid(), fd, &local, nullptr), UMF_FD_OK);
+    ASSERT_EQ(umf_fd_from_process(getpid(), fd, nullptr, &local, nullptr),
+              UMF_FD_OK);
     EXPECT_NE(local, fd);
     EXPECT_EQ(fcntl(local, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
     close(local);
@@ -97,7 +99,7 @@ TEST(UtilFd, ClosedFdIsNoSuchFd) {
     int local = -7;
     umf_fd_failure_t why{};
     errno = 1234;
-    EXPECT_EQ(umf_fd_from_process(h.child.pid, h.fd, &local, &why),
+    EXPECT_EQ(umf_fd_from_process(h.child.pid, h.fd, nullptr, &local, &why),
               UMF_FD_NO_SUCH_FD);
     EXPECT_EQ(errno, 1234) << "errno is kept";
     EXPECT_EQ(local, -7) << "untouched on failure";
@@ -127,7 +129,8 @@ TEST(UtilFd, ExitedProcessIsNoProcess) {
     ASSERT_EQ(umf_test_child_wait(&child), 0); // reaped: the pid is free
     int local = -1;
     umf_fd_failure_t why{};
-    EXPECT_EQ(umf_fd_from_process(pid, 0, &local, &why), UMF_FD_NO_PROCESS);
+    EXPECT_EQ(umf_fd_from_process(pid, 0, nullptr, &local, &why),
+              UMF_FD_NO_PROCESS);
     EXPECT_EQ(why.os_error, ESRCH);
     EXPECT_STREQ(why.call, "pidfd_open");
     EXPECT_NE(Describe(why).find("has exited"), std::string::npos);
@@ -144,8 +147,8 @@ UMF_TEST_CHILD(taker_without_ptrace) {
     }
     int local = -1;
     umf_fd_failure_t why{};
-    int status =
-        umf_fd_from_process((pid_t)atoi(argv[0]), atoi(argv[1]), &local, &why);
+    int status = umf_fd_from_process((pid_t)atoi(argv[0]), atoi(argv[1]),
+                                     nullptr, &local, &why);
     if (status == UMF_FD_OK) {
         close(local);
     }
@@ -199,7 +202,7 @@ UMF_TEST_CHILD(taker_without_fds) {
     for (pid_t pid : {(pid_t)atoi(argv[0]), getpid()}) {
         int local = -1;
         umf_fd_failure_t why{};
-        int status = umf_fd_from_process(pid, 0, &local, &why);
+        int status = umf_fd_from_process(pid, 0, nullptr, &local, &why);
         out += std::to_string(status) + " " + std::to_string(why.os_error) +
                " " + why.call + ";";
     }
@@ -222,21 +225,22 @@ TEST(UtilFd, NoFdLeftIsNoFds) {
 TEST(UtilFd, BadArgumentsAreRefusedBeforeAnyCall) {
     int local = -5;
     umf_fd_failure_t why{};
-    EXPECT_EQ(umf_fd_from_process(0, 0, &local, &why), UMF_FD_INVALID_ARGUMENT);
+    EXPECT_EQ(umf_fd_from_process(0, 0, nullptr, &local, &why),
+              UMF_FD_INVALID_ARGUMENT);
     EXPECT_STREQ(why.call, "arguments");
     EXPECT_EQ(why.os_error, 0);
-    EXPECT_EQ(umf_fd_from_process(-1, 0, &local, nullptr),
+    EXPECT_EQ(umf_fd_from_process(-1, 0, nullptr, &local, nullptr),
               UMF_FD_INVALID_ARGUMENT);
-    EXPECT_EQ(umf_fd_from_process(getpid(), -1, &local, nullptr),
+    EXPECT_EQ(umf_fd_from_process(getpid(), -1, nullptr, &local, nullptr),
               UMF_FD_INVALID_ARGUMENT);
-    EXPECT_EQ(umf_fd_from_process(getpid(), 0, nullptr, nullptr),
+    EXPECT_EQ(umf_fd_from_process(getpid(), 0, nullptr, nullptr, nullptr),
               UMF_FD_INVALID_ARGUMENT);
     EXPECT_EQ(local, -5);
 }
 
 TEST(UtilFd, MessagesNameTheCallAndWhatToDo) {
-    umf_fd_failure_t nosys = {UMF_FD_NOT_SUPPORTED, ENOSYS, "pidfd_open", 42,
-                              7};
+    umf_fd_failure_t nosys = {
+        UMF_FD_NOT_SUPPORTED, ENOSYS, "pidfd_open", 42, 7, 0, 0};
     std::string text = Describe(nosys);
     EXPECT_EQ(text.rfind("pidfd_open(pid 42, fd 7): ", 0), 0u) << text;
     EXPECT_NE(text.find(strerror(ENOSYS)), std::string::npos) << text;
