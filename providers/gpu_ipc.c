@@ -2,7 +2,6 @@
 
 #include "gpu_ipc.h"
 
-#include <errno.h>
 #include <stdbool.h>
 
 #include "log.h"
@@ -161,17 +160,6 @@ umf_result_t umf_gpu_ipc_open_failed(umf_gpu_provider_kind_t kind,
         return UMF_RESULT_ERROR_OUT_OF_RESOURCES;
     }
     return ret;
-}
-
-const char *umf_gpu_ipc_transfer_advice(int pid, char *buf, size_t size) {
-    umf_fd_failure_t why = {
-        .status = UMF_FD_PERMISSION,
-        .os_error = EPERM,
-        .call = "taking the exporter's memory",
-        .pid = (pid_t)pid,
-        .remote_fd = -1,
-    };
-    return umf_fd_failure_describe(&why, buf, size);
 }
 
 umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,

@@ -76,10 +76,6 @@ umf_result_t umf_gpu_ipc_fd_failed(umf_gpu_provider_kind_t kind,
 umf_result_t umf_gpu_ipc_open_failed(umf_gpu_provider_kind_t kind,
                                      umf_result_t ret);
 
-// What allows a process to take memory from process `pid` when the OS
-// refused (ptrace rules, seccomp), for a driver that moves it itself.
-const char *umf_gpu_ipc_transfer_advice(int pid, char *buf, size_t size);
-
 // close_ipc_handle: drops one open of `ptr` on `context` and counts it.
 umf_result_t umf_gpu_ipc_close(umf_gpu_provider_kind_t kind,
                                umf_gpu_stats_t *stats, const void *context,

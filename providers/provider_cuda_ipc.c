@@ -23,7 +23,6 @@
 
 #include "gpu_ipc.h"
 #include "log.h"
-#include "native_error.h"
 #include "provider_cuda_internal.h"
 #include "provider_kind.h"
 
@@ -199,11 +198,11 @@ static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
     if (res != CUDA_SUCCESS) {
         // The driver takes the exporter's memory itself: a refusal by the
         // OS (ptrace rules, seccomp) comes back as NOT_PERMITTED.
-        char advice[UMF_NATIVE_ERROR_MESSAGE_MAX / 2];
-        const char *hint = res == CUDA_ERROR_NOT_PERMITTED
-                               ? umf_gpu_ipc_transfer_advice(
-                                     data->producer_pid, advice, sizeof(advice))
-                               : NULL;
+        char advice[400];
+        const char *hint =
+            res == CUDA_ERROR_NOT_PERMITTED
+                ? umf_fd_permission_advice(advice, sizeof(advice))
+                : NULL;
         umf_result_t ret = umf_cuda_call_failed(
             res, hint,
             "cuIpcOpenMemHandle_v2(allocation %llu of process %d, "

@@ -209,6 +209,55 @@ static int yama_ptrace_scope(void) {
     return n == 1 && c >= '0' && c <= '9' ? c - '0' : -1;
 }
 
+// Whether a seccomp filter is installed in this process ("Seccomp: 2" in
+// /proc/self/status), as container runtimes install one.
+static bool seccomp_filtered(void) {
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) {
+        return false;
+    }
+    buf[n] = '\0';
+    const char *line = strstr(buf, "\nSeccomp:");
+    return line != NULL && atoi(line + strlen("\nSeccomp:")) == 2;
+}
+
+const char *umf_fd_permission_advice(char *buf, size_t size) {
+    if (buf == NULL || size == 0) {
+        return buf;
+    }
+    long self = (long)getpid();
+    if (seccomp_filtered()) {
+        snprintf(buf, size,
+                 "a seccomp filter in this process (pid %ld) refuses it, as "
+                 "container runtimes' default profiles refuse pidfd_getfd "
+                 "without CAP_SYS_PTRACE: allow pidfd_getfd in the profile, "
+                 "or give this process CAP_SYS_PTRACE",
+                 self);
+        return buf;
+    }
+    // The rule, what Yama adds, and where this machine stands.
+    int scope = yama_ptrace_scope();
+    char here[16] = "not on";
+    if (scope >= 0) {
+        snprintf(here, sizeof(here), "%d", scope);
+    }
+    snprintf(buf, size,
+             "taking an fd from another process needs ptrace access to it: "
+             "the same user and a dumpable exporter (not setuid, no "
+             "prctl(PR_SET_DUMPABLE, 0)), or CAP_SYS_PTRACE in this process "
+             "(pid %ld); Yama's ptrace_scope 1 also needs the exporter's "
+             "prctl(PR_SET_PTRACER, %ld or PR_SET_PTRACER_ANY), 2 needs "
+             "CAP_SYS_PTRACE, 3 forbids it (Yama here: %s)",
+             self, self, here);
+    return buf;
+}
+
 const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
                                     size_t size) {
     if (buf == NULL || size == 0) {
@@ -267,23 +316,10 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
         break;
     }
     if (why->status == UMF_FD_PERMISSION) {
-        // The one advice text: the rule, what Yama adds, and where this
-        // machine stands.
-        long self = (long)getpid();
-        int scope = yama_ptrace_scope();
-        char here[16] = "not on";
-        if (scope >= 0) {
-            snprintf(here, sizeof(here), "%d", scope);
-        }
-        snprintf(buf, size,
-                 "%s(pid %ld, fd %d): %s; %s: the same user and an exporter "
-                 "that is dumpable (not setuid, no prctl(PR_SET_DUMPABLE, 0)), "
-                 "or CAP_SYS_PTRACE in this process (pid %ld); where Yama's "
-                 "ptrace_scope is 1 the exporter must also allow this process "
-                 "with prctl(PR_SET_PTRACER, %ld or PR_SET_PTRACER_ANY), 2 "
-                 "needs CAP_SYS_PTRACE, 3 forbids it (Yama here: %s)",
-                 why->call, (long)why->pid, why->remote_fd, reason, what, self,
-                 self, here);
+        char advice[400];
+        snprintf(buf, size, "%s(pid %ld, fd %d): %s; %s", why->call,
+                 (long)why->pid, why->remote_fd, reason,
+                 umf_fd_permission_advice(advice, sizeof(advice)));
     } else {
         snprintf(buf, size, "%s(pid %ld, fd %d): %s; %s", why->call,
                  (long)why->pid, why->remote_fd, reason, what);

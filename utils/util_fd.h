@@ -85,6 +85,13 @@ umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd,
 const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
                                     size_t size);
 
+// What allows this process to take another process's fd, after a refusal
+// (PERMISSION): the rule that applies here (a seccomp filter in this
+// process, or the ptrace rules with Yama's current setting) and what each
+// needs. Also for a driver that takes the memory itself and reports only
+// that it was not permitted. Returns buf.
+const char *umf_fd_permission_advice(char *buf, size_t size);
+
 // "OK", "NO_PROCESS", ... for messages and tests.
 const char *umf_fd_status_name(umf_fd_status_t status);
 

@@ -93,6 +93,12 @@ int umf_test_count_mappings(void);
 // the ptrace rules apply to it even as root. 0, or -1 with errno set.
 int umf_test_drop_ptrace_capability(void);
 
+// Installs a seccomp filter in this process (after PR_SET_NO_NEW_PRIVS) that
+// makes system call `nr` fail with errno `err` and lets every other call
+// through, as container runtimes' profiles refuse pidfd_getfd. It cannot be
+// undone: for child processes. 0, or -1 with errno set.
+int umf_test_refuse_syscall(long nr, int err);
+
 #ifdef __cplusplus
 }
 
