@@ -89,7 +89,9 @@ if(MOCKS)
         ipc_open_first
         ipc_open_cached
         ipc_close_ref
-        ipc_close_last)
+        ipc_close_last
+        ipc_fd_take
+        ipc_fd_take_checked_proc)
     set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
                     ipc_open_first ipc_open_cached)
     # Level Zero has resident devices; each driver's own calls are measured

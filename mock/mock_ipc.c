@@ -21,15 +21,17 @@
 
 #define HANDLE_MAGIC 0x4b4d4755u // "UGMK"
 #define HANDLE_VERSION 2u
+#define HANDLE_PIDFS 1u // byte 56 holds the exporter's pidfd inode
 
 // What /proc/self/fd/N reads for our memfds (mock_memory.c, mock_arena.c).
 #define MEMFD_LINK "/memfd:umf-gpu-mock"
 
 // ---- Handle packing -------------------------------------------------------
 //
-// Bytes: 0 fd | 4 zero | 8 magic | 12 version | 13 arena order | 14 zero |
-//        16 pid | 20 checksum | 24 offset | 32 size | 40 file inode | 48 id |
-//        56 exporter start time
+// Bytes: 0 fd | 4 zero | 8 magic | 12 version | 13 arena order | 14 flags |
+//        15 zero | 16 pid | 20 checksum | 24 offset | 32 size | 40 file inode |
+//        48 id | 56 the exporter: its pidfd's inode (flag HANDLE_PIDFS) or
+//        its start time
 // The checksum covers bytes 4-19 and 24-63: everything but the fd, which a
 // consumer overwrites with its own.
 
@@ -45,12 +47,13 @@ void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *d,
     umf_mock_put32(h + 8, HANDLE_MAGIC);
     h[12] = (unsigned char)HANDLE_VERSION;
     h[13] = (unsigned char)d->arena_order;
+    h[14] = d->pidfs_ino != 0 ? HANDLE_PIDFS : 0;
     umf_mock_put32(h + 16, (uint32_t)d->pid);
     umf_mock_put64(h + 24, d->offset);
     umf_mock_put64(h + 32, d->size);
     umf_mock_put64(h + 40, d->file_ino);
     umf_mock_put64(h + 48, d->id);
-    umf_mock_put64(h + 56, d->start_time);
+    umf_mock_put64(h + 56, d->pidfs_ino != 0 ? d->pidfs_ino : d->start_time);
     umf_mock_put32(h + 20, checksum(h));
 }
 
@@ -88,7 +91,8 @@ umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
                     umf_mock_ipc_desc_t *d) {
     if (h == NULL || d == NULL || umf_mock_get32(h + 4) != 0 ||
         umf_mock_get32(h + 8) != HANDLE_MAGIC || h[12] != HANDLE_VERSION ||
-        h[14] != 0 || h[15] != 0 || umf_mock_get32(h + 20) != checksum(h)) {
+        (h[14] & ~HANDLE_PIDFS) != 0 || h[15] != 0 ||
+        umf_mock_get32(h + 20) != checksum(h)) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     d->fd = (int)umf_mock_get32(h + 0);
@@ -97,7 +101,8 @@ umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
     d->size = umf_mock_get64(h + 32);
     d->file_ino = umf_mock_get64(h + 40);
     d->id = umf_mock_get64(h + 48);
-    d->start_time = umf_mock_get64(h + 56);
+    d->pidfs_ino = (h[14] & HANDLE_PIDFS) ? umf_mock_get64(h + 56) : 0;
+    d->start_time = (h[14] & HANDLE_PIDFS) ? 0 : umf_mock_get64(h + 56);
     d->arena_order = h[13];
     return desc_derive(d) ? UMF_MOCK_OK : UMF_MOCK_ERR_INVALID_ARGUMENT;
 }
@@ -119,7 +124,8 @@ static void fill_desc(const umf_mock_rec_data_t *d, int fd, uint64_t ino,
                       umf_mock_arena_t *arena, umf_mock_ipc_desc_t *out) {
     out->fd = fd;
     out->pid = (int)getpid();
-    out->start_time = umf_proc_self_start_time();
+    out->pidfs_ino = umf_proc_self_pidfs_ino();
+    out->start_time = out->pidfs_ino != 0 ? 0 : umf_proc_self_start_time();
     out->size = d->size;
     out->id = d->id;
     if (arena != NULL) {
@@ -358,8 +364,8 @@ static import_t *imports;
 static bool same_export(const umf_mock_ipc_desc_t *a,
                         const umf_mock_ipc_desc_t *b) {
     return a->pid == b->pid && a->start_time == b->start_time &&
-           a->file_ino == b->file_ino && a->offset == b->offset &&
-           a->size == b->size && a->id == b->id &&
+           a->pidfs_ino == b->pidfs_ino && a->file_ino == b->file_ino &&
+           a->offset == b->offset && a->size == b->size && a->id == b->id &&
            a->arena_order == b->arena_order;
 }
 

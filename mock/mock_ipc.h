@@ -34,7 +34,9 @@ typedef struct umf_mock_ipc_desc_t {
     int fd;               // valid in the exporting process only
     int pid;              // the exporting process
     uint64_t start_time;  // its start time (clock ticks after boot), 0 when
-                          // unknown: with pid, who exported
+                          // unknown or when pidfs_ino is known ...
+    uint64_t pidfs_ino;   // ... its pidfd's inode (Linux 6.9+), or 0: with
+                          // pid, who exported
     uint64_t file_ino;    // inode number of the file behind fd, not 0
     uint64_t offset;      // of the data in the file behind fd (whole pages)
     uint64_t size;        // bytes asked for by the allocation

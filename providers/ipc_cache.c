@@ -64,7 +64,7 @@ static uint64_t key_hash(const umf_ipc_cache_key_t *key) {
     uint64_t h = umf_hash_u64((uintptr_t)key->context ^ key->instance_id);
     h = umf_hash_u64(h ^ key->alloc_id ^ (key->producer_pid << 40));
     return umf_hash_u64(h ^ key->base ^ key->size ^ key->start_time ^
-                        key->fd_ino);
+                        key->pidfs_ino ^ key->fd_ino);
 }
 
 static uint64_t ptr_hash(const void *context, const void *ptr) {
@@ -75,8 +75,8 @@ static bool key_equal(const umf_ipc_cache_key_t *a,
                       const umf_ipc_cache_key_t *b) {
     return a->context == b->context && a->instance_id == b->instance_id &&
            a->alloc_id == b->alloc_id && a->producer_pid == b->producer_pid &&
-           a->start_time == b->start_time && a->base == b->base &&
-           a->size == b->size && a->fd_dev == b->fd_dev &&
+           a->start_time == b->start_time && a->pidfs_ino == b->pidfs_ino &&
+           a->base == b->base && a->size == b->size && a->fd_dev == b->fd_dev &&
            a->fd_ino == b->fd_ino;
 }
 

@@ -52,7 +52,8 @@ typedef struct umf_ipc_cache_key_t {
     const void *context;   // the consumer's driver context
     uint64_t producer_pid; // the producer ...
     uint64_t instance_id;  // ... its umf_ipc_instance_id()
-    uint64_t start_time;   // ... and its start time (0: unknown)
+    uint64_t start_time;   // ... its start time (0: unknown)
+    uint64_t pidfs_ino;    // ... and its pidfd's inode (0: unknown)
     uint64_t alloc_id;     // the driver's id of the producer's allocation
     uint64_t base;         // the allocation's base address in the producer
     uint64_t size;         // its size, as the IPC data claims it

@@ -86,10 +86,37 @@ size_t umf_ipc_data_size(const umf_ipc_data_t *data) {
     return data->version == 1 ? UMF_IPC_DATA_V1_SIZE : sizeof(umf_ipc_data_t);
 }
 
+static inline uint64_t rotl64(uint64_t x, unsigned r) {
+    return (x << r) | (x >> (64 - r));
+}
+
+// Version 2: four lanes of words, each a chain of bijective steps (xor with
+// the word, rotate, multiply by an odd constant), so that a change of one
+// word changes its lane, and a changed lane the result; the lanes run in
+// parallel, so that the 256-byte record costs about what version 1's 136
+// bytes did.
+static uint64_t checksum_v2(const unsigned char *bytes) {
+    uint64_t lane[4] = {0x9e3779b97f4a7c15ull ^ UMF_IPC_DATA_MAGIC,
+                        0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull,
+                        0x27d4eb2f165667c5ull};
+    enum { WORDS = offsetof(umf_ipc_data_t, checksum) / 8 };
+    for (size_t i = 0; i < WORDS; i++) {
+        uint64_t word;
+        memcpy(&word, bytes + 8 * i, sizeof(word));
+        lane[i % 4] = rotl64(lane[i % 4] ^ word, 29) * 0xff51afd7ed558ccdull;
+    }
+    return umf_hash_u64(lane[0] ^ rotl64(lane[1], 16) ^ rotl64(lane[2], 32) ^
+                        rotl64(lane[3], 48));
+}
+
 uint64_t umf_ipc_data_checksum(const umf_ipc_data_t *data) {
     const unsigned char *bytes = (const unsigned char *)data;
+    if (data->version != 1) {
+        return checksum_v2(bytes);
+    }
+    // Version 1: one chain over its 128 bytes.
     uint64_t h = 0x9e3779b97f4a7c15ull ^ UMF_IPC_DATA_MAGIC;
-    size_t end = umf_ipc_data_size(data) - sizeof(uint64_t);
+    size_t end = UMF_IPC_DATA_V1_SIZE - sizeof(uint64_t);
     for (size_t i = 0; i < end; i += 8) {
         uint64_t word;
         memcpy(&word, bytes + i, sizeof(word));
@@ -116,11 +143,11 @@ static const char *check_v2_fields(const umf_ipc_data_t *d) {
         (d->socket_kind == UMF_IPC_SOCKET_NONE) != (d->socket_len == 0)) {
         return "invalid fd server socket";
     }
-    for (size_t i = 0; i < UMF_IPC_SOCKET_NAME_MAX; i++) {
-        if (i < d->socket_len ? d->socket_name[i] == '\0'
-                              : d->socket_name[i] != '\0') {
-            return "invalid fd server socket name";
-        }
+    static const char zeros[UMF_IPC_SOCKET_NAME_MAX];
+    if (memchr(d->socket_name, '\0', d->socket_len) != NULL ||
+        memcmp(d->socket_name + d->socket_len, zeros,
+               UMF_IPC_SOCKET_NAME_MAX - d->socket_len) != 0) {
+        return "invalid fd server socket name";
     }
     return NULL;
 }
@@ -205,6 +232,7 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
     d.offset = offset;
     memcpy(d.handle, handle, handle_size);
     d.producer_start_time = umf_proc_self_start_time();
+    d.producer_pidfs_ino = umf_proc_self_pidfs_ino();
     if (handle_fd >= 0) {
         // 0 means "no fd": a file without a device or inode number (none
         // that a driver exports) is not identified.
@@ -237,23 +265,27 @@ umf_result_t umf_ipc_data_validate(const void *bytes, size_t len,
     // header first, then only that many (a version 1 producer's buffer
     // holds 136).
     umf_ipc_data_t d;
-    memset(&d, 0, sizeof(d));
-    size_t need = offsetof(umf_ipc_data_t, kind);
-    if (len >= need) {
-        memcpy(&d, bytes, need);
-        need = d.version == 1 ? UMF_IPC_DATA_V1_SIZE : sizeof(d);
+    uint16_t version = 0;
+    if (len >= offsetof(umf_ipc_data_t, kind)) {
+        memcpy(&version,
+               (const char *)bytes + offsetof(umf_ipc_data_t, version),
+               sizeof(version));
     }
+    size_t need = version == 1 ? UMF_IPC_DATA_V1_SIZE : sizeof(d);
     if (len < need) {
         UMF_LOG_ERROR("IPC data: %zu bytes, truncated (%zu expected)", len,
                       need);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    memcpy(&d, bytes, need);
-    if (d.version == 1) {
+    if (version == 1) {
+        memset(&d, 0, sizeof(d));
+        memcpy(&d, bytes, UMF_IPC_DATA_V1_SIZE - sizeof(d.checksum));
         // Its checksum sits where version 2 has the producer's start time.
-        memcpy(&d.checksum, (const char *)bytes + need - sizeof(d.checksum),
+        memcpy(&d.checksum,
+               (const char *)bytes + UMF_IPC_DATA_V1_SIZE - sizeof(d.checksum),
                sizeof(d.checksum));
-        d.producer_start_time = 0;
+    } else {
+        memcpy(&d, bytes, sizeof(d));
     }
     const char *why = check_fields(&d, kind);
     if (why == NULL && d.checksum != umf_ipc_data_checksum(&d)) {

@@ -42,7 +42,7 @@
 #define UMF_IPC_NATIVE_HANDLE_MAX 64
 // Room for the name of the exporter's fd server socket (issue 17): an
 // abstract name or a filesystem path, without a terminating NUL.
-#define UMF_IPC_SOCKET_NAME_MAX 88
+#define UMF_IPC_SOCKET_NAME_MAX 80
 
 // How a consumer may reach the exporter's fd server (socket_kind).
 typedef enum umf_ipc_socket_kind_t {
@@ -69,6 +69,8 @@ typedef struct umf_ipc_data_t {
     // read from version 1: unknown).
     uint64_t producer_start_time; // the producer's start time in clock
                                   // ticks after boot, 0 if unknown
+    uint64_t producer_pidfs_ino;  // the inode of a pidfd of the producer
+                                  // (Linux 6.9+: unique per process), or 0
     uint64_t fd_dev;              // st_dev and st_ino of the file behind the
     uint64_t fd_ino;              // handle's fd (Level Zero), 0 for none
     uint8_t socket_kind;          // umf_ipc_socket_kind_t

@@ -197,7 +197,8 @@ static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     int local_fd = -1;
     // The process behind the pid must be the producer, and the fd the file
     // it exported: pids and fd numbers are reused.
-    umf_fd_identity_t identity = {a->data->producer_start_time, a->data->fd_dev,
+    umf_fd_identity_t identity = {a->data->producer_start_time,
+                                  a->data->producer_pidfs_ino, a->data->fd_dev,
                                   a->data->fd_ino};
     umf_fd_failure_t why;
     umf_result_t ret =

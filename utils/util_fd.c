@@ -14,6 +14,7 @@
 #include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 static int sys_pidfd_open(pid_t pid) {
@@ -93,10 +94,27 @@ static bool pidfd_exited(int pidfd) {
     return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
 }
 
-// The start time check, with `pidfd` pinning the process behind `pid`.
+// The process check, with `pidfd` pinning the process behind `pid`: by the
+// pidfd's inode where the exporter recorded one, else by start time.
 static umf_fd_status_t check_process(int pidfd, pid_t pid, int remote_fd,
-                                     uint64_t start_time,
+                                     const umf_fd_identity_t *identity,
                                      umf_fd_failure_t *why) {
+    if (identity->pidfs_ino != 0) {
+        struct stat st;
+        if (fstat(pidfd, &st) != 0) {
+            return fail(why, "fstat(pidfd)", errno, pid, remote_fd);
+        }
+        if ((uint64_t)st.st_ino != identity->pidfs_ino) {
+            return mismatch(why, UMF_FD_NOT_EXPORTER, "pidfd_open", pid,
+                            remote_fd, identity->pidfs_ino,
+                            (uint64_t)st.st_ino);
+        }
+        return UMF_FD_OK;
+    }
+    if (identity->start_time == 0) {
+        return UMF_FD_OK;
+    }
+    uint64_t start_time = identity->start_time;
     uint64_t now = 0;
     int err = umf_proc_start_time(pid, &now);
     if (err == ENOENT || err == EIO) {
@@ -145,11 +163,9 @@ static umf_fd_status_t take_remote(pid_t pid, int remote_fd,
     if (pidfd < 0) {
         return fail(why, "pidfd_open", errno, pid, remote_fd);
     }
-    umf_fd_status_t status = UMF_FD_OK;
-    if (identity != NULL && identity->start_time != 0) {
-        status =
-            check_process(pidfd, pid, remote_fd, identity->start_time, why);
-    }
+    umf_fd_status_t status =
+        identity != NULL ? check_process(pidfd, pid, remote_fd, identity, why)
+                         : UMF_FD_OK;
     if (status == UMF_FD_OK) {
         *fd = sys_pidfd_getfd(pidfd, remote_fd);
         if (*fd < 0) {
@@ -172,9 +188,15 @@ umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd,
     if (pid == getpid()) {
         // An exporter with this pid but another start time was an earlier
         // process: the fd number would name one of ours.
+        uint64_t self_ino = umf_proc_self_pidfs_ino();
         uint64_t self = umf_proc_self_start_time();
-        if (identity != NULL && identity->start_time != 0 && self != 0 &&
-            self != identity->start_time) {
+        if (identity != NULL && identity->pidfs_ino != 0 && self_ino != 0 &&
+            self_ino != identity->pidfs_ino) {
+            status = mismatch(why, UMF_FD_NOT_EXPORTER, "pidfd_open", pid,
+                              remote_fd, identity->pidfs_ino, self_ino);
+        } else if (identity != NULL && identity->pidfs_ino == 0 &&
+                   identity->start_time != 0 && self != 0 &&
+                   self != identity->start_time) {
             status = mismatch(why, UMF_FD_NOT_EXPORTER, "/proc/self/stat", pid,
                               remote_fd, identity->start_time, self);
         } else {
@@ -298,10 +320,10 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
     case UMF_FD_NOT_EXPORTER:
         what = "the exporter has exited: the process with its pid now is "
                "another one";
-        snprintf(reason, sizeof(reason),
-                 "started at tick %llu, the exporter at tick %llu",
-                 (unsigned long long)why->found,
-                 (unsigned long long)why->expected);
+        snprintf(
+            reason, sizeof(reason), "%s %llu, the exporter's %llu",
+            strcmp(why->call, "pidfd_open") == 0 ? "pidfd inode" : "start time",
+            (unsigned long long)why->found, (unsigned long long)why->expected);
         break;
     case UMF_FD_OTHER_FILE:
         what = "the fd is another file than the one exported: the exporter "
@@ -337,15 +359,47 @@ const char *umf_fd_status_name(umf_fd_status_t status) {
                                                                : "UNKNOWN";
 }
 
+// What this process learns about itself once (and again in the child of a
+// fork, which is another process): 0 until read, UINT64_MAX read and
+// unknown (or false).
+static _Atomic uint64_t self_start_time, self_pidfs_ino, self_proc_ours;
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+
+static void forget_self(void) {
+    atomic_store_explicit(&self_start_time, 0, memory_order_relaxed);
+    atomic_store_explicit(&self_pidfs_ino, 0, memory_order_relaxed);
+    atomic_store_explicit(&self_proc_ours, 0, memory_order_relaxed);
+}
+
+static void register_forget(void) {
+    (void)pthread_atfork(NULL, NULL, forget_self);
+}
+
+// The value kept in *slot, or read(): what a process learns once.
+static uint64_t learn_once(_Atomic uint64_t *slot, uint64_t (*read)(void)) {
+    uint64_t v = atomic_load_explicit(slot, memory_order_relaxed);
+    if (v == 0) {
+        pthread_once(&self_once, register_forget);
+        v = read();
+        v = v != 0 ? v : UINT64_MAX;
+        atomic_store_explicit(slot, v, memory_order_relaxed);
+    }
+    return v != UINT64_MAX ? v : 0;
+}
+
 // Whether /proc shows this process's pid namespace: its "self" names our pid.
-static bool proc_is_ours(void) {
+static uint64_t read_proc_ours(void) {
     char link[32];
     ssize_t n = readlink("/proc/self", link, sizeof(link) - 1);
     if (n <= 0) {
-        return false;
+        return 0;
     }
     link[n] = '\0';
     return strtol(link, NULL, 10) == (long)getpid();
+}
+
+static bool proc_is_ours(void) {
+    return learn_once(&self_proc_ours, read_proc_ours) != 0;
 }
 
 int umf_proc_start_time(pid_t pid, uint64_t *ticks) {
@@ -392,29 +446,36 @@ int umf_proc_start_time(pid_t pid, uint64_t *ticks) {
     return 0;
 }
 
-// 0 until read (UINT64_MAX: read, and unknown); forgotten in the child of a
-// fork, which is another process.
-static _Atomic uint64_t self_start_time;
-static pthread_once_t self_once = PTHREAD_ONCE_INIT;
-
-static void forget_self_start_time(void) {
-    atomic_store_explicit(&self_start_time, 0, memory_order_relaxed);
-}
-
-static void register_forget(void) {
-    (void)pthread_atfork(NULL, NULL, forget_self_start_time);
+static uint64_t read_self_start_time(void) {
+    uint64_t t = 0;
+    return umf_proc_start_time(getpid(), &t) == 0 ? t : 0;
 }
 
 uint64_t umf_proc_self_start_time(void) {
-    uint64_t t = atomic_load_explicit(&self_start_time, memory_order_relaxed);
-    if (t == 0) {
-        pthread_once(&self_once, register_forget);
-        if (umf_proc_start_time(getpid(), &t) != 0 || t == 0) {
-            t = UINT64_MAX;
-        }
-        atomic_store_explicit(&self_start_time, t, memory_order_relaxed);
+    return learn_once(&self_start_time, read_self_start_time);
+}
+
+// The magic number of pidfs (include/uapi/linux/magic.h, Linux 6.9).
+#define PIDFS_MAGIC_NUMBER 0x50494446
+
+static uint64_t read_self_pidfs_ino(void) {
+    int pidfd = sys_pidfd_open(getpid());
+    if (pidfd < 0) {
+        return 0;
     }
-    return t != UINT64_MAX ? t : 0;
+    struct statfs fs;
+    struct stat st;
+    uint64_t ino = 0;
+    if (fstatfs(pidfd, &fs) == 0 && fs.f_type == PIDFS_MAGIC_NUMBER &&
+        fstat(pidfd, &st) == 0) {
+        ino = (uint64_t)st.st_ino;
+    }
+    close(pidfd);
+    return ino;
+}
+
+uint64_t umf_proc_self_pidfs_ino(void) {
+    return learn_once(&self_pidfs_ino, read_self_pidfs_ino);
 }
 
 bool umf_fd_limit_reached(void) {

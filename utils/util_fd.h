@@ -45,6 +45,7 @@ typedef enum umf_fd_status_t {
 // file exported. A field that is 0 is unknown and not checked.
 typedef struct umf_fd_identity_t {
     uint64_t start_time; // umf_proc_start_time() of the exporter
+    uint64_t pidfs_ino;  // umf_proc_self_pidfs_ino() of the exporter
     uint64_t dev;        // st_dev of the exported file
     uint64_t ino;        // st_ino of the exported file
 } umf_fd_identity_t;
@@ -66,14 +67,16 @@ typedef struct umf_fd_failure_t {
 // failure's status, leaves *local_fd alone, and fills *why (if not NULL).
 // Keeps errno as it was.
 //
-// With `identity` (may be NULL), it also proves who it takes the fd from:
-// right after pidfd_open, whose pidfd pins the process, the start time of
-// the process behind the pid must be the exporter's (read from /proc, then
-// the pidfd polled: a process that is still alive held the pid during the
-// read, so the check cannot race with the pid's reuse); and after
-// pidfd_getfd the fd must be the exported file (st_dev, st_ino), else it is
-// closed again. The start time is checked where /proc shows this pid
-// namespace, the file wherever the identity names one.
+// With `identity` (may be NULL), it also proves who it takes the fd from,
+// right after pidfd_open, whose pidfd pins the process: where the kernel
+// names processes by their pidfd's inode (pidfs, Linux 6.9+) the pidfd's
+// inode must be the exporter's, which no other process ever has; else the
+// start time of the process behind the pid must be the exporter's (read
+// from /proc, then the pidfd polled: a process that is still alive held the
+// pid during the read, so the check cannot race with the pid's reuse),
+// where /proc shows this pid namespace. After pidfd_getfd the fd must be
+// the exported file (st_dev, st_ino), else it is closed again; that check
+// holds in any namespace.
 umf_fd_status_t umf_fd_from_process(pid_t pid, int remote_fd,
                                     const umf_fd_identity_t *identity,
                                     int *local_fd, umf_fd_failure_t *why);
@@ -106,6 +109,11 @@ int umf_proc_start_time(pid_t pid, uint64_t *ticks);
 // Whether this process has no file descriptor left (EMFILE or ENFILE when it
 // asks for one): what a failed transfer or mapping most likely ran into.
 bool umf_fd_limit_reached(void);
+
+// The inode of a pidfd of this process where pidfds live in pidfs (Linux
+// 6.9+), which names this process and no other, ever; 0 on older kernels.
+// Read once (and again in the child of a fork).
+uint64_t umf_proc_self_pidfs_ino(void);
 
 // This process's umf_proc_start_time(), read once (and again in the child
 // of a fork); 0 when it cannot be read.

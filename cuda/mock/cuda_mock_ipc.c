@@ -115,7 +115,8 @@ CUDA_MOCK_API CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr,
     int fd;
     // The process behind the pid must be the exporter, and the fd the file
     // it exported: pids and fd numbers are reused.
-    umf_fd_identity_t identity = {desc.start_time, 0, desc.file_ino};
+    umf_fd_identity_t identity = {desc.start_time, desc.pidfs_ino, 0,
+                                  desc.file_ino};
     umf_mock_status_t status =
         umf_mock_fd_from_process(desc.pid, desc.fd, &identity, &fd);
     if (status != UMF_MOCK_OK) {

@@ -49,6 +49,18 @@ UMF_C_TEST(MockIpc, PackUnpack) {
     UMF_EXPECT_EQ(out.size, 100);
     UMF_EXPECT_EQ(out.id, 99);
     UMF_EXPECT_EQ(out.arena_order, 10);
+    UMF_EXPECT_EQ(out.pidfs_ino, 0);
+    // With a pidfd inode, the handle names the exporter by it.
+    umf_mock_ipc_desc_t by_inode = d;
+    by_inode.pidfs_ino = 31337;
+    unsigned char hi[UMF_MOCK_IPC_HANDLE_BYTES];
+    umf_mock_ipc_pack(&by_inode, hi);
+    UMF_ASSERT_EQ(umf_mock_ipc_unpack(hi, &out), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(out.pidfs_ino, 31337);
+    UMF_EXPECT_EQ(out.start_time, 0);
+    hi[14] |= 2; // an unknown flag
+    UMF_EXPECT_EQ(umf_mock_ipc_unpack(hi, &out), UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_ASSERT_EQ(umf_mock_ipc_unpack(h, &out), UMF_MOCK_OK);
     // Derived: whole pages, and the slot after the arena's 2^10 data pages.
     UMF_EXPECT_EQ(out.mapped, umf_mock_page_size);
     UMF_EXPECT_EQ(out.slot_offset,
@@ -380,7 +392,7 @@ UMF_TEST_CHILD(mock_ipc_consumer) {
         return 11;
     }
     int fd;
-    umf_fd_identity_t identity = {d.start_time, 0, d.file_ino};
+    umf_fd_identity_t identity = {d.start_time, d.pidfs_ino, 0, d.file_ino};
     if (umf_mock_fd_from_process(d.pid, d.fd, &identity, &fd) != UMF_MOCK_OK) {
         return 12;
     }

@@ -122,6 +122,7 @@ umf_ipc_cache_key_t Key(const void *ctx, uint64_t instance, uint64_t alloc,
     k.producer_pid = 4242;
     k.instance_id = instance;
     k.start_time = 777;
+    k.pidfs_ino = 888;
     k.alloc_id = alloc;
     k.base = 0x7f0000000000ull;
     k.size = size;
@@ -304,7 +305,7 @@ TEST_F(IpcCache, RejectsBadArguments) {
 // open mapping's in any of them is mapped (and checked) on its own.
 TEST_F(IpcCache, EveryFieldOfTheExportIsPartOfTheKey) {
     const umf_ipc_cache_key_t key = Key(&ctx_a, 111, 9);
-    std::vector<umf_ipc_cache_key_t> others(9, key);
+    std::vector<umf_ipc_cache_key_t> others(10, key);
     others[0].context = &ctx_b;
     others[1].producer_pid++;
     others[2].instance_id++;
@@ -314,6 +315,7 @@ TEST_F(IpcCache, EveryFieldOfTheExportIsPartOfTheKey) {
     others[6].size = 2048;
     others[7].fd_dev++;
     others[8].fd_ino++;
+    others[9].pidfs_ino++;
     void *p = nullptr;
     ASSERT_EQ(open(key, 0, &p), UMF_RESULT_SUCCESS);
     for (size_t i = 0; i < others.size(); i++) {
@@ -325,7 +327,7 @@ TEST_F(IpcCache, EveryFieldOfTheExportIsPartOfTheKey) {
         EXPECT_EQ(umf_ipc_cache_close(kZe, others[i].context, q),
                   UMF_RESULT_SUCCESS);
     }
-    EXPECT_EQ(driver.maps.load(), 10);
+    EXPECT_EQ(driver.maps.load(), 11);
     EXPECT_EQ(umf_ipc_cache_close(kZe, &ctx_a, p), UMF_RESULT_SUCCESS);
 }
 

@@ -289,6 +289,7 @@ TEST(IpcData, RecordsWhoExportedAndTheHandlesFd) {
     EXPECT_NE(start, 0u);
     EXPECT_EQ(d.producer_start_time, start);
     EXPECT_EQ(umf_proc_self_start_time(), start);
+    EXPECT_EQ(d.producer_pidfs_ino, umf_proc_self_pidfs_ino());
     EXPECT_EQ(d.fd_dev, 0u); // no fd in the handle
     EXPECT_EQ(d.fd_ino, 0u);
     uint8_t handle[8] = {1};

@@ -251,6 +251,10 @@ std::vector<Forged> ForgeFrom(const umf_ipc_data_t &valid,
         [](umf_ipc_data_t &d) { d.producer_pid = (int32_t)getpid(); });
     add("pid 1", [](umf_ipc_data_t &d) { d.producer_pid = 1; });
     add("start time+1", [](umf_ipc_data_t &d) { d.producer_start_time++; });
+    add("pidfd inode+1", [](umf_ipc_data_t &d) { d.producer_pidfs_ino++; });
+    add("another process's pidfd inode", [other](umf_ipc_data_t &d) {
+        d.producer_pidfs_ino = other.producer_pidfs_ino;
+    });
     add("another process's start time", [other](umf_ipc_data_t &d) {
         d.producer_start_time = other.producer_start_time;
     });
@@ -303,7 +307,7 @@ std::vector<Forged> ForgeFrom(const umf_ipc_data_t &valid,
     native("file inode+1", [](uint8_t *h) {
         Put<uint64_t>(h + kMockIno, Get<uint64_t>(h + kMockIno) + 1);
     });
-    native("start time+1", [](uint8_t *h) {
+    native("exporter (pidfd inode or start time)+1", [](uint8_t *h) {
         Put<uint64_t>(h + kMockStart, Get<uint64_t>(h + kMockStart) + 1);
     });
     native("another process's pid", [other](uint8_t *h) {

@@ -43,8 +43,8 @@ UMF_TEST_CHILD(identity_holder) {
     if (e.fd < 0 || fstat(e.fd, &st) != 0) {
         return 1;
     }
-    e.identity = {umf_proc_self_start_time(), (uint64_t)st.st_dev,
-                  (uint64_t)st.st_ino};
+    e.identity = {umf_proc_self_start_time(), umf_proc_self_pidfs_ino(),
+                  (uint64_t)st.st_dev, (uint64_t)st.st_ino};
     if (e.identity.start_time == 0 || umf_test_send(sock, &e, sizeof(e)) != 0) {
         return 2;
     }
@@ -138,14 +138,36 @@ TEST_F(UtilFdIdentityHolder, TheExportersOwnIdentityIsAccepted) {
     umf_fd_failure_t why;
     EXPECT_EQ(Take(e_.identity, &why), UMF_FD_OK);
     // Unknown fields are not checked.
-    EXPECT_EQ(Take(umf_fd_identity_t{0, 0, 0}, &why), UMF_FD_OK);
-    EXPECT_EQ(Take(umf_fd_identity_t{e_.identity.start_time, 0, 0}, &why),
+    EXPECT_EQ(Take(umf_fd_identity_t{0, 0, 0, 0}, &why), UMF_FD_OK);
+    EXPECT_EQ(Take(umf_fd_identity_t{e_.identity.start_time, 0, 0, 0}, &why),
               UMF_FD_OK);
-    EXPECT_EQ(Take(umf_fd_identity_t{0, 0, e_.identity.ino}, &why), UMF_FD_OK);
+    EXPECT_EQ(Take(umf_fd_identity_t{0, e_.identity.pidfs_ino, 0, 0}, &why),
+              UMF_FD_OK);
+    EXPECT_EQ(Take(umf_fd_identity_t{0, 0, 0, e_.identity.ino}, &why),
+              UMF_FD_OK);
 }
 
+TEST_F(UtilFdIdentityHolder, AnotherPidfdInodeIsNotTheExporter) {
+    if (e_.identity.pidfs_ino == 0) {
+        GTEST_SKIP() << "pidfds without inodes of their own (Linux < 6.9)";
+    }
+    umf_fd_identity_t id = e_.identity;
+    id.pidfs_ino += 1; // the exporter was an earlier process with this pid
+    id.start_time = 0;
+    umf_fd_failure_t why;
+    ASSERT_EQ(Take(id, &why), UMF_FD_NOT_EXPORTER);
+    EXPECT_EQ(why.expected, id.pidfs_ino);
+    EXPECT_EQ(why.found, e_.identity.pidfs_ino);
+    char buf[512];
+    std::string text = umf_fd_failure_describe(&why, buf, sizeof(buf));
+    EXPECT_NE(text.find("exporter has exited"), std::string::npos) << text;
+    EXPECT_NE(text.find("pidfd inode"), std::string::npos) << text;
+}
+
+// Without a pidfd inode (older kernels), by start time.
 TEST_F(UtilFdIdentityHolder, AnotherStartTimeIsNotTheExporter) {
     umf_fd_identity_t id = e_.identity;
+    id.pidfs_ino = 0;
     id.start_time += 1; // the exporter was an earlier process with this pid
     umf_fd_failure_t why;
     ASSERT_EQ(Take(id, &why), UMF_FD_NOT_EXPORTER);
@@ -181,16 +203,25 @@ TEST(UtilFdIdentity, OwnPidWithAnotherStartTimeIsNotTheExporter) {
     ASSERT_GE(fd, 0);
     struct stat st;
     ASSERT_EQ(fstat(fd, &st), 0);
-    umf_fd_identity_t id = {umf_proc_self_start_time(), (uint64_t)st.st_dev,
+    umf_fd_identity_t id = {umf_proc_self_start_time(),
+                            umf_proc_self_pidfs_ino(), (uint64_t)st.st_dev,
                             (uint64_t)st.st_ino};
     int local = -1;
     ASSERT_EQ(umf_fd_from_process(getpid(), fd, &id, &local, nullptr),
               UMF_FD_OK);
     close(local);
-    id.start_time -= 1;
+    umf_fd_identity_t by_time = id;
+    by_time.pidfs_ino = 0;
+    by_time.start_time -= 1;
     umf_fd_failure_t why;
-    EXPECT_EQ(umf_fd_from_process(getpid(), fd, &id, &local, &why),
+    EXPECT_EQ(umf_fd_from_process(getpid(), fd, &by_time, &local, &why),
               UMF_FD_NOT_EXPORTER);
+    if (id.pidfs_ino != 0) {
+        umf_fd_identity_t by_inode = id;
+        by_inode.pidfs_ino += 1;
+        EXPECT_EQ(umf_fd_from_process(getpid(), fd, &by_inode, &local, &why),
+                  UMF_FD_NOT_EXPORTER);
+    }
     close(fd);
 }
 
@@ -218,7 +249,18 @@ UMF_TEST_CHILD(pidns_probe) {
                   nullptr) != 0) {
             _exit(12);
         }
-        _exit(umf_proc_start_time(1, &t) == 0 && t != 0 ? 0 : 13);
+        // What a process learned of /proc is kept; a new one learns anew.
+        pid_t again = fork();
+        if (again == 0) {
+            _exit(umf_proc_start_time(getpid(), &t) == 0 && t != 0 &&
+                          umf_proc_self_start_time() == t
+                      ? 0
+                      : 13);
+        }
+        int st = 0;
+        _exit(again > 0 && waitpid(again, &st, 0) == again && WIFEXITED(st)
+                  ? WEXITSTATUS(st)
+                  : 16);
     }
     int status = 0;
     if (waitpid(pid, &status, 0) != pid) {
