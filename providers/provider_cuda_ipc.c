@@ -130,6 +130,17 @@ typedef struct open_arg_t {
     const umf_ipc_data_t *data;
 } open_arg_t;
 
+// Closes a mapping cuIpcOpenMemHandle_v2 made, with the context current,
+// after a later step failed.
+static void undo_open(const cu_provider_t *p, CUdeviceptr dptr) {
+    CUresult res = p->cu->IpcCloseMemHandle(dptr);
+    if (res != CUDA_SUCCESS) {
+        UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
+                      "cuIpcCloseMemHandle(%p) failed (%d)",
+                      (void *)dptr, (int)res);
+    }
+}
+
 // The driver's account of the allocation or mapping at `base`, with the
 // provider's context current: it must start there; its size goes to *size.
 static umf_result_t range_at_in_ctx(const cu_provider_t *p, const void *base,
@@ -148,7 +159,7 @@ static umf_result_t range_at_in_ctx(const cu_provider_t *p, const void *base,
 // What an open in the producer asks the driver, with the context current.
 static umf_result_t check_local_in_ctx(const cu_provider_t *p,
                                        const umf_ipc_data_t *data,
-                                       size_t *size) {
+                                       umf_ipc_cache_mapping_t *mapping) {
     const void *base = (const void *)(uintptr_t)data->base;
     unsigned long long id = 0;
     umf_result_t ret = umf_cuda_pointer_attribute(
@@ -163,24 +174,9 @@ static umf_result_t check_local_in_ctx(const cu_provider_t *p,
                       base, (unsigned long long)data->alloc_id, id);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    return range_at_in_ctx(p, base, "the exported allocation", size);
-}
-
-// An open in the producer itself: its own allocation, if it is still the
-// one that was exported (at every open: it may have been freed since).
-static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
-    const open_arg_t *a = arg;
-    const cu_provider_t *p = a->provider;
-    CUcontext saved;
-    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
-    if (ret != UMF_RESULT_SUCCESS) {
-        return ret;
-    }
-    ret = check_local_in_ctx(p, a->data, &mapping->size);
-    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
-    ret = ret != UMF_RESULT_SUCCESS ? ret : left;
+    ret = range_at_in_ctx(p, base, "the exported allocation", &mapping->size);
     if (ret == UMF_RESULT_SUCCESS) {
-        mapping->base = (void *)(uintptr_t)a->data->base;
+        mapping->base = (void *)base;
     }
     return ret;
 }
@@ -214,20 +210,22 @@ static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
         p, (const void *)dptr, "the mapping cuIpcOpenMemHandle_v2 returned",
         &mapping->size);
     if (ret != UMF_RESULT_SUCCESS) {
-        res = p->cu->IpcCloseMemHandle(dptr);
-        if (res != CUDA_SUCCESS) {
-            UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
-                          "cuIpcCloseMemHandle(%p) failed (%d)",
-                          (void *)dptr, (int)res);
-        }
+        undo_open(p, dptr);
         return ret;
     }
     mapping->base = (void *)dptr;
     return UMF_RESULT_SUCCESS;
 }
 
-// A miss in another process: map the producer's allocation.
-static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
+typedef umf_result_t (*in_ctx_fn)(const cu_provider_t *p,
+                                  const umf_ipc_data_t *data,
+                                  umf_ipc_cache_mapping_t *mapping);
+
+// Runs `fn` with the provider's context current. Its result, or, if the
+// caller's context could not be made current again, that failure (after
+// undoing a mapping fn made: our context is still current).
+static umf_result_t run_in_ctx(void *arg, in_ctx_fn fn,
+                               umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     const cu_provider_t *p = a->provider;
     CUcontext saved;
@@ -235,20 +233,27 @@ static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    ret = map_remote_in_ctx(p, a->data, mapping);
+    ret = fn(p, a->data, mapping);
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
     if (left != UMF_RESULT_SUCCESS && ret == UMF_RESULT_SUCCESS) {
-        // Our context is still current: undo the open in it.
-        CUresult res = p->cu->IpcCloseMemHandle((CUdeviceptr)mapping->base);
-        if (res != CUDA_SUCCESS) {
-            UMF_LOG_ERROR("CUDA provider: undoing an IPC open, "
-                          "cuIpcCloseMemHandle(%p) failed (%d)",
-                          mapping->base, (int)res);
+        if (fn == map_remote_in_ctx) {
+            undo_open(p, (CUdeviceptr)mapping->base);
         }
         mapping->base = NULL;
         return left;
     }
     return ret;
+}
+
+// An open in the producer itself: its own allocation, if it is still the
+// one that was exported (at every open: it may have been freed since).
+static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
+    return run_in_ctx(arg, check_local_in_ctx, mapping);
+}
+
+// A miss in another process: map the producer's allocation.
+static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
+    return run_in_ctx(arg, map_remote_in_ctx, mapping);
 }
 
 // The last close of a mapping made by map_remote. Needs no provider: the

@@ -171,8 +171,6 @@ static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
     return ret;
 }
 
-// A miss in another process: take the producer's fd and open the handle,
-// then ask the driver what it mapped.
 // The ze_result_t that names a failed fd transfer, for the native error.
 static ze_result_t fd_failure_code(umf_fd_status_t status) {
     switch (status) {
@@ -189,6 +187,8 @@ static ze_result_t fd_failure_code(umf_fd_status_t status) {
     }
 }
 
+// A miss in another process: take the producer's fd and open the handle,
+// then ask the driver what it mapped.
 static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     const open_arg_t *a = arg;
     ze_provider_t *p = a->provider;

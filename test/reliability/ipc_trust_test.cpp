@@ -394,6 +394,24 @@ class IpcTrust : public ::testing::TestWithParam<RelKind> {
             << f.name << ": driver import leak";
     }
 
+    void ForgeRemote(bool hold, unsigned seed);
+    void PastTheAllocation(bool hold, unsigned seed);
+
+    // A producer of two allocations (seeds `seed`, seed + 1) and another
+    // producer process (seed + 10): the records forged ones borrow from.
+    void StartProducers(Producer *prod, Producer *other, unsigned seed) {
+        ASSERT_TRUE(prod->Start(GetParam(), seed, 2));
+        ASSERT_TRUE(other->Start(GetParam(), seed + 10, 1));
+    }
+
+    // The generator against another allocation of `prod` and against
+    // `other`'s; returns how many variants opened.
+    int CheckAllAgainst(const umf_ipc_data_t &valid, const Producer &prod,
+                        const Producer &other, unsigned seed) {
+        int opened = CheckAll(valid, Record(prod.s.data[1]), seed);
+        return opened + CheckAll(valid, Record(other.s.data[0]), seed);
+    }
+
     // Every forged variant of `valid`; returns how many opened.
     int CheckAll(const umf_ipc_data_t &valid, const umf_ipc_data_t &other,
                  unsigned seed) {
@@ -420,37 +438,36 @@ std::string KindName(const ::testing::TestParamInfo<RelKind> &info) {
 // ------------------------------------------------------------ forged records
 
 // The case: 128 KiB at offset 68 KiB of a 64 KiB allocation, on a
-// first open (the driver's copy from the pointer read wild memory).
-TEST_P(IpcTrust, SizeAndOffsetPastTheAllocationAreRefusedOnAFirstOpen) {
+// first open (the driver's copy from the pointer read wild memory) or, with
+// `hold`, on a cache hit (the cached mapping is smaller than the new record
+// claims).
+void IpcTrust::PastTheAllocation(bool hold, unsigned seed) {
     Producer prod;
-    ASSERT_TRUE(prod.Start(GetParam(), 10, 1));
+    ASSERT_TRUE(prod.Start(GetParam(), seed, 1));
     umf_ipc_data_t d = Record(prod.s.data[0]);
+    void *held = nullptr;
+    if (hold) {
+        ASSERT_EQ(Open(d, &held), UMF_RESULT_SUCCESS);
+    }
     d.size = 128 * 1024;
     d.offset = 68 * 1024;
     d.checksum = umf_ipc_data_checksum(&d);
     void *p = nullptr;
     EXPECT_EQ(Open(d, &p), UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    if (hold) {
+        EXPECT_TRUE(g_->check(held, kSize, seed));
+        EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
+                  UMF_RESULT_SUCCESS);
+    }
     EXPECT_EQ(prod.Stop(), 0);
 }
 
-// The same on a cache hit: the cached mapping is smaller than the new
-// record claims.
+TEST_P(IpcTrust, SizeAndOffsetPastTheAllocationAreRefusedOnAFirstOpen) {
+    PastTheAllocation(false, 10);
+}
+
 TEST_P(IpcTrust, SizeAndOffsetPastTheAllocationAreRefusedOnACacheHit) {
-    Producer prod;
-    ASSERT_TRUE(prod.Start(GetParam(), 11, 1));
-    umf_ipc_data_t valid = Record(prod.s.data[0]);
-    void *held = nullptr;
-    ASSERT_EQ(Open(valid, &held), UMF_RESULT_SUCCESS);
-    umf_ipc_data_t d = valid;
-    d.size = 128 * 1024;
-    d.offset = 68 * 1024;
-    d.checksum = umf_ipc_data_checksum(&d);
-    void *p = nullptr;
-    EXPECT_EQ(Open(d, &p), UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    EXPECT_TRUE(g_->check(held, kSize, 11));
-    EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
-              UMF_RESULT_SUCCESS);
-    EXPECT_EQ(prod.Stop(), 0);
+    PastTheAllocation(true, 11);
 }
 
 // In the exporter itself, where the pointer would land in another live
@@ -473,42 +490,37 @@ TEST_P(IpcTrust, SizeAndOffsetPastTheAllocationAreRefusedInTheExporter) {
     EXPECT_EQ(umfMemoryProviderFree(h_, b, kSize), UMF_RESULT_SUCCESS);
 }
 
-// The generator on first opens: nothing of the record's is open.
-TEST_P(IpcTrust, ForgedRecordsOnAFirstOpen) {
+// The generator on a producer's record: first opens (nothing of the
+// record's is open; a warm-up open first does every lazy initialisation)
+// or, with `hold`, cache hits (the valid record is open meanwhile).
+void IpcTrust::ForgeRemote(bool hold, unsigned seed) {
     Producer prod, other;
-    ASSERT_TRUE(prod.Start(GetParam(), 20, 2));
-    ASSERT_TRUE(other.Start(GetParam(), 30, 1));
+    ASSERT_NO_FATAL_FAILURE(StartProducers(&prod, &other, seed));
     umf_ipc_data_t valid = Record(prod.s.data[0]);
-    // A warm-up open, so that every lazy initialisation is done.
-    void *p = nullptr;
-    ASSERT_EQ(Open(valid, &p), UMF_RESULT_SUCCESS);
-    ASSERT_EQ(umfMemoryProviderCloseIPCHandle(h_, p, kSize),
-              UMF_RESULT_SUCCESS);
+    void *held = nullptr;
+    ASSERT_EQ(Open(valid, &held), UMF_RESULT_SUCCESS);
+    if (!hold) {
+        ASSERT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
+                  UMF_RESULT_SUCCESS);
+    }
     Baseline();
-    int opened = CheckAll(valid, Record(prod.s.data[1]), 20);
-    opened += CheckAll(valid, Record(other.s.data[0]), 20);
-    EXPECT_GT(opened, 0) << "no variant opened: the oracle saw nothing";
+    EXPECT_GT(CheckAllAgainst(valid, prod, other, seed), 0)
+        << "no variant opened: the oracle saw nothing";
+    if (hold) {
+        EXPECT_TRUE(g_->check(held, kSize, seed));
+        EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
+                  UMF_RESULT_SUCCESS);
+    }
     EXPECT_EQ(prod.Stop(), 0);
     EXPECT_EQ(other.Stop(), 0);
 }
 
-// The generator on cache hits: the valid record is open while the forged
-// ones arrive.
+TEST_P(IpcTrust, ForgedRecordsOnAFirstOpen) {
+    ForgeRemote(false, 20);
+}
+
 TEST_P(IpcTrust, ForgedRecordsOnACacheHit) {
-    Producer prod, other;
-    ASSERT_TRUE(prod.Start(GetParam(), 40, 2));
-    ASSERT_TRUE(other.Start(GetParam(), 50, 1));
-    umf_ipc_data_t valid = Record(prod.s.data[0]);
-    void *held = nullptr;
-    ASSERT_EQ(Open(valid, &held), UMF_RESULT_SUCCESS);
-    Baseline();
-    CheckAll(valid, Record(prod.s.data[1]), 40);
-    CheckAll(valid, Record(other.s.data[0]), 40);
-    EXPECT_TRUE(g_->check(held, kSize, 40));
-    EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
-              UMF_RESULT_SUCCESS);
-    EXPECT_EQ(prod.Stop(), 0);
-    EXPECT_EQ(other.Stop(), 0);
+    ForgeRemote(true, 40);
 }
 
 // The generator on the exporter's own opens, with and without an open of the
@@ -837,35 +849,38 @@ Outcome RunRefused(RelKind kind, const char *mode, const RelIpcData &d) {
     return o;
 }
 
-TEST_P(IpcTrust, ARefusedFdTransferIsNotSupportedWithTheRule) {
+// A producer shares an allocation with a refused_consumer in `mode`.
+Outcome Refused(RelKind kind, const char *mode) {
     Producer prod;
-    ASSERT_TRUE(prod.Start(GetParam(), 5, 1));
-    Outcome o = RunRefused(GetParam(), "eperm", prod.s.data[0]);
+    if (!prod.Start(kind, 5, 1)) {
+        ADD_FAILURE() << "the producer did not start";
+        return Outcome{};
+    }
+    Outcome o = RunRefused(kind, mode, prod.s.data[0]);
+    EXPECT_EQ(prod.Stop(), 0);
+    return o;
+}
+
+TEST_P(IpcTrust, ARefusedFdTransferIsNotSupportedWithTheRule) {
+    Outcome o = Refused(GetParam(), "eperm");
     EXPECT_EQ(o.result, UMF_RESULT_ERROR_NOT_SUPPORTED);
-    std::string m = o.message;
     EXPECT_NE(o.code, 0);
     // The rule that refused it (the seccomp filter), and how to allow it.
+    std::string m = o.message;
     EXPECT_NE(m.find("seccomp filter"), std::string::npos) << m;
     EXPECT_NE(m.find("allow pidfd_getfd"), std::string::npos) << m;
     EXPECT_NE(m.find("CAP_SYS_PTRACE"), std::string::npos) << m;
-    EXPECT_EQ(prod.Stop(), 0);
 }
 
 TEST_P(IpcTrust, AKernelWithoutPidfdIsNotSupported) {
-    Producer prod;
-    ASSERT_TRUE(prod.Start(GetParam(), 6, 1));
-    Outcome o = RunRefused(GetParam(), "enosys", prod.s.data[0]);
+    Outcome o = Refused(GetParam(), "enosys");
     EXPECT_EQ(o.result, UMF_RESULT_ERROR_NOT_SUPPORTED);
     EXPECT_NE(o.code, 0);
-    EXPECT_EQ(prod.Stop(), 0);
 }
 
 TEST_P(IpcTrust, NoFdLeftIsOutOfResources) {
-    Producer prod;
-    ASSERT_TRUE(prod.Start(GetParam(), 7, 1));
-    Outcome o = RunRefused(GetParam(), "nofds", prod.s.data[0]);
-    EXPECT_EQ(o.result, UMF_RESULT_ERROR_OUT_OF_RESOURCES);
-    EXPECT_EQ(prod.Stop(), 0);
+    EXPECT_EQ(Refused(GetParam(), "nofds").result,
+              UMF_RESULT_ERROR_OUT_OF_RESOURCES);
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, IpcTrust, ::testing::ValuesIn(rel_kinds()),
