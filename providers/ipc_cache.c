@@ -312,7 +312,8 @@ static umf_result_t open_miss(ipc_cache_t *c, const umf_ipc_cache_key_t *key,
     }
     pthread_mutex_lock(&c->lock);
 
-    void *p = (char *)e->mapping.base + offset;
+    void *p =
+        ret == UMF_RESULT_SUCCESS ? (char *)e->mapping.base + offset : NULL;
     if (ret == UMF_RESULT_SUCCESS && record_aliases(c, e, p)) {
         UMF_LOG_ERROR("IPC cache: the driver mapped an export at %p, where "
                       "the open of another export returned the same pointer; "
