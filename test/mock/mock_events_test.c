@@ -246,7 +246,7 @@ UMF_TEST_CHILD(mock_events_peer) {
         return 11;
     }
     int fd;
-    if (umf_mock_fd_from_process(d.pid, d.fd, &fd) != UMF_MOCK_OK) {
+    if (umf_mock_fd_from_process(d.pid, d.fd, NULL, &fd) != UMF_MOCK_OK) {
         return 12;
     }
     d.fd = fd;
