@@ -295,7 +295,8 @@ umf_mock_status_t umf_mock_ipc_describe_fd(int fd, umf_mock_ipc_desc_t *desc) {
         umf_mock_device_arena((unsigned)d.device, &arena) != UMF_MOCK_OK) {
         return UMF_MOCK_ERR_OS; // cannot be: it holds this block
     }
-    fill_desc(&d, fd, arena, desc);
+    // The memfd mode's inode was kept in b1 at the first export.
+    fill_desc(&d, fd, d.b1, arena, desc);
     return UMF_MOCK_OK;
 }
 
@@ -304,7 +305,12 @@ umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
     if (released != NULL) {
         *released = false;
     }
-    if (desc == NULL || !desc_valid(desc)) {
+    umf_mock_ipc_desc_t checked;
+    if (desc == NULL) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    checked = *desc;
+    if (!desc_derive(&checked)) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     umf_mock_thread_t *t = umf_mock_thread();
