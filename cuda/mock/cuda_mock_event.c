@@ -290,7 +290,9 @@ CUDA_MOCK_API CUresult cuIpcOpenEventHandle(CUevent *phEvent,
         return CUDA_ERROR_INVALID_VALUE;
     }
     int fd;
-    umf_mock_status_t status = umf_mock_fd_from_process(desc.pid, desc.fd, &fd);
+    // The event handle names no identity of its exporter (mock_events.h).
+    umf_mock_status_t status =
+        umf_mock_fd_from_process(desc.pid, desc.fd, NULL, &fd);
     if (status != UMF_MOCK_OK) {
         // The core logged why (the exporter is gone, ptrace rules ...).
         return cuda_mock_result_of(status);
