@@ -1008,6 +1008,18 @@ out:
     return status;
 }
 
+umf_mock_status_t umf_mock_vmm_mapped(const void *ptr, uint64_t n) {
+    if (n == 0) {
+        return UMF_MOCK_OK;
+    }
+    pthread_mutex_lock(&lock);
+    resv_t *r;
+    size_t i;
+    umf_mock_status_t status = mapped_range((uintptr_t)ptr, n, &r, &i);
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
 // ---- Counts and the leak report -------------------------------------------
 
 uint64_t umf_mock_vmm_count(umf_mock_vmm_count_t what) {

@@ -184,6 +184,10 @@ umf_mock_status_t umf_mock_va_query(const void *addr, umf_mock_va_info_t *info);
 umf_mock_status_t umf_mock_vmm_check(const void *ptr, uint64_t n, int device,
                                      bool write);
 
+// Whether [ptr, ptr + n) is mapped throughout, whatever the access
+// (prefetch, advice): OK, or NOT_FOUND.
+umf_mock_status_t umf_mock_vmm_mapped(const void *ptr, uint64_t n);
+
 // Frees every reservation of `owner` (unmapping what is mapped in it) and
 // drops every handle reference of its physical objects: what a driver does
 // when a context is destroyed. Returns how many reservations and objects

@@ -15,52 +15,39 @@
 
 #include <string.h>
 
-// Checks one side of a copy or fill: [ptr, ptr + n) must lie inside the bytes
-// asked for of one allocation of the driver (the rule of both drivers,
-// umf_mock_range_check), if the side is `required` to be driver memory or if
-// ptr is driver memory at all; other memory is the host's own. Mapped VMM
-// memory follows the VMM rule (mock_vmm.h): adjacent mappings are one range,
-// and `device` needs access to it (to write it when `write`). Registered
-// host memory is the program's own memory, which a device may reach: a
-// required side may be inside a registration.
+// Checks one side of a copy or fill by the drivers' one bounds rule
+// (umf_mock_range_check: the bytes asked for of one allocation; mapped VMM
+// memory mapped throughout, with the access `device` needs), if the side is
+// `required` to be driver memory or if ptr is driver memory at all; other
+// memory is the host's own. Registered host memory is the program's own
+// memory, which a device may reach: a required side may be inside a
+// registration.
 static CUresult check_side(uintptr_t ptr, size_t n, bool required, int device,
                            bool write, const char *call, const char *what) {
-    umf_mock_alloc_info_t info;
     const void *p = (const void *)ptr;
-    if (umf_mock_lookup(p, &info) != UMF_MOCK_OK) {
-        if (!required) {
-            return CUDA_SUCCESS;
-        }
-        if (cuda_mock_host_lookup(p, &info)) {
-            uintptr_t end = (uintptr_t)info.base + info.size;
-            if (n <= end - ptr) {
-                return CUDA_SUCCESS;
-            }
-            UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p run past the end of "
-                               "its registration [%p, +%zu)",
-                               call, n, what, p, info.base, info.size);
-            return CUDA_ERROR_INVALID_VALUE;
-        }
-        UMF_MOCK_LOG_ERROR("%s: %s %p is not memory of this driver", call, what,
-                           p);
-        return CUDA_ERROR_INVALID_VALUE;
+    umf_mock_status_t s = umf_mock_range_check(
+        p, n, device, write ? UMF_MOCK_USE_WRITE : UMF_MOCK_USE_READ, call,
+        what, NULL);
+    if (s != UMF_MOCK_ERR_NOT_FOUND) {
+        // A refusal is logged by the check.
+        return s == UMF_MOCK_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
     }
-    if (info.kind == UMF_MOCK_KIND_MAPPED) {
-        umf_mock_status_t s = umf_mock_vmm_check(p, n, device, write);
-        if (s != UMF_MOCK_OK) {
-            UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p: %s", call, n, what, p,
-                               s == UMF_MOCK_ERR_PERMISSION
-                                   ? "the device has no access to this "
-                                     "mapped memory (cuMemSetAccess)"
-                                   : "not mapped throughout");
-            return CUDA_ERROR_INVALID_VALUE;
-        }
+    if (!required) {
         return CUDA_SUCCESS;
     }
-    // Runs past the end: logged by the check.
-    return umf_mock_range_check(p, n, call, what, NULL) == UMF_MOCK_OK
-               ? CUDA_SUCCESS
-               : CUDA_ERROR_INVALID_VALUE;
+    umf_mock_alloc_info_t info;
+    if (cuda_mock_host_lookup(p, &info)) {
+        uintptr_t end = (uintptr_t)info.base + info.size;
+        if (n <= end - ptr) {
+            return CUDA_SUCCESS;
+        }
+        UMF_MOCK_LOG_ERROR("%s: %zu bytes at %s %p run past the end of "
+                           "its registration [%p, +%zu)",
+                           call, n, what, p, info.base, info.size);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    UMF_MOCK_LOG_ERROR("%s: %s %p is not memory of this driver", call, what, p);
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 // The address of row `row` of a side, or 0 on overflow.

@@ -460,27 +460,36 @@ UMF_C_TEST(MockMemory, RangeCheckStopsAtTheRequestedSize) {
         umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, N, 0, 0, 0, (void **)&p),
         UMF_MOCK_OK);
     umf_mock_alloc_info_t info;
-    UMF_EXPECT_EQ(umf_mock_range_check(p, N, "t", "range", &info), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(
+        umf_mock_range_check(p, N, 0, UMF_MOCK_USE_READ, "t", "range", &info),
+        UMF_MOCK_OK);
     UMF_EXPECT_PTR_EQ(info.base, p);
-    UMF_EXPECT_EQ(umf_mock_range_check(p + 10, N - 10, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(p + 10, N - 10, 0, UMF_MOCK_USE_READ,
+                                       "t", "range", NULL),
                   UMF_MOCK_OK);
-    UMF_EXPECT_EQ(umf_mock_range_check(p + N, 0, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(p + N, 0, 0, UMF_MOCK_USE_READ, "t",
+                                       "range", NULL),
                   UMF_MOCK_OK);
     // One byte past the size, though inside the allocation's page.
-    UMF_EXPECT_EQ(umf_mock_range_check(p, N + 1, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(p, N + 1, 0, UMF_MOCK_USE_READ, "t",
+                                       "range", NULL),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
-    UMF_EXPECT_EQ(umf_mock_range_check(p + N - 1, 2, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(p + N - 1, 2, 0, UMF_MOCK_USE_READ, "t",
+                                       "range", NULL),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
-    UMF_EXPECT_EQ(
-        umf_mock_range_check(p, umf_mock_page_size, "t", "range", NULL),
-        UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_range_check(p, umf_mock_page_size, 0,
+                                       UMF_MOCK_USE_READ, "t", "range", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
     // Starting in the page-rounding tail, even with nothing to copy.
-    UMF_EXPECT_EQ(umf_mock_range_check(p + N + 1, 0, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(p + N + 1, 0, 0, UMF_MOCK_USE_READ, "t",
+                                       "range", NULL),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
-    UMF_EXPECT_EQ(umf_mock_range_check(p + 10, SIZE_MAX, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(p + 10, SIZE_MAX, 0, UMF_MOCK_USE_READ,
+                                       "t", "range", NULL),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
     int on_stack = 0;
-    UMF_EXPECT_EQ(umf_mock_range_check(&on_stack, 4, "t", "range", NULL),
+    UMF_EXPECT_EQ(umf_mock_range_check(&on_stack, 4, 0, UMF_MOCK_USE_READ, "t",
+                                       "range", NULL),
                   UMF_MOCK_ERR_NOT_FOUND);
     UMF_EXPECT_EQ(umf_mock_free(p, UMF_MOCK_KIND_ALLOCATED, 0, NULL),
                   UMF_MOCK_OK);

@@ -281,19 +281,44 @@ UMF_C_TEST(MockVmm, ReservationAtAHint) {
     UMF_EXPECT_EQ(umf_mock_va_free(c, 2 * PAGE, NULL), UMF_MOCK_OK);
 }
 
+// Two mappings side by side at the start of a reservation of 6 pages, of
+// two physical objects of 2 pages (on device 0 and `second_device`); no
+// access yet.
+typedef struct two_maps_t {
+    char *b;
+    umf_mock_phys_t *p1, *p2;
+} two_maps_t;
+
+static void two_maps_make(two_maps_t *t, unsigned second_device) {
+    void *base = NULL;
+    t->b = NULL;
+    UMF_ASSERT_EQ(umf_mock_va_reserve(6 * PAGE, 0, 0, 0, &base), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_phys_create(0, 2 * PAGE, 0, 0, &t->p1), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_phys_create(second_device, 2 * PAGE, 0, 0, &t->p2),
+                  UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_map(base, 2 * PAGE, t->p1, 0, 0), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(
+        umf_mock_va_map((char *)base + 2 * PAGE, 2 * PAGE, t->p2, 0, 0),
+        UMF_MOCK_OK);
+    t->b = base;
+}
+
+static void two_maps_free(two_maps_t *t) {
+    UMF_EXPECT_EQ(umf_mock_va_unmap(t->b, 4 * PAGE, true), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(live(UMF_GPU_MOCK_LIVE_MAPPINGS), 0);
+    UMF_EXPECT_EQ(umf_mock_va_free(t->b, 6 * PAGE, NULL), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_phys_release(t->p1, false), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_phys_release(t->p2, false), UMF_MOCK_OK);
+}
+
 UMF_C_TEST(MockVmm, AdjacentMappingsAreOneRangeForCopies) {
     if (!test_core_init()) {
         return;
     }
-    void *base;
-    UMF_ASSERT_EQ(umf_mock_va_reserve(6 * PAGE, 0, 0, 0, &base), UMF_MOCK_OK);
-    char *b = base;
-    umf_mock_phys_t *p1, *p2;
-    UMF_ASSERT_EQ(umf_mock_phys_create(0, 2 * PAGE, 0, 0, &p1), UMF_MOCK_OK);
-    UMF_ASSERT_EQ(umf_mock_phys_create(1, 2 * PAGE, 0, 0, &p2), UMF_MOCK_OK);
-    UMF_ASSERT_EQ(umf_mock_va_map(b, 2 * PAGE, p1, 0, 0), UMF_MOCK_OK);
-    UMF_ASSERT_EQ(umf_mock_va_map(b + 2 * PAGE, 2 * PAGE, p2, 0, 0),
-                  UMF_MOCK_OK);
+    two_maps_t t;
+    two_maps_make(&t, 1);
+    UMF_ASSERT(t.b != NULL);
+    char *b = t.b;
     UMF_ASSERT_EQ(umf_mock_va_set_access(b, 4 * PAGE, UMF_MOCK_ALL_DEVICES,
                                          UMF_MOCK_ACCESS_READWRITE),
                   UMF_MOCK_OK);
@@ -307,11 +332,65 @@ UMF_C_TEST(MockVmm, AdjacentMappingsAreOneRangeForCopies) {
     // Whole-mapping unmaps refuse a range that cuts a mapping.
     UMF_EXPECT_EQ(umf_mock_va_unmap(b + PAGE, 2 * PAGE, true),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
-    UMF_EXPECT_EQ(umf_mock_va_unmap(b, 4 * PAGE, true), UMF_MOCK_OK);
-    UMF_EXPECT_EQ(live(UMF_GPU_MOCK_LIVE_MAPPINGS), 0);
-    UMF_EXPECT_EQ(umf_mock_va_free(b, 6 * PAGE, NULL), UMF_MOCK_OK);
-    UMF_EXPECT_EQ(umf_mock_phys_release(p1, false), UMF_MOCK_OK);
-    UMF_EXPECT_EQ(umf_mock_phys_release(p2, false), UMF_MOCK_OK);
+    two_maps_free(&t);
+}
+
+// The drivers' one bounds rule (umf_mock_range_check, mock_memory.h)
+// defers to the VMM's for mapped memory: across adjacent mappings, with the
+// device's access, and "mapped" alone for prefetch and advice.
+UMF_C_TEST(MockVmm, RangeCheckFollowsTheVmmRuleForMappedMemory) {
+    if (!test_core_init()) {
+        return;
+    }
+    two_maps_t t;
+    two_maps_make(&t, 0);
+    UMF_ASSERT(t.b != NULL);
+    char *b = t.b;
+    // No access yet: copies are refused, prefetch and advice are not.
+    UMF_EXPECT_EQ(umf_mock_range_check(b, PAGE, 0, UMF_MOCK_USE_READ, "t",
+                                       "source", NULL),
+                  UMF_MOCK_ERR_PERMISSION);
+    UMF_EXPECT_EQ(umf_mock_range_check(b, 4 * PAGE, 0, UMF_MOCK_USE_MAPPED, "t",
+                                       "range", NULL),
+                  UMF_MOCK_OK);
+    // Device 0 reads both mappings, writes only the first.
+    UMF_ASSERT_EQ(umf_mock_va_set_access(b, 4 * PAGE, 1, UMF_MOCK_ACCESS_READ),
+                  UMF_MOCK_OK);
+    UMF_ASSERT_EQ(
+        umf_mock_va_set_access(b, 2 * PAGE, 1, UMF_MOCK_ACCESS_READWRITE),
+        UMF_MOCK_OK);
+    umf_mock_alloc_info_t info;
+    // Across the two records: one range (more than the first record holds).
+    UMF_EXPECT_EQ(umf_mock_range_check(b + PAGE, 2 * PAGE, 0, UMF_MOCK_USE_READ,
+                                       "t", "source", &info),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_PTR_EQ(info.base, b);
+    UMF_EXPECT_EQ(info.kind, UMF_MOCK_KIND_MAPPED);
+    UMF_EXPECT_EQ(umf_mock_range_check(b + PAGE, 2 * PAGE, 0,
+                                       UMF_MOCK_USE_WRITE, "t", "destination",
+                                       NULL),
+                  UMF_MOCK_ERR_PERMISSION);
+    UMF_EXPECT_EQ(umf_mock_range_check(b, 2 * PAGE, 0, UMF_MOCK_USE_WRITE, "t",
+                                       "destination", NULL),
+                  UMF_MOCK_OK);
+    // Another device has no access.
+    UMF_EXPECT_EQ(
+        umf_mock_range_check(b, 16, 1, UMF_MOCK_USE_READ, "t", "source", NULL),
+        UMF_MOCK_ERR_PERMISSION);
+    // One byte past what is mapped: refused like a byte past an allocation.
+    UMF_EXPECT_EQ(umf_mock_range_check(b + PAGE, 3 * PAGE + 1, 0,
+                                       UMF_MOCK_USE_READ, "t", "source", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_range_check(b + PAGE, 3 * PAGE + 1, 0,
+                                       UMF_MOCK_USE_MAPPED, "t", "range", NULL),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    UMF_EXPECT_EQ(umf_mock_vmm_mapped(b + PAGE, 3 * PAGE), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_vmm_mapped(b + 4 * PAGE, 1), UMF_MOCK_ERR_NOT_FOUND);
+    // The reservation's unmapped part is no driver memory to the rule.
+    UMF_EXPECT_EQ(umf_mock_range_check(b + 4 * PAGE, 1, 0, UMF_MOCK_USE_READ,
+                                       "t", "source", NULL),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    two_maps_free(&t);
 }
 
 UMF_C_TEST(MockVmm, PartialUnmapSplitsTheMapping) {

@@ -81,40 +81,23 @@ static bool wait_flag(_Atomic int *flag, uint64_t timeout_ns) {
 
 // ---- Commands -------------------------------------------------------------
 
-// A copy, fill, prefetch or advice must stay inside the bytes asked for of
-// the allocation it starts in (the rule of both drivers,
-// umf_mock_range_check); memory the driver does not know (the caller's own)
-// is the caller's business.
-static ze_result_t check_range(const void *ptr, size_t size, const char *call,
+// The drivers' one bounds rule (umf_mock_range_check): a copy, fill,
+// prefetch or advice stays inside the bytes asked for of the allocation it
+// starts in; in mapped VMM memory, it stays in what is mapped and the
+// list's device has the access `use` asks for. Memory the driver does not
+// know (the caller's own) is the caller's business.
+static ze_result_t check_range(const list_t *l, const void *ptr, size_t size,
+                               umf_mock_use_t use, const char *call,
                                const char *what) {
-    return umf_mock_range_check(ptr, size, call, what, NULL) ==
-                   UMF_MOCK_ERR_INVALID_ARGUMENT
-               ? ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE)
-               : ZE_RESULT_SUCCESS;
-}
-
-// A copy or fill that touches memory mapped from physical memory: the range
-// may span adjacent mappings, and the list's device needs the access (the
-// VMM's one rule, mock_vmm.h).
-static ze_result_t check_mapped(const list_t *l, const void *ptr, size_t size,
-                                bool write) {
-    umf_mock_alloc_info_t info;
-    if (umf_mock_lookup(ptr, &info) != UMF_MOCK_OK ||
-        info.kind != UMF_MOCK_KIND_MAPPED) {
+    switch (umf_mock_range_check(ptr, size, l->device, use, call, what, NULL)) {
+    case UMF_MOCK_OK:
+    case UMF_MOCK_ERR_NOT_FOUND:
         return ZE_RESULT_SUCCESS;
+    case UMF_MOCK_ERR_PERMISSION:
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    default:
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
-    umf_mock_status_t s = umf_mock_vmm_check(ptr, size, l->device, write);
-    if (s == UMF_MOCK_OK) {
-        return ZE_RESULT_SUCCESS;
-    }
-    ZE_MOCK_EXPLAIN("a copy or fill of %zu bytes at %p: %s", size, ptr,
-                    s == UMF_MOCK_ERR_PERMISSION
-                        ? (write ? "the mapping is not writable"
-                                 : "the mapping is not readable")
-                        : "not mapped throughout");
-    return ZE_MOCK_FAIL(s == UMF_MOCK_ERR_PERMISSION
-                            ? ZE_RESULT_ERROR_INVALID_ARGUMENT
-                            : ZE_RESULT_ERROR_INVALID_SIZE);
 }
 
 static ze_result_t run(const command_t *c) {
@@ -439,18 +422,12 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopy(
         .kind = CMD_COPY, .dst = dstptr, .src = srcptr, .size = size};
     ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(dstptr, size, "zeCommandListAppendMemoryCopy",
-                        "destination");
+        r = check_range(l, dstptr, size, UMF_MOCK_USE_WRITE,
+                        "zeCommandListAppendMemoryCopy", "destination");
     }
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(srcptr, size, "zeCommandListAppendMemoryCopy",
-                        "source");
-    }
-    if (r == ZE_RESULT_SUCCESS) {
-        r = check_mapped(l, dstptr, size, true);
-    }
-    if (r == ZE_RESULT_SUCCESS) {
-        r = check_mapped(l, srcptr, size, false);
+        r = check_range(l, srcptr, size, UMF_MOCK_USE_READ,
+                        "zeCommandListAppendMemoryCopy", "source");
     }
     return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
 }
@@ -475,11 +452,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
     memcpy(c.pattern, pattern, pattern_size);
     ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(ptr, size, "zeCommandListAppendMemoryFill",
-                        "destination");
-    }
-    if (r == ZE_RESULT_SUCCESS) {
-        r = check_mapped(l, ptr, size, true);
+        r = check_range(l, ptr, size, UMF_MOCK_USE_WRITE,
+                        "zeCommandListAppendMemoryFill", "destination");
     }
     return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
 }
@@ -488,12 +462,12 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryPrefetch(
     ze_command_list_handle_t hCommandList, const void *ptr, size_t size) {
     ZE_MOCK_ENTER(zeCommandListAppendMemoryPrefetch);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    (void)l;
     if (ptr == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     // The memory is where it needs to be.
-    return check_range(ptr, size, "zeCommandListAppendMemoryPrefetch", "range");
+    return check_range(l, ptr, size, UMF_MOCK_USE_MAPPED,
+                       "zeCommandListAppendMemoryPrefetch", "range");
 }
 
 static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
@@ -501,7 +475,6 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
     const void *ptr, size_t size, ze_memory_advice_t advice) {
     ZE_MOCK_ENTER(zeCommandListAppendMemAdvise);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    (void)l;
     if (ze_mock_device(hDevice) == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
@@ -511,7 +484,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
     if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    return check_range(ptr, size, "zeCommandListAppendMemAdvise", "range");
+    return check_range(l, ptr, size, UMF_MOCK_USE_MAPPED,
+                       "zeCommandListAppendMemAdvise", "range");
 }
 
 // A command on one event: signal it, or reset it.
