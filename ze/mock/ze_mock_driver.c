@@ -176,9 +176,13 @@ static ze_result_t ZE_APICALL mock_DriverGetIpcProperties(
     if (props == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    props->flags = umf_mock_memory_mode() == UMF_MOCK_MEMORY_MALLOC
-                       ? 0
-                       : ZE_IPC_PROPERTY_FLAG_MEMORY;
+    // Event pools cross processes in every memory mode (their events live
+    // in a memfd of their own, mock/mock_events.h); memory does not in the
+    // malloc mode.
+    props->flags = ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
+    if (umf_mock_memory_mode() != UMF_MOCK_MEMORY_MALLOC) {
+        props->flags |= ZE_IPC_PROPERTY_FLAG_MEMORY;
+    }
     return ZE_RESULT_SUCCESS;
 }
 
