@@ -8,6 +8,7 @@
 // what only the emulated driver can tell (object counts) is checked when
 // its control API is there.
 
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -220,6 +221,69 @@ UMF_C_TEST(zeEventPoolCloseIpcHandle, DestroysTheEventsMadeOnIt) {
     UMF_ASSERT(make_event(opened, 1) != NULL);
     UMF_EXPECT_EQ(zeEventPoolCloseIpcHandle(opened), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(object_count("event"), events); // -1 == -1 on a GPU
+    UMF_EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
+// "The application may call this function from simultaneous threads"
+// (get and open): threads get the handle and open, use and close their own
+// pools of it at once; each sees the exporter's signal.
+enum { IPC_THREADS = 4, IPC_ROUNDS = 25 };
+
+typedef struct ipc_thread_t {
+    ze_test_t *t;
+    ze_event_pool_handle_t pool;
+    int failures;
+} ipc_thread_t;
+
+static void *open_use_close(void *arg) {
+    ipc_thread_t *w = arg;
+    for (int i = 0; i < IPC_ROUNDS; i++) {
+        ze_ipc_event_pool_handle_t h;
+        ze_event_pool_handle_t opened = NULL;
+        ze_event_desc_t d = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+                             ZE_EVENT_SCOPE_FLAG_HOST,
+                             ZE_EVENT_SCOPE_FLAG_HOST};
+        ze_event_handle_t e = NULL;
+        if (zeEventPoolGetIpcHandle(w->pool, &h) != ZE_RESULT_SUCCESS ||
+            zeEventPoolOpenIpcHandle(w->t->ctx, h, &opened) !=
+                ZE_RESULT_SUCCESS ||
+            zeEventCreate(opened, &d, &e) != ZE_RESULT_SUCCESS ||
+            zeEventQueryStatus(e) != ZE_RESULT_SUCCESS) {
+            w->failures++;
+        }
+        if (e != NULL && zeEventDestroy(e) != ZE_RESULT_SUCCESS) {
+            w->failures++;
+        }
+        if (opened != NULL &&
+            zeEventPoolCloseIpcHandle(opened) != ZE_RESULT_SUCCESS) {
+            w->failures++;
+        }
+    }
+    return NULL;
+}
+
+UMF_C_TEST(zeEventPoolOpenIpcHandle, FromSimultaneousThreads) {
+    ZE_TEST_SETUP(t);
+    ze_event_pool_handle_t pool = make_pool(
+        &t, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC, 1);
+    UMF_ASSERT(pool != NULL);
+    ze_event_handle_t e = make_event(pool, 0);
+    UMF_ASSERT(e != NULL);
+    UMF_ASSERT_EQ(zeEventHostSignal(e), ZE_RESULT_SUCCESS);
+    int64_t pools = object_count("event pool");
+    ipc_thread_t w[IPC_THREADS];
+    pthread_t th[IPC_THREADS];
+    for (int i = 0; i < IPC_THREADS; i++) {
+        w[i] = (ipc_thread_t){&t, pool, 0};
+        UMF_ASSERT_EQ(pthread_create(&th[i], NULL, open_use_close, &w[i]), 0);
+    }
+    for (int i = 0; i < IPC_THREADS; i++) {
+        UMF_EXPECT_EQ(pthread_join(th[i], NULL), 0);
+        UMF_EXPECT_EQ(w[i].failures, 0);
+    }
+    UMF_EXPECT_EQ(object_count("event pool"), pools); // -1 == -1 on a GPU
+    UMF_EXPECT_EQ(zeEventDestroy(e), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
     ze_test_teardown(&t);
 }

@@ -237,9 +237,9 @@ static ze_result_t ZE_APICALL mock_CommandQueueCreate(
     if (phCommandQueue == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    queue_t *q = ze_mock_object_make(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE,
-                                     ZE_MOCK_OBJ_COMMAND_QUEUE, ctx);
-    if (q == NULL) {
+    queue_t *q = ze_mock_object_new(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE, ctx);
+    if (q == NULL || !ze_mock_object_publish(q, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
+        free(q);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     *phCommandQueue = (ze_command_queue_handle_t)q;
@@ -328,13 +328,15 @@ static ze_result_t list_create(ze_context_handle_t hContext,
     if (phCommandList == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    list_t *l = ze_mock_object_make(sizeof(list_t), ZE_MOCK_MAGIC_LIST,
-                                    ZE_MOCK_OBJ_COMMAND_LIST, ctx);
-    if (l == NULL) {
+    list_t *l = ze_mock_object_new(sizeof(list_t), ZE_MOCK_MAGIC_LIST, ctx);
+    if (l != NULL) {
+        l->immediate = immediate;
+        l->device = (int)ze_mock_device(hDevice)->index;
+    }
+    if (l == NULL || !ze_mock_object_publish(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
+        free(l);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
-    l->immediate = immediate;
-    l->device = (int)ze_mock_device(hDevice)->index;
     *phCommandList = (ze_command_list_handle_t)l;
     return ZE_RESULT_SUCCESS;
 }
@@ -557,12 +559,15 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
     if (desc->flags > ZE_FENCE_FLAG_SIGNALED) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    fence_t *f = ze_mock_object_make(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE,
-                                     ZE_MOCK_OBJ_FENCE, q->obj.ctx);
-    if (f == NULL) {
+    fence_t *f =
+        ze_mock_object_new(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE, q->obj.ctx);
+    if (f != NULL) {
+        atomic_store(&f->signaled, (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0);
+    }
+    if (f == NULL || !ze_mock_object_publish(f, ZE_MOCK_OBJ_FENCE)) {
+        free(f);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
-    atomic_store(&f->signaled, (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0);
     *phFence = (ze_fence_handle_t)f;
     return ZE_RESULT_SUCCESS;
 }

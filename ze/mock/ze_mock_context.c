@@ -21,19 +21,17 @@ ze_mock_context_t *ze_mock_context(ze_context_handle_t handle) {
 
 // ---- Objects ----------------------------------------------------------------
 
-void *ze_mock_object_make(size_t size, uint32_t magic,
-                          ze_mock_object_kind_t kind, ze_mock_context_t *ctx) {
+void *ze_mock_object_new(size_t size, uint32_t magic, ze_mock_context_t *ctx) {
     ze_mock_object_t *obj = calloc(1, size);
-    if (obj == NULL) {
-        return NULL;
-    }
-    obj->magic = magic;
-    obj->ctx = ctx;
-    if (!umf_mock_object_add(kind, obj)) {
-        free(obj);
-        return NULL;
+    if (obj != NULL) {
+        obj->magic = magic;
+        obj->ctx = ctx;
     }
     return obj;
+}
+
+bool ze_mock_object_publish(void *obj, ze_mock_object_kind_t kind) {
+    return umf_mock_object_add(kind, obj);
 }
 
 bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind) {

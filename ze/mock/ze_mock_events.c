@@ -80,11 +80,8 @@ static ze_result_t pool_make(ze_mock_context_t *ctx,
     uint8_t *used = calloc(count, 1);
     event_pool_t *p = used == NULL
                           ? NULL
-                          : ze_mock_object_make(
-                                sizeof(event_pool_t), ZE_MOCK_MAGIC_EVENT_POOL,
-                                imported ? ZE_MOCK_OBJ_IMPORTED_EVENT_POOL
-                                         : ZE_MOCK_OBJ_EVENT_POOL,
-                                ctx);
+                          : ze_mock_object_new(sizeof(event_pool_t),
+                                               ZE_MOCK_MAGIC_EVENT_POOL, ctx);
     if (p == NULL) {
         free(used);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
@@ -94,6 +91,13 @@ static ze_result_t pool_make(ze_mock_context_t *ctx,
     p->slots = slots;
     p->used = used;
     pthread_mutex_init(&p->lock, NULL);
+    if (!ze_mock_object_publish(p, imported ? ZE_MOCK_OBJ_IMPORTED_EVENT_POOL
+                                            : ZE_MOCK_OBJ_EVENT_POOL)) {
+        pthread_mutex_destroy(&p->lock);
+        free(used);
+        free(p);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    }
     *phEventPool = (ze_event_pool_handle_t)p;
     return ZE_RESULT_SUCCESS;
 }
@@ -333,17 +337,19 @@ mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
                         desc->index);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    ze_mock_event_t *e =
-        ze_mock_object_make(sizeof(ze_mock_event_t), ZE_MOCK_MAGIC_EVENT,
-                            ZE_MOCK_OBJ_EVENT, p->obj.ctx);
-    if (e == NULL) {
+    ze_mock_event_t *e = ze_mock_object_new(sizeof(ze_mock_event_t),
+                                            ZE_MOCK_MAGIC_EVENT, p->obj.ctx);
+    if (e != NULL) {
+        e->pool = p;
+        e->index = desc->index;
+    }
+    if (e == NULL || !ze_mock_object_publish(e, ZE_MOCK_OBJ_EVENT)) {
+        free(e);
         pthread_mutex_lock(&p->lock);
         p->used[desc->index] = 0;
         pthread_mutex_unlock(&p->lock);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
-    e->pool = p;
-    e->index = desc->index;
     if (!p->imported) {
         ze_mock_event_reset(e); // a new event is not signalled
     }

@@ -180,9 +180,13 @@ typedef struct ze_mock_object_t {
 } ze_mock_object_t;
 
 // A zeroed object of `size` bytes (starting with a ze_mock_object_t) of
-// `ctx`, registered as `kind`; NULL when out of memory.
-void *ze_mock_object_make(size_t size, uint32_t magic,
-                          ze_mock_object_kind_t kind, ze_mock_context_t *ctx);
+// `ctx`, not registered yet; NULL when out of memory. The caller fills it,
+// then publishes it: other threads (a context release, a pool's close)
+// walk the registered objects and read their fields.
+void *ze_mock_object_new(size_t size, uint32_t magic, ze_mock_context_t *ctx);
+// Registers a filled object as `kind`; false when out of memory (the
+// caller frees it).
+bool ze_mock_object_publish(void *obj, ze_mock_object_kind_t kind);
 // Unregisters an object; false if it was not live (destroyed, foreign).
 // The caller frees it.
 bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind);

@@ -43,11 +43,14 @@ mock_ModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
     }
     *phModule = NULL;
     if (phBuildLog != NULL) {
-        build_log_t *log =
-            ze_mock_object_make(sizeof(build_log_t), ZE_MOCK_MAGIC_BUILD_LOG,
-                                ZE_MOCK_OBJ_BUILD_LOG, ctx);
+        build_log_t *log = ze_mock_object_new(sizeof(build_log_t),
+                                              ZE_MOCK_MAGIC_BUILD_LOG, ctx);
         if (log != NULL) {
             log->text = build_log_text;
+            if (!ze_mock_object_publish(log, ZE_MOCK_OBJ_BUILD_LOG)) {
+                free(log);
+                log = NULL;
+            }
         }
         *phBuildLog = (ze_module_build_log_handle_t)log;
     }
