@@ -133,6 +133,8 @@ UMF_C_TEST(zeDeviceGetImageProperties, ZeroMeansUnsupported) {
     if (!ze_test_intercept()) {
         UMF_EXPECT_EQ(zeDeviceGetImageProperties(t.devices[0], NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeDeviceGetImageProperties(NULL, &p),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_test_teardown(&t);
 }
@@ -165,6 +167,8 @@ UMF_C_TEST(zeDeviceGetExternalMemoryProperties, TypesAreKnownFlags) {
     if (!ze_test_intercept()) {
         UMF_EXPECT_EQ(zeDeviceGetExternalMemoryProperties(t.devices[0], NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeDeviceGetExternalMemoryProperties(NULL, &p),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_test_teardown(&t);
 }
@@ -196,6 +200,8 @@ UMF_C_TEST(zeDeviceGetCacheProperties, CountProtocol) {
     if (!ze_test_intercept()) {
         UMF_EXPECT_EQ(zeDeviceGetCacheProperties(t.devices[0], NULL, NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeDeviceGetCacheProperties(NULL, &n, NULL),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     ze_test_teardown(&t);
 }

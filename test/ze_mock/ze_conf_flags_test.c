@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "c_test.h"
+#include "test_child.h"
 #include "ze_test_util.h"
 
 #ifndef UMF_GPU_ZE_API_H_PATH
@@ -501,6 +502,40 @@ static ze_result_t probe_set_access(ze_test_t *t, uint32_t v) {
     return with_mapped_page(t, v, set_access);
 }
 
+// zeInit in a fresh process: the loader initialises its drivers once per
+// process and keeps that first answer. The child calls nothing else (after
+// a failed zeInit the Debian loader has unloaded the driver, and a later
+// call would jump into it).
+UMF_TEST_CHILD(ze_conf_init_flags) {
+    if (argc < 1) {
+        return 10;
+    }
+    ze_result_t r = zeInit((ze_init_flags_t)strtoul(argv[0], NULL, 0));
+    char text[16];
+    int n = snprintf(text, sizeof(text), "0x%x", (unsigned)r);
+    return umf_test_send(sock, text, (size_t)n) ? 11 : 0;
+}
+
+static ze_result_t probe_init_flags(ze_test_t *t, uint32_t v) {
+    (void)t;
+    char flags[16];
+    snprintf(flags, sizeof(flags), "0x%x", v);
+    const char *args[] = {flags, NULL};
+    char *out = NULL;
+    int status = umf_test_child_output("ze_conf_init_flags", args, &out);
+    ze_result_t r = ZE_RESULT_ERROR_UNKNOWN;
+    char *end = NULL;
+    unsigned long got = out != NULL ? strtoul(out, &end, 16) : 0;
+    if (status == 0 && end != NULL && end != out && *end == '\0') {
+        r = (ze_result_t)got;
+    } else {
+        umf_c_test_fail(__FILE__, __LINE__, "zeInit(%s): child status %d",
+                        flags, status);
+    }
+    free(out);
+    return r;
+}
+
 typedef struct probe_t {
     const char *function, *expr;
     const char *limit; // as in the header
@@ -508,6 +543,7 @@ typedef struct probe_t {
 } probe_t;
 
 static const probe_t probes[] = {
+    {"zeInit", "flags", "0x3", probe_init_flags},
     {"zeContextCreate", "desc->flags", "0x1", probe_context_flags},
     {"zeContextCreateEx", "desc->flags", "0x1", probe_context_ex_flags},
     {"zeCommandQueueCreate", "desc->flags", "0x1", probe_queue_flags},
@@ -545,10 +581,8 @@ static const probe_t probes[] = {
 };
 
 // Functions with INVALID_ENUMERATION clauses that the emulated driver does
-// not implement (no images, samplers or kernels; no cache reservation), and
-// zeInit, which the loader calls once (its flags: ZeConfFlags.InitFlags).
+// not implement (no images, samplers or kernels; no cache reservation).
 static const char *const not_probed[] = {
-    "zeInit",
     "zeImageGetProperties",
     "zeImageCreate",
     "zeKernelCreate",

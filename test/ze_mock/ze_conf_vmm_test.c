@@ -7,6 +7,7 @@
 // (live counts, refusals a real driver may leave undefined) is checked when
 // its control API is there.
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -184,6 +185,100 @@ UMF_C_TEST(zeVirtualMemReserve, StartsInaccessibleAtTheAskedAddress) {
     ze_test_teardown(&t);
 }
 
+// zeVirtualMemFree: INVALID_NULL_HANDLE `nullptr == hContext`,
+// INVALID_NULL_POINTER `nullptr == ptr`, UNSUPPORTED_SIZE `0 == size`,
+// UNSUPPORTED_ALIGNMENT. A refused free leaves the reservation as it was.
+UMF_C_TEST(zeVirtualMemFree, ArgumentClauses) {
+    ZE_TEST_SETUP(t);
+    size_t page = page_for(&t, 4096);
+    void *va = reserve(&t, 4 * page);
+    UMF_ASSERT(va != NULL);
+    char *p = va;
+    if (!ze_test_intercept()) {
+        UMF_EXPECT_EQ(zeVirtualMemFree(NULL, va, 4 * page),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, NULL, 4 * page),
+                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 0),
+                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    const umf_test_mock_control_t *ctl = emulated();
+    if (ctl != NULL) {
+        int64_t resv =
+            ctl->get_live_count(UMF_GPU_MOCK_LIVE_ADDRESS_RESERVATIONS);
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, p + 1, 4 * page),
+                      ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page - 1),
+                      ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+        // Not a reservation as it was made: a part of it, or more.
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, p + page, 3 * page),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 2 * page),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 8 * page),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        UMF_EXPECT_EQ(
+            ctl->get_live_count(UMF_GPU_MOCK_LIVE_ADDRESS_RESERVATIONS), resv);
+    }
+    // Still whole: it maps and holds data.
+    ze_physical_mem_handle_t ph = make_phys(&t, 4 * page);
+    UMF_ASSERT(ph != NULL);
+    UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va, 4 * page, ph, 0,
+                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                  ZE_RESULT_SUCCESS);
+    UMF_EXPECT(ze_test_fill_byte(&t, p + 3 * page, 0x7a, page));
+    UMF_EXPECT(ze_test_all_bytes(&t, p + 3 * page, 0x7a, page));
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
+// zePhysicalMemDestroy: INVALID_NULL_HANDLE `nullptr == hContext`,
+// `nullptr == hPhysicalMemory`; HANDLE_OBJECT_IN_USE while it is mapped
+// (the device may be referencing it). A handle destroyed already is no
+// handle (emulated: refused, never a crash).
+UMF_C_TEST(zePhysicalMemDestroy, InUseWhileMapped) {
+    ZE_TEST_SETUP(t);
+    size_t page = page_for(&t, 4096);
+    ze_physical_mem_handle_t ph = make_phys(&t, page);
+    void *va = reserve(&t, page);
+    UMF_ASSERT(ph != NULL && va != NULL);
+    if (!ze_test_intercept()) {
+        UMF_EXPECT_EQ(zePhysicalMemDestroy(NULL, ph),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+        UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, NULL),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, page, ph, 0,
+                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                  ZE_RESULT_SUCCESS);
+    const umf_test_mock_control_t *ctl = emulated();
+    if (ctl != NULL) {
+        UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph),
+                      ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+        UMF_EXPECT(ze_test_fill_byte(&t, va, 0x11, page)); // still there
+        UMF_EXPECT(ze_test_all_bytes(&t, va, 0x11, page));
+    }
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, page), ZE_RESULT_SUCCESS);
+    int64_t phys = ctl != NULL
+                       ? ctl->get_live_count(UMF_GPU_MOCK_LIVE_PHYSICAL_MEMORY)
+                       : 0;
+    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    if (ctl != NULL) {
+        UMF_EXPECT_EQ(ctl->get_live_count(UMF_GPU_MOCK_LIVE_PHYSICAL_MEMORY),
+                      phys - 1);
+        if (!ze_test_intercept()) { // there the loader reads the handle
+            UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph),
+                          ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+            UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va, page, ph, 0,
+                                          ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                          ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+        }
+    }
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, page), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
 // Mapped memory holds data that copies move, through every mapping of the
 // same physical memory; "Physical allocations objects that were mapped to
 // this range will not be destroyed" by zeVirtualMemFree.
@@ -280,6 +375,104 @@ UMF_C_TEST(zeVirtualMemMap, ArgumentClauses) {
     ze_test_teardown(&t);
 }
 
+// zeVirtualMemUnmap: INVALID_NULL_HANDLE `nullptr == hContext`,
+// INVALID_NULL_POINTER `nullptr == ptr`, UNSUPPORTED_SIZE `0 == size` and
+// "Size must be page aligned", UNSUPPORTED_ALIGNMENT "Address must be page
+// aligned". A refused unmap leaves the mapping as it was.
+UMF_C_TEST(zeVirtualMemUnmap, ArgumentClauses) {
+    ZE_TEST_SETUP(t);
+    size_t page = page_for(&t, 4096);
+    ze_physical_mem_handle_t ph = make_phys(&t, 2 * page);
+    void *va = reserve(&t, 4 * page);
+    UMF_ASSERT(ph != NULL && va != NULL);
+    char *p = va;
+    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, 2 * page, ph, 0,
+                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                  ZE_RESULT_SUCCESS);
+    UMF_ASSERT(ze_test_fill_byte(&t, va, 0x2d, 2 * page));
+    if (!ze_test_intercept()) {
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(NULL, va, page),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, NULL, page),
+                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 0),
+                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (emulated() != NULL) {
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, p + 1, page),
+                      ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, page + 1),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+        // Not mapped throughout: past the mapping, or never mapped.
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 3 * page),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, p + 3 * page, page),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    size_t same;
+    UMF_EXPECT_EQ(access_at(&t, va, 2 * page, &same),
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
+    UMF_EXPECT_EQ(same, 2 * page);
+    UMF_EXPECT(ze_test_all_bytes(&t, va, 0x2d, 2 * page));
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 2 * page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(access_at(&t, va, 2 * page, &same),
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
+// zeVirtualMemSetAccessAttribute: INVALID_NULL_HANDLE `nullptr ==
+// hContext`, INVALID_NULL_POINTER `nullptr == ptr`, UNSUPPORTED_SIZE `0 ==
+// size` and "Size must be page aligned", UNSUPPORTED_ALIGNMENT "Address
+// must be page aligned" (the enumeration clause: ZeConfFlags). What it sets
+// is what zeVirtualMemGetAccessAttribute reports and what copies meet.
+UMF_C_TEST(zeVirtualMemSetAccessAttribute, ArgumentClauses) {
+    ZE_TEST_SETUP(t);
+    size_t page = page_for(&t, 4096);
+    ze_physical_mem_handle_t ph = make_phys(&t, 2 * page);
+    void *va = reserve(&t, 2 * page);
+    UMF_ASSERT(ph != NULL && va != NULL);
+    char *p = va;
+    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, 2 * page, ph, 0,
+                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY),
+                  ZE_RESULT_SUCCESS);
+    const ze_memory_access_attribute_t rw =
+        ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE;
+    if (!ze_test_intercept()) {
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(NULL, va, page, rw),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, NULL, page, rw),
+                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, va, 0, rw),
+                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (emulated() != NULL) {
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, p + 1, page, rw),
+                      ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, va, page + 1, rw),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+        // Past the mapped memory.
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, va, 4 * page, rw),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    // Nothing refused changed anything: read-only throughout.
+    size_t same;
+    UMF_EXPECT_EQ(access_at(&t, va, 2 * page, &same),
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
+    UMF_EXPECT_EQ(same, 2 * page);
+    UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, va, 2 * page, rw),
+                  ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(access_at(&t, va, 2 * page, &same), rw);
+    UMF_EXPECT_EQ(same, 2 * page);
+    UMF_EXPECT(ze_test_fill_byte(&t, p + page, 0x5f, page));
+    UMF_EXPECT(ze_test_all_bytes(&t, p + page, 0x5f, page));
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 2 * page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 2 * page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
 // "If size and outSize are equal then the pages in the specified virtual
 // address range have the same access attributes"; "The page access
 // attributes for virtual address range will revert back to none" on unmap.
@@ -323,6 +516,12 @@ UMF_C_TEST(zeVirtualMemGetAccessAttribute, RunsOfOneAttribute) {
                   ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, va, page, &a, NULL),
                   ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, NULL, page, &a, &same),
+                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    if (!ze_test_intercept()) {
+        UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(NULL, va, page, &a, &same),
+                      ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
     UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(
                       t.ctx, va, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
                   ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
@@ -330,10 +529,9 @@ UMF_C_TEST(zeVirtualMemGetAccessAttribute, RunsOfOneAttribute) {
         UMF_EXPECT_EQ(
             zeVirtualMemGetAccessAttribute(t.ctx, p + 1, page, &a, &same),
             ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, p + 1, page),
-                      ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, page + 1),
-                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+        UMF_EXPECT_EQ(
+            zeVirtualMemGetAccessAttribute(t.ctx, va, page + 1, &a, &same),
+            ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
         // A read-only page takes no copy into it; a read does.
         UMF_EXPECT(ze_test_copy(&t, p + page, p + 3 * page, 16) !=
                    ZE_RESULT_SUCCESS);
@@ -342,6 +540,81 @@ UMF_C_TEST(zeVirtualMemGetAccessAttribute, RunsOfOneAttribute) {
     }
     UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
+// "The application may call this function from simultaneous threads" and
+// "must be thread-safe" (reserve, create, map, unmap, free; the access
+// calls): threads run whole cycles on their own objects at once, and each
+// finds what it set.
+enum { VMM_THREADS = 4, VMM_ROUNDS = 25 };
+
+typedef struct vmm_thread_t {
+    ze_test_t *t;
+    size_t page;
+    int failures;
+} vmm_thread_t;
+
+static bool vmm_cycle(ze_test_t *t, size_t page) {
+    ze_physical_mem_desc_t d = {ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, NULL, 0,
+                                2 * page};
+    ze_physical_mem_handle_t ph = NULL;
+    void *va = NULL;
+    bool ok = zePhysicalMemCreate(t->ctx, t->devices[0], &d, &ph) ==
+                  ZE_RESULT_SUCCESS &&
+              zeVirtualMemReserve(t->ctx, ANYWHERE, 2 * page, &va) ==
+                  ZE_RESULT_SUCCESS &&
+              zeVirtualMemMap(t->ctx, va, 2 * page, ph, 0,
+                              ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) ==
+                  ZE_RESULT_SUCCESS &&
+              zeVirtualMemSetAccessAttribute(
+                  t->ctx, (char *)va + page, page,
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY) == ZE_RESULT_SUCCESS;
+    ze_memory_access_attribute_t a = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+    size_t same = 0;
+    ok = ok &&
+         zeVirtualMemGetAccessAttribute(t->ctx, va, 2 * page, &a, &same) ==
+             ZE_RESULT_SUCCESS &&
+         a == ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE && same == page &&
+         zeVirtualMemUnmap(t->ctx, va, 2 * page) == ZE_RESULT_SUCCESS;
+    if (va != NULL && zeVirtualMemFree(t->ctx, va, 2 * page) !=
+                          ZE_RESULT_SUCCESS) { // unmaps what is left
+        ok = false;
+    }
+    if (ph != NULL && zePhysicalMemDestroy(t->ctx, ph) != ZE_RESULT_SUCCESS) {
+        ok = false;
+    }
+    return ok;
+}
+
+static void *vmm_cycles(void *arg) {
+    vmm_thread_t *w = arg;
+    for (int i = 0; i < VMM_ROUNDS; i++) {
+        w->failures += !vmm_cycle(w->t, w->page);
+    }
+    return NULL;
+}
+
+UMF_C_TEST(zeVirtualMemMap, FromSimultaneousThreads) {
+    ZE_TEST_SETUP(t);
+    size_t page = page_for(&t, 4096);
+    UMF_ASSERT(page > 0);
+    const umf_test_mock_control_t *ctl = emulated();
+    int64_t maps =
+        ctl != NULL ? ctl->get_live_count(UMF_GPU_MOCK_LIVE_MAPPINGS) : 0;
+    vmm_thread_t w[VMM_THREADS];
+    pthread_t th[VMM_THREADS];
+    for (int i = 0; i < VMM_THREADS; i++) {
+        w[i] = (vmm_thread_t){&t, page, 0};
+        UMF_ASSERT_EQ(pthread_create(&th[i], NULL, vmm_cycles, &w[i]), 0);
+    }
+    for (int i = 0; i < VMM_THREADS; i++) {
+        UMF_EXPECT_EQ(pthread_join(th[i], NULL), 0);
+        UMF_EXPECT_EQ(w[i].failures, 0);
+    }
+    if (ctl != NULL) {
+        UMF_EXPECT_EQ(ctl->get_live_count(UMF_GPU_MOCK_LIVE_MAPPINGS), maps);
+    }
     ze_test_teardown(&t);
 }
 
