@@ -68,7 +68,7 @@ UMF_C_TEST(zeDeviceGetGlobalTimestamps, CorrelatedValuesThatAdvance) {
         UMF_EXPECT_EQ(h0, d0);
         UMF_EXPECT_EQ(h1, d1);
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDeviceGetGlobalTimestamps(t.devices[0], NULL, &d0),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         UMF_EXPECT_EQ(zeDeviceGetGlobalTimestamps(t.devices[0], &h0, NULL),
@@ -102,7 +102,7 @@ UMF_C_TEST(zeDeviceGetModuleProperties, FlagsAgreeWithTheirFields) {
         UMF_EXPECT_EQ(p.printfBufferSize, 0);
         UMF_EXPECT(memcmp(&p.nativeKernelSupported, &none, sizeof(none)) == 0);
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDeviceGetModuleProperties(t.devices[0], NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         UMF_EXPECT_EQ(zeDeviceGetModuleProperties(NULL, &p),
@@ -130,7 +130,7 @@ UMF_C_TEST(zeDeviceGetImageProperties, ZeroMeansUnsupported) {
         UMF_EXPECT_EQ(p.maxReadImageArgs, 0);
         UMF_EXPECT_EQ(p.maxWriteImageArgs, 0);
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDeviceGetImageProperties(t.devices[0], NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         UMF_EXPECT_EQ(zeDeviceGetImageProperties(NULL, &p),
@@ -164,7 +164,7 @@ UMF_C_TEST(zeDeviceGetExternalMemoryProperties, TypesAreKnownFlags) {
         UMF_EXPECT_EQ(p.imageImportTypes, 0);
         UMF_EXPECT_EQ(p.imageExportTypes, 0);
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDeviceGetExternalMemoryProperties(t.devices[0], NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         UMF_EXPECT_EQ(zeDeviceGetExternalMemoryProperties(NULL, &p),
@@ -197,7 +197,7 @@ UMF_C_TEST(zeDeviceGetCacheProperties, CountProtocol) {
         }
         free(p);
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDeviceGetCacheProperties(t.devices[0], NULL, NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         UMF_EXPECT_EQ(zeDeviceGetCacheProperties(NULL, &n, NULL),

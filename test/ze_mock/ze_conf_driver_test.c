@@ -13,12 +13,6 @@
 #include "c_test.h"
 #include "ze_test_util.h"
 
-static bool validation_layer_asked(void) {
-    const char *v = getenv("ZE_ENABLE_VALIDATION_LAYER");
-    return v != NULL && strcmp(v, "1") == 0 &&
-           getenv("ZE_ENABLE_PARAMETER_VALIDATION") != NULL;
-}
-
 // ZE_IPC_PROPERTY_FLAG_MEMORY: zeMemGetIpcHandle of device memory works and
 // its handle opens; ZE_IPC_PROPERTY_FLAG_EVENT_POOL: zeEventPoolGetIpcHandle
 // of an IPC pool works and its handle opens. The emulated driver shares
@@ -72,7 +66,7 @@ UMF_C_TEST(zeDriverGetIpcProperties, FlagsSayWhatCanBeShared) {
     } else if (ze_test_control_if_emulated() != NULL) {
         umf_c_test_fail(__FILE__, __LINE__, "no event pool IPC reported");
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDriverGetIpcProperties(NULL, &p),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         UMF_EXPECT_EQ(zeDriverGetIpcProperties(t.driver, NULL),
@@ -97,6 +91,6 @@ UMF_C_TEST(ZeConfRun, ValidationLayerIsLoadedWhenAsked) {
     UMF_EXPECT_EQ(zeMemAllocDevice(NULL, &dd, 64, 0, t.devices[0], &p),
                   ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     UMF_EXPECT_EQ(ctl->get_call_count("zeMemAllocDevice") - calls,
-                  validation_layer_asked() ? 0 : 1);
+                  ze_test_validation_layer() ? 0 : 1);
     ze_test_teardown(&t);
 }

@@ -664,20 +664,11 @@ static bool limit_value(const char *text, const probe_t *p, uint64_t *v) {
     return enum_value(text, p->limit, v);
 }
 
-// A driver rejects invalid values itself (the emulated one) or the loader's
-// validation layer does.
-static bool invalid_values_checked(void) {
-    const char *v = getenv("ZE_ENABLE_VALIDATION_LAYER");
-    return ze_test_control_if_emulated() != NULL ||
-           (v != NULL && strcmp(v, "1") == 0 &&
-            getenv("ZE_ENABLE_PARAMETER_VALIDATION") != NULL);
-}
-
 UMF_C_TEST(ZeConfFlags, ValidValuesAcceptedValuesPastTheLimitRefused) {
     ZE_TEST_SETUP(t);
     char *text = header_text();
     UMF_ASSERT(text != NULL);
-    bool check_invalid = invalid_values_checked();
+    bool check_invalid = ze_test_validated();
     for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
         const probe_t *p = &probes[i];
         uint64_t limit;

@@ -34,6 +34,10 @@ UMF_C_TEST(zeModuleCreate, ArgumentClauses) {
     ZE_TEST_SETUP(t);
     ze_module_desc_t d = module_desc(ZE_MODULE_FORMAT_IL_SPIRV);
     ze_module_handle_t m = NULL;
+    if (!ze_test_validated()) {
+        ze_test_teardown(&t); // a real driver may leave them to the layer
+        return;
+    }
     if (!ze_test_intercept()) {
         UMF_EXPECT_EQ(zeModuleCreate(NULL, t.devices[0], &d, &m, NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
@@ -114,7 +118,7 @@ UMF_C_TEST(zeModuleCreate, FailedBuildComesWithABuildLog) {
             UMF_EXPECT(strncmp(small, text, 7) == 0);
         }
         free(text);
-        if (!ze_test_intercept()) {
+        if (ze_test_null_handles_checked()) {
             UMF_EXPECT_EQ(zeModuleBuildLogGetString(log, NULL, NULL),
                           ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         }
@@ -123,7 +127,7 @@ UMF_C_TEST(zeModuleCreate, FailedBuildComesWithABuildLog) {
             UMF_EXPECT_EQ(ctl->get_object_count("module build log"), logs);
         }
     }
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeModuleBuildLogDestroy(NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }

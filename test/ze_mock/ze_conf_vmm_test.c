@@ -20,11 +20,6 @@ static const umf_test_mock_control_t *emulated(void) {
     return ze_test_control_if_emulated();
 }
 
-static bool validation_layer(void) {
-    const char *v = getenv("ZE_ENABLE_VALIDATION_LAYER");
-    return v != NULL && strcmp(v, "1") == 0;
-}
-
 static size_t page_for(ze_test_t *t, size_t size) {
     size_t page = 0;
     if (zeVirtualMemQueryPageSize(t->ctx, t->devices[0], size, &page) !=
@@ -89,9 +84,11 @@ UMF_C_TEST(zeVirtualMemQueryPageSize, PowerOfTwoForEverySize) {
         UMF_EXPECT(page >= 4096 && (page & (page - 1)) == 0);
     }
     size_t page;
-    UMF_EXPECT_EQ(zeVirtualMemQueryPageSize(t.ctx, t.devices[0], 0, &page),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    if (!ze_test_intercept()) {
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemQueryPageSize(t.ctx, t.devices[0], 0, &page),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemQueryPageSize(t.ctx, t.devices[0], 1, NULL),
                       ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         UMF_EXPECT_EQ(zeVirtualMemQueryPageSize(t.ctx, NULL, 1, &page),
@@ -109,13 +106,17 @@ UMF_C_TEST(zePhysicalMemCreate, ArgumentsAndDeviceMemory) {
     ze_physical_mem_desc_t d = {ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, NULL, 0,
                                 0};
     ze_physical_mem_handle_t ph;
-    UMF_EXPECT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], &d, &ph),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], &d, &ph),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
     d.size = page;
-    UMF_EXPECT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], NULL, &ph),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], &d, NULL),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], NULL, &ph),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], &d, NULL),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
     const umf_test_mock_control_t *ctl = emulated();
     if (ctl != NULL) {
         int64_t phys = ctl->get_live_count(UMF_GPU_MOCK_LIVE_PHYSICAL_MEMORY);
@@ -131,7 +132,7 @@ UMF_C_TEST(zePhysicalMemCreate, ArgumentsAndDeviceMemory) {
     ph = make_phys(&t, page);
     UMF_ASSERT(ph != NULL);
     UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zePhysicalMemCreate(NULL, t.devices[0], &d, &ph),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, NULL),
@@ -168,12 +169,14 @@ UMF_C_TEST(zeVirtualMemReserve, StartsInaccessibleAtTheAskedAddress) {
                   ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, again, 2 * page), ZE_RESULT_SUCCESS);
     void *none;
-    UMF_EXPECT_EQ(zeVirtualMemReserve(t.ctx, ANYWHERE, 0, &none),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    UMF_EXPECT_EQ(zeVirtualMemReserve(t.ctx, ANYWHERE, page, NULL),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    if (!validation_layer()) { // "If nullptr then implementation will
-                               // choose a start address."
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemReserve(t.ctx, ANYWHERE, 0, &none),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+        UMF_EXPECT_EQ(zeVirtualMemReserve(t.ctx, ANYWHERE, page, NULL),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    if (!ze_test_validation_layer()) { // "If nullptr then implementation will
+                                       // choose a start address."
         UMF_EXPECT_EQ(zeVirtualMemReserve(t.ctx, NULL, page, &none),
                       ZE_RESULT_SUCCESS);
         UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, none, page), ZE_RESULT_SUCCESS);
@@ -194,14 +197,16 @@ UMF_C_TEST(zeVirtualMemFree, ArgumentClauses) {
     void *va = reserve(&t, 4 * page);
     UMF_ASSERT(va != NULL);
     char *p = va;
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemFree(NULL, va, 4 * page),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, NULL, 4 * page),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 0),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, NULL, 4 * page),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 0),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
     const umf_test_mock_control_t *ctl = emulated();
     if (ctl != NULL) {
         int64_t resv =
@@ -243,7 +248,7 @@ UMF_C_TEST(zePhysicalMemDestroy, InUseWhileMapped) {
     ze_physical_mem_handle_t ph = make_phys(&t, page);
     void *va = reserve(&t, page);
     UMF_ASSERT(ph != NULL && va != NULL);
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zePhysicalMemDestroy(NULL, ph),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, NULL),
@@ -341,14 +346,16 @@ UMF_C_TEST(zeVirtualMemMap, ArgumentClauses) {
     UMF_ASSERT(ph != NULL && va != NULL);
     const ze_memory_access_attribute_t rw =
         ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE;
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va, page, NULL, 0, rw),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, NULL, page, ph, 0, rw),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va, 0, ph, 0, rw),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, NULL, page, ph, 0, rw),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va, 0, ph, 0, rw),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
     if (emulated() != NULL) {
         UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, (char *)va + 1, page, ph, 0, rw),
                       ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
@@ -390,14 +397,16 @@ UMF_C_TEST(zeVirtualMemUnmap, ArgumentClauses) {
                                   ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
                   ZE_RESULT_SUCCESS);
     UMF_ASSERT(ze_test_fill_byte(&t, va, 0x2d, 2 * page));
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemUnmap(NULL, va, page),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, NULL, page),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 0),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, NULL, page),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 0),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
     if (emulated() != NULL) {
         UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, p + 1, page),
                       ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
@@ -439,14 +448,16 @@ UMF_C_TEST(zeVirtualMemSetAccessAttribute, ArgumentClauses) {
                   ZE_RESULT_SUCCESS);
     const ze_memory_access_attribute_t rw =
         ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE;
-    if (!ze_test_intercept()) {
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(NULL, va, page, rw),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, NULL, page, rw),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, va, 0, rw),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, NULL, page, rw),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, va, 0, rw),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
     if (emulated() != NULL) {
         UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(t.ctx, p + 1, page, rw),
                       ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
@@ -510,21 +521,27 @@ UMF_C_TEST(zeVirtualMemGetAccessAttribute, RunsOfOneAttribute) {
     UMF_EXPECT(ze_test_all_bytes(&t, p + 3 * page, 0x19, page));
     // The clauses.
     ze_memory_access_attribute_t a;
-    UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, va, 0, &a, &same),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, va, page, NULL, &same),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, va, page, &a, NULL),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, NULL, page, &a, &same),
-                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    if (!ze_test_intercept()) {
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, va, 0, &a, &same),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+        UMF_EXPECT_EQ(
+            zeVirtualMemGetAccessAttribute(t.ctx, va, page, NULL, &same),
+            ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(t.ctx, va, page, &a, NULL),
+                      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        UMF_EXPECT_EQ(
+            zeVirtualMemGetAccessAttribute(t.ctx, NULL, page, &a, &same),
+            ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemGetAccessAttribute(NULL, va, page, &a, &same),
                       ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(
-                      t.ctx, va, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
-                  ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    if (ze_test_validated()) {
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(
+                          t.ctx, va, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                      ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    }
     if (emulated() != NULL) {
         UMF_EXPECT_EQ(
             zeVirtualMemGetAccessAttribute(t.ctx, p + 1, page, &a, &same),

@@ -26,6 +26,19 @@ bool ze_test_intercept(void) {
     return env_is("ZE_ENABLE_LOADER_INTERCEPT", "1");
 }
 
+bool ze_test_validation_layer(void) {
+    return env_is("ZE_ENABLE_VALIDATION_LAYER", "1") &&
+           getenv("ZE_ENABLE_PARAMETER_VALIDATION") != NULL;
+}
+
+bool ze_test_validated(void) {
+    return ze_test_control_if_emulated() != NULL || ze_test_validation_layer();
+}
+
+bool ze_test_null_handles_checked(void) {
+    return ze_test_validated() && !ze_test_intercept();
+}
+
 bool ze_test_ipc_capable(void) {
     return !env_is("UMF_GPU_MOCK_MEMORY", "malloc");
 }

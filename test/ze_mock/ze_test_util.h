@@ -47,6 +47,17 @@ const umf_test_mock_control_t *ze_test_control_if_emulated(void);
 // Runs in the loader's intercept mode, where the loader itself reads every
 // handle (so tests pass no NULL handles there).
 bool ze_test_intercept(void);
+// The loader's validation layer checks parameters
+// (ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1).
+bool ze_test_validation_layer(void);
+// The [Validation] clauses of ze_api.h (NULL handles and pointers, zero
+// sizes) hold where someone checks them: the emulated driver does, and so
+// does the validation layer; a real driver may leave them to the layer, and
+// crash on a NULL. Tests that run unchanged on a GPU check them only then.
+bool ze_test_validated(void);
+// The same for NULL handles, which tests also never pass in the intercept
+// mode.
+bool ze_test_null_handles_checked(void);
 // The memory mode the driver runs in (UMF_GPU_MOCK_MEMORY).
 bool ze_test_ipc_capable(void);
 bool ze_test_arena(void);
