@@ -61,6 +61,30 @@ static void *reserve(ze_test_t *t, size_t size) {
     return va;
 }
 
+// `phys_pages` pages of new physical memory mapped with `access` at the
+// start of a new reservation of `va_pages` pages; NULL (a test failure) if
+// a step fails.
+static char *map_new(ze_test_t *t, size_t page, size_t phys_pages,
+                     size_t va_pages, ze_memory_access_attribute_t access,
+                     ze_physical_mem_handle_t *ph) {
+    *ph = make_phys(t, phys_pages * page);
+    void *va = *ph != NULL ? reserve(t, va_pages * page) : NULL;
+    if (va != NULL && zeVirtualMemMap(t->ctx, va, phys_pages * page, *ph, 0,
+                                      access) != ZE_RESULT_SUCCESS) {
+        umf_c_test_fail(__FILE__, __LINE__, "zeVirtualMemMap");
+        return NULL;
+    }
+    return va;
+}
+
+// Frees a reservation (what is still mapped in it with it) and the
+// physical memory.
+static void free_both(ze_test_t *t, void *va, size_t size,
+                      ze_physical_mem_handle_t ph) {
+    UMF_EXPECT_EQ(zeVirtualMemFree(t->ctx, va, size), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zePhysicalMemDestroy(t->ctx, ph), ZE_RESULT_SUCCESS);
+}
+
 static ze_memory_access_attribute_t access_at(ze_test_t *t, void *va,
                                               size_t size, size_t *same) {
     ze_memory_access_attribute_t a = ZE_MEMORY_ACCESS_ATTRIBUTE_FORCE_UINT32;
@@ -389,13 +413,11 @@ UMF_C_TEST(zeVirtualMemMap, ArgumentClauses) {
 UMF_C_TEST(zeVirtualMemUnmap, ArgumentClauses) {
     ZE_TEST_SETUP(t);
     size_t page = page_for(&t, 4096);
-    ze_physical_mem_handle_t ph = make_phys(&t, 2 * page);
-    void *va = reserve(&t, 4 * page);
-    UMF_ASSERT(ph != NULL && va != NULL);
+    ze_physical_mem_handle_t ph;
+    char *va =
+        map_new(&t, page, 2, 4, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE, &ph);
     char *p = va;
-    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, 2 * page, ph, 0,
-                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
-                  ZE_RESULT_SUCCESS);
+    UMF_ASSERT(va != NULL);
     UMF_ASSERT(ze_test_fill_byte(&t, va, 0x2d, 2 * page));
     if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeVirtualMemUnmap(NULL, va, page),
@@ -426,8 +448,7 @@ UMF_C_TEST(zeVirtualMemUnmap, ArgumentClauses) {
     UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 2 * page), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(access_at(&t, va, 2 * page, &same),
                   ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
-    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page), ZE_RESULT_SUCCESS);
-    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    free_both(&t, va, 4 * page, ph);
     ze_test_teardown(&t);
 }
 
@@ -439,13 +460,11 @@ UMF_C_TEST(zeVirtualMemUnmap, ArgumentClauses) {
 UMF_C_TEST(zeVirtualMemSetAccessAttribute, ArgumentClauses) {
     ZE_TEST_SETUP(t);
     size_t page = page_for(&t, 4096);
-    ze_physical_mem_handle_t ph = make_phys(&t, 2 * page);
-    void *va = reserve(&t, 2 * page);
-    UMF_ASSERT(ph != NULL && va != NULL);
+    ze_physical_mem_handle_t ph;
+    char *va =
+        map_new(&t, page, 2, 2, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY, &ph);
     char *p = va;
-    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, 2 * page, ph, 0,
-                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY),
-                  ZE_RESULT_SUCCESS);
+    UMF_ASSERT(va != NULL);
     const ze_memory_access_attribute_t rw =
         ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE;
     if (ze_test_null_handles_checked()) {
@@ -479,8 +498,7 @@ UMF_C_TEST(zeVirtualMemSetAccessAttribute, ArgumentClauses) {
     UMF_EXPECT(ze_test_fill_byte(&t, p + page, 0x5f, page));
     UMF_EXPECT(ze_test_all_bytes(&t, p + page, 0x5f, page));
     UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, 2 * page), ZE_RESULT_SUCCESS);
-    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 2 * page), ZE_RESULT_SUCCESS);
-    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    free_both(&t, va, 2 * page, ph);
     ze_test_teardown(&t);
 }
 
@@ -490,13 +508,11 @@ UMF_C_TEST(zeVirtualMemSetAccessAttribute, ArgumentClauses) {
 UMF_C_TEST(zeVirtualMemGetAccessAttribute, RunsOfOneAttribute) {
     ZE_TEST_SETUP(t);
     size_t page = page_for(&t, 4096);
-    ze_physical_mem_handle_t ph = make_phys(&t, 4 * page);
-    void *va = reserve(&t, 4 * page);
-    UMF_ASSERT(ph != NULL && va != NULL);
+    ze_physical_mem_handle_t ph;
+    char *va =
+        map_new(&t, page, 4, 4, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE, &ph);
     char *p = va;
-    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, 4 * page, ph, 0,
-                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
-                  ZE_RESULT_SUCCESS);
+    UMF_ASSERT(va != NULL);
     size_t same;
     UMF_EXPECT_EQ(access_at(&t, va, 4 * page, &same),
                   ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
@@ -555,8 +571,7 @@ UMF_C_TEST(zeVirtualMemGetAccessAttribute, RunsOfOneAttribute) {
         UMF_EXPECT_EQ(ze_test_copy(&t, p + 3 * page, p + page, 16),
                       ZE_RESULT_SUCCESS);
     }
-    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page), ZE_RESULT_SUCCESS);
-    UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph), ZE_RESULT_SUCCESS);
+    free_both(&t, va, 4 * page, ph);
     ze_test_teardown(&t);
 }
 
