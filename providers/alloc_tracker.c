@@ -237,15 +237,23 @@ err_free:
     return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 }
 
+bool umf_alloc_split_sizes_ok(const char *who, const void *ptr,
+                              size_t total_size, size_t first_size) {
+    if (ptr == NULL || first_size == 0 || first_size >= total_size ||
+        (uintptr_t)ptr > UINTPTR_MAX - total_size) {
+        UMF_LOG_ERROR("%s: %p, total %zu, first %zu: sizes out of range", who,
+                      ptr, total_size, first_size);
+        return false;
+    }
+    return true;
+}
+
 umf_result_t umf_alloc_tracker_split_whole(umf_alloc_tracker_t *t, void *ptr,
                                            size_t total_size,
                                            size_t first_size) {
     uintptr_t start = (uintptr_t)ptr;
-    if (ptr == NULL || first_size == 0 || first_size >= total_size ||
-        start > UINTPTR_MAX - total_size) {
-        UMF_LOG_ERROR("allocation split: %p, total %zu, first %zu: sizes out "
-                      "of range",
-                      ptr, total_size, first_size);
+    if (!umf_alloc_split_sizes_ok("allocation split", ptr, total_size,
+                                  first_size)) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     record_t *rec = new_record(start, total_size);
@@ -280,11 +288,8 @@ umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
                                      bool *tracked) {
     uintptr_t start = (uintptr_t)ptr;
     *tracked = false;
-    if (ptr == NULL || first_size == 0 || first_size >= total_size ||
-        start > UINTPTR_MAX - total_size) {
-        UMF_LOG_ERROR("allocation split: %p, total %zu, first %zu: sizes out "
-                      "of range",
-                      ptr, total_size, first_size);
+    if (!umf_alloc_split_sizes_ok("allocation split", ptr, total_size,
+                                  first_size)) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     piece_t *second = malloc(sizeof(*second));

@@ -69,6 +69,11 @@ umf_result_t umf_alloc_tracker_add(umf_alloc_tracker_t *t, void *ptr,
                                    size_t size, uintptr_t driver_base,
                                    size_t driver_size);
 
+// Whether a split of [ptr, ptr + total_size) at first_size is in range: ptr
+// not NULL, 0 < first_size < total_size, no wrap; logged (as `who`) if not.
+bool umf_alloc_split_sizes_ok(const char *who, const void *ptr,
+                              size_t total_size, size_t first_size);
+
 // Cuts the tracked piece [ptr, ptr + total_size) at first_size. *tracked
 // tells whether ptr is a tracked piece; if not, nothing changes and the
 // result is UMF_RESULT_ERROR_INVALID_ARGUMENT, unlogged (the caller knows

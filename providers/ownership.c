@@ -201,11 +201,7 @@ void umf_ownership_free_end_slow(umf_ownership_t *o,
 
 umf_result_t umf_ownership_split(umf_ownership_t *o, void *ptr,
                                  size_t total_size, size_t first_size) {
-    if (ptr == NULL || first_size == 0 || first_size >= total_size ||
-        (uintptr_t)ptr > UINTPTR_MAX - total_size) {
-        UMF_LOG_ERROR("%s allocation_split: %p, total %zu, first %zu: sizes "
-                      "out of range",
-                      o->who, ptr, total_size, first_size);
+    if (!umf_alloc_split_sizes_ok(o->who, ptr, total_size, first_size)) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     if (umf_alloc_tracker_in_use(&o->pieces)) {

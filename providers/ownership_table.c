@@ -2,9 +2,13 @@
 
 #include "ownership_table.h"
 
+#include <linux/membarrier.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -33,15 +37,95 @@ static void wait_a_little(unsigned *spins) {
     }
 }
 
+// ---- Biased segments
+// ---------------------------------------------------------
+
+// Streak of one thread's locked hot operations before a segment is biased
+// to it; doubled by every revocation, up to MAX_REVOCATIONS times.
+#define BIAS_STREAK 16
+#define MAX_REVOCATIONS 12
+
+static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
+static int membarrier_ok;
+
+// Registers the process for the expedited private membarrier, once.
+static void membarrier_setup(void) {
+    long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    membarrier_ok =
+        cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
+        syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+                0) == 0;
+    if (!membarrier_ok) {
+        UMF_LOG_INFO("ownership table: no expedited membarrier; segments are "
+                     "never biased");
+    }
+}
+
+// Takes the bias of s away from thread slot b; s locked by the caller.
+static void revoke_bias(umf_own_table_t *t, umf_own_segment_t *s, unsigned b) {
+    __atomic_store_n(&s->bias, 0, __ATOMIC_RELAXED);
+    // Every thread of the process passes a full barrier: the owner either
+    // announced itself before it (then `in` shows it below) or sees the
+    // bias gone after it. Registered, so it cannot fail but for a kernel
+    // that lost the command; then the bias is kept off for good.
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
+        UMF_LOG_ERROR("ownership table: membarrier failed; biasing off");
+        __atomic_store_n(&t->can_bias, 0, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+    unsigned spins = 0;
+    while (__atomic_load_n(&t->threads[b - 1].in, __ATOMIC_ACQUIRE) == s) {
+        wait_a_little(&spins);
+    }
+    if (s->revocations < MAX_REVOCATIONS) {
+        s->revocations++;
+    }
+    s->streak = 0;
+}
+
+void umf_own_enter_locked(umf_own_table_t *t, umf_own_segment_t *s) {
+    umf_own_lock(&s->lock);
+    unsigned me = umf_own_my_slot();
+    unsigned b = __atomic_load_n(&s->bias, __ATOMIC_RELAXED);
+    if (b != 0 && b != me) {
+        revoke_bias(t, s, b);
+    }
+    if (me != s->streak_slot) {
+        s->streak = 0; // someone else came in between
+    }
+}
+
+void umf_own_leave_locked_hot(umf_own_table_t *t, umf_own_segment_t *s) {
+    unsigned me = umf_own_my_slot();
+    if (me != 0 && s->bias == 0 &&
+        __atomic_load_n(&t->can_bias, __ATOMIC_RELAXED) != 0) {
+        if (s->streak_slot != me) {
+            s->streak_slot = (uint16_t)me;
+            s->streak = 0;
+        }
+        if (++s->streak >= (uint32_t)BIAS_STREAK << s->revocations) {
+            __atomic_store_n(&s->bias, me, __ATOMIC_RELAXED);
+        }
+    }
+    umf_own_unlock(&s->lock);
+}
+
 umf_result_t umf_own_table_init(umf_own_table_t *t) {
     t->segments = aligned_alloc(64, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
-    if (t->segments == NULL) {
+    t->threads = aligned_alloc(64, sizeof(*t->threads) * UMF_GPU_STATS_SLOTS);
+    if (t->segments == NULL || t->threads == NULL) {
+        free(t->segments);
+        free(t->threads);
+        t->segments = NULL;
         UMF_LOG_ERROR("ownership table: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     memset(t->segments, 0, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
+    memset(t->threads, 0, sizeof(*t->threads) * UMF_GPU_STATS_SLOTS);
     t->gen = 0;
     t->active = 0;
+    pthread_once(&membarrier_once, membarrier_setup);
+    t->can_bias = membarrier_ok;
     return UMF_RESULT_SUCCESS;
 }
 
@@ -53,7 +137,9 @@ void umf_own_table_fini(umf_own_table_t *t) {
         free(t->segments[i].slots);
     }
     free(t->segments);
+    free(t->threads);
     t->segments = NULL;
+    t->threads = NULL;
 }
 
 static unsigned log2_of(size_t pow2) {
@@ -86,10 +172,11 @@ static umf_own_slot_t *rehash_locked(umf_own_segment_t *s,
 
 // Grows (or shrinks) s to fit its entries: the array allocated unlocked,
 // then filled locked if the segment still needs it. A failure to allocate
-// leaves the segment as it is (a grow then fails the insert that needs it).
-void umf_own_resize(umf_own_segment_t *s, bool grow) {
+// leaves the segment as it is and returns false (a grow then fails the
+// insert that needs it).
+bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
     for (;;) {
-        umf_own_lock(&s->lock);
+        umf_own_enter_locked(t, s);
         size_t capacity = s->slots != NULL ? s->mask + 1 : 0;
         size_t want = capacity;
         if (grow) {
@@ -104,15 +191,15 @@ void umf_own_resize(umf_own_segment_t *s, bool grow) {
         }
         umf_own_unlock(&s->lock);
         if (want == capacity) {
-            return;
+            return true;
         }
         umf_own_slot_t *slots = calloc(want, sizeof(*slots));
         if (slots == NULL) {
             UMF_LOG_ERROR("ownership table: out of host memory for %zu slots",
                           want);
-            return;
+            return false;
         }
-        umf_own_lock(&s->lock);
+        umf_own_enter_locked(t, s);
         // Another thread may have resized meanwhile: only the size computed
         // under this same lock counts.
         size_t now = s->slots != NULL ? s->mask + 1 : 0;
@@ -122,7 +209,7 @@ void umf_own_resize(umf_own_segment_t *s, bool grow) {
         umf_own_unlock(&s->lock);
         free(old);
         if (still) {
-            return;
+            return true;
         }
     }
 }
@@ -133,18 +220,14 @@ umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     for (;;) {
-        umf_own_lock(&s->lock);
+        umf_own_enter_locked(t, s);
         if (s->slots != NULL && (s->count + 1) * 4 <= (s->mask + 1) * 3) {
             break;
         }
-        size_t capacity = s->slots != NULL ? s->mask + 1 : 0;
         umf_own_unlock(&s->lock);
-        umf_own_resize(s, true);
-        umf_own_lock(&s->lock);
-        bool room = s->slots != NULL && (s->count + 1) * 4 <= (s->mask + 1) * 3;
-        bool same = (s->slots != NULL ? s->mask + 1 : 0) == capacity;
-        umf_own_unlock(&s->lock);
-        if (!room && same) {
+        // Others may fill or empty it meanwhile: try again until it has
+        // room, unless the memory for a larger array is not there.
+        if (!umf_own_resize(t, s, true)) {
             return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
     }
@@ -163,36 +246,6 @@ umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
     return UMF_RESULT_SUCCESS;
 }
 
-// Backward-shift deletion: the entries after the hole that would be found
-// from their home slot through it move into it.
-static void delete_slot(umf_own_segment_t *s, size_t hole) {
-    size_t i = hole;
-    for (;;) {
-        i = (i + 1) & s->mask;
-        umf_own_slot_t *slot = &s->slots[i];
-        if (slot->key == 0) {
-            break;
-        }
-        size_t home = umf_own_home(s, umf_own_hash(slot->key));
-        // Movable unless its home lies cyclically in (hole, i].
-        bool stays =
-            hole <= i ? (hole < home && home <= i) : (hole < home || home <= i);
-        if (!stays) {
-            s->slots[hole] = *slot;
-            hole = i;
-        }
-    }
-    s->slots[hole].key = 0;
-    s->slots[hole].word = 0;
-}
-
-bool umf_own_remove_locked(umf_own_segment_t *s, umf_own_slot_t *slot) {
-    s->count--;
-    s->parity[slot->word & UMF_OWN_EPOCH]--;
-    delete_slot(s, (size_t)(slot - s->slots));
-    return s->mask + 1 > MIN_CAPACITY && s->count * 16 < s->mask + 1;
-}
-
 // A take that is not the common case: the table active, an entry pinned by
 // a walk, flagged, or of another size.
 umf_own_take_t umf_own_take_slow(umf_own_table_t *t, uint64_t key,
@@ -202,7 +255,7 @@ umf_own_take_t umf_own_take_slow(umf_own_table_t *t, uint64_t key,
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     unsigned spins = 0;
     for (;;) {
-        umf_own_lock(&s->lock);
+        umf_own_enter_locked(t, s);
         umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
         umf_own_take_t ret = UMF_OWN_TAKEN;
         uint64_t w = slot != NULL ? slot->word : 0;
@@ -234,7 +287,7 @@ umf_own_take_t umf_own_take_slow(umf_own_table_t *t, uint64_t key,
         }
         umf_own_unlock(&s->lock);
         if (shrink) {
-            umf_own_resize(s, false);
+            (void)umf_own_resize(t, s, false);
         }
         return ret;
     }
@@ -246,7 +299,7 @@ static void restore(umf_own_table_t *t, uint64_t key, uint64_t word,
                     uint64_t take_gen, bool *held, uint64_t *gen) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_lock(&s->lock);
+    umf_own_enter_locked(t, s);
     if (s->slots == NULL || s->count + 1 > s->mask) {
         umf_own_unlock(&s->lock);
         UMF_LOG_ERROR("ownership table: no room to put %p back; the "
@@ -268,8 +321,7 @@ static void restore(umf_own_table_t *t, uint64_t key, uint64_t word,
         slot->key = key;
         slot->word =
             word & ~(uint64_t)(UMF_OWN_HELD | UMF_OWN_PIN | UMF_OWN_FREEING);
-        s->count++;
-        s->parity[slot->word & UMF_OWN_EPOCH]++;
+        umf_own_count_add(s, 1);
         *held = false;
         *gen = g;
     } else {
@@ -296,7 +348,7 @@ void umf_own_table_finish(umf_own_table_t *t, uint64_t key, uint64_t word,
     }
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_lock(&s->lock);
+    umf_own_enter_locked(t, s);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     bool shrink = false;
     if (slot != NULL) {
@@ -308,14 +360,14 @@ void umf_own_table_finish(umf_own_table_t *t, uint64_t key, uint64_t word,
     }
     umf_own_unlock(&s->lock);
     if (shrink) {
-        umf_own_resize(s, false);
+        (void)umf_own_resize(t, s, false);
     }
 }
 
 void umf_own_table_release(umf_own_table_t *t, uint64_t key) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_lock(&s->lock);
+    umf_own_enter_locked(t, s);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     if (slot != NULL) {
         slot->word &= ~(uint64_t)UMF_OWN_HELD;
@@ -328,7 +380,7 @@ bool umf_own_table_remove(umf_own_table_t *t, uint64_t key) {
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     unsigned spins = 0;
     for (;;) {
-        umf_own_lock(&s->lock);
+        umf_own_enter_locked(t, s);
         umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
         if (slot != NULL && (slot->word & UMF_OWN_PIN) != 0) {
             umf_own_unlock(&s->lock);
@@ -338,7 +390,7 @@ bool umf_own_table_remove(umf_own_table_t *t, uint64_t key) {
         bool shrink = slot != NULL && umf_own_remove_locked(s, slot);
         umf_own_unlock(&s->lock);
         if (shrink) {
-            umf_own_resize(s, false);
+            (void)umf_own_resize(t, s, false);
         }
         return slot != NULL;
     }
@@ -347,7 +399,7 @@ bool umf_own_table_remove(umf_own_table_t *t, uint64_t key) {
 bool umf_own_table_lookup(umf_own_table_t *t, uint64_t key, uint64_t *word) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_lock(&s->lock);
+    umf_own_enter_locked(t, s);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     bool live =
         slot != NULL && (slot->word & (UMF_OWN_HELD | UMF_OWN_FREEING)) == 0;
@@ -363,7 +415,7 @@ umf_own_take_t umf_own_table_mark_ext(umf_own_table_t *t, uint64_t key,
                                       uint64_t *word) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_lock(&s->lock);
+    umf_own_enter_locked(t, s);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     umf_own_take_t ret = UMF_OWN_TAKEN;
     uint64_t w = slot != NULL ? slot->word : 0;
@@ -386,10 +438,8 @@ umf_own_take_t umf_own_table_mark_ext(umf_own_table_t *t, uint64_t key,
 size_t umf_own_table_count(umf_own_table_t *t) {
     size_t n = 0;
     for (unsigned i = 0; i < UMF_OWN_SEGMENTS; i++) {
-        umf_own_segment_t *s = &t->segments[i];
-        umf_own_lock(&s->lock);
-        n += s->count;
-        umf_own_unlock(&s->lock);
+        // Unlocked (no revocation): a snapshot while nothing else runs.
+        n += __atomic_load_n(&t->segments[i].count, __ATOMIC_RELAXED);
     }
     return n;
 }
@@ -442,8 +492,8 @@ static size_t collect_locked(umf_own_segment_t *s, unsigned old,
 
 // Unpins the first `done` items with the new parity, the rest with the old
 // one (their visit failed or did not happen). Locked.
-static void settle_locked(umf_own_segment_t *s, unsigned old,
-                          const walk_item_t *items, size_t n, size_t done) {
+static void settle_locked(umf_own_segment_t *s, const walk_item_t *items,
+                          size_t n, size_t done) {
     for (size_t k = 0; k < n; k++) {
         uint64_t hash = umf_own_hash(items[k].key);
         umf_own_slot_t *slot = umf_own_find_locked(s, hash, items[k].key);
@@ -452,8 +502,6 @@ static void settle_locked(umf_own_segment_t *s, unsigned old,
         }
         uint64_t w = slot->word & ~(uint64_t)UMF_OWN_PIN;
         if (k < done) {
-            s->parity[old]--;
-            s->parity[old ^ 1u]++;
             w ^= UMF_OWN_EPOCH;
         }
         slot->word = w;
@@ -482,8 +530,8 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
         umf_own_segment_t *s = &t->segments[i];
         unsigned spins = 0;
         for (;;) {
-            umf_own_lock(&s->lock);
-            if (s->slots == NULL || s->parity[old] == 0) {
+            umf_own_enter_locked(t, s);
+            if (s->slots == NULL) {
                 umf_own_unlock(&s->lock);
                 break;
             }
@@ -491,14 +539,11 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
             size_t n = collect_locked(s, old, items, batch, &waiting);
             umf_own_unlock(&s->lock);
             if (n == 0) {
-                // Only held or FREEING entries are left (their owners are
-                // in a driver call): look again shortly. A full look that
-                // finds nothing else cannot miss one: it saw every slot.
+                // A look that collects nothing saw every slot: the segment
+                // is done, unless held or FREEING entries of the old
+                // generation are left (their owners are in a driver call):
+                // then look again shortly.
                 if (!waiting) {
-                    UMF_LOG_ERROR("ownership table: segment %u counts %zu "
-                                  "entries of the old generation, but has "
-                                  "none",
-                                  i, s->parity[old]);
                     break;
                 }
                 wait_a_little(&spins);
@@ -509,8 +554,8 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
                 ret = visit(arg, items[done].key, items[done].size);
                 done += ret == UMF_RESULT_SUCCESS;
             }
-            umf_own_lock(&s->lock);
-            settle_locked(s, old, items, n, done);
+            umf_own_enter_locked(t, s);
+            settle_locked(s, items, n, done);
             umf_own_unlock(&s->lock);
             if (ret != UMF_RESULT_SUCCESS) {
                 break;

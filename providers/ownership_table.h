@@ -12,6 +12,18 @@
 //   atomic exchange, and a store to unlock) and touches the lines of its
 //   probe, usually one. Two threads meet on a lock only when their keys
 //   share a segment; nothing is ever held across a call out of the table.
+// - Biased segments: a segment that one thread keeps using alone is biased
+//   to it (after a streak of its operations with nobody else in between):
+//   that thread's inserts and takes then enter it with plain loads and
+//   stores, no atomic read-modify-write at all, announcing themselves in a
+//   per-thread word of the table. Any other thread that needs the segment
+//   takes its lock and revokes the bias: clears it, runs
+//   membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (so that each thread either
+//   has its announcement visible or sees the bias gone), and waits for the
+//   owner to leave. A revocation costs a system call, so each one doubles
+//   the streak a segment needs before it is biased again. Threads get their
+//   slot from gpu_stats.h (the first UMF_GPU_STATS_SLOTS threads); without
+//   the expedited membarrier (old kernels, seccomp) nothing is biased.
 // - No allocation per call: a segment doubles at 3/4 load and shrinks to a
 //   quarter below 1/16; the new array is allocated with the lock released
 //   and filled with it held (one segment is 1/256th of the table).
@@ -39,12 +51,14 @@
 #ifndef UMF_GPU_OWNERSHIP_TABLE_H
 #define UMF_GPU_OWNERSHIP_TABLE_H 1
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <umf/base.h>
 
+#include "gpu_stats.h"
 #include "utils_common.h"
 
 #define UMF_OWN_SEGMENT_BITS 8
@@ -72,16 +86,28 @@ typedef struct umf_own_slot_t {
 
 typedef struct umf_own_segment_t {
     int lock;
+    unsigned bias;         // the thread slot it is biased to; 0: none
     unsigned shift;        // home slot = (hash << SEGMENT_BITS) >> shift
+    uint32_t walk_from;    // where the walk's next batch starts looking
+    uint32_t streak;       // locked hot operations of streak_slot in a row
+    uint16_t streak_slot;  // the thread slot of the streak
+    uint16_t revocations;  // of its bias so far (capped)
     umf_own_slot_t *slots; // NULL while the segment never held an entry
     size_t mask;           // capacity - 1
-    size_t count;          // entries
-    size_t parity[2];      // entries by the parity of their generation
-    size_t walk_from;      // where the walk's next batch starts looking
+    size_t count;          // entries (written atomically: read unlocked)
 } __attribute__((aligned(64))) umf_own_segment_t;
+
+static_assert(sizeof(umf_own_segment_t) <= 64, "one line a segment");
+
+// A thread's announcement: the segment it is in on the biased path.
+typedef struct umf_own_thread_t {
+    struct umf_own_segment_t *in;
+} __attribute__((aligned(64))) umf_own_thread_t;
 
 typedef struct umf_own_table_t {
     umf_own_segment_t *segments;
+    umf_own_thread_t *threads; // one per thread slot of gpu_stats.h
+    int can_bias;              // the expedited membarrier works here
     // Written by gen_begin and gen_end (one change at a time: their caller
     // serialises them), read by inserts and takes under a segment lock.
     uint64_t gen;
@@ -129,13 +155,25 @@ static inline void umf_own_unlock(int *lock) {
     __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
 
+// The calling thread's slot (1 .. UMF_GPU_STATS_SLOTS), or 0 if it has
+// none (yet): then it never uses a bias.
+static inline unsigned umf_own_my_slot(void) {
+    unsigned slot = umf_gpu_stats_slot;
+    return slot <= UMF_GPU_STATS_SLOTS ? slot : 0;
+}
+
+// Locks s, revoking its bias if it is another thread's (ownership_table.c).
+struct umf_own_table_t;
+void umf_own_enter_locked(struct umf_own_table_t *t, umf_own_segment_t *s);
+// Unlocks s after a hot operation; biases it to the caller after a streak.
+void umf_own_leave_locked_hot(struct umf_own_table_t *t, umf_own_segment_t *s);
+
 // A key's hash: its top bits choose the segment, the next ones the slot.
-// Addresses differ in their middle bits; the multiplies spread them.
+// One multiply (Fibonacci hashing): its high bits mix every bit of the
+// address, and dense ranges at any stride spread evenly; it is on the
+// critical path of every insert and take, so it is kept short.
 static inline uint64_t umf_own_hash(uint64_t key) {
-    key ^= key >> 31;
-    key *= 0x7fb5d329728ea185ull;
-    key ^= key >> 27;
-    return key * 0x81dadef4bc2dd44dull;
+    return key * 0x9e3779b97f4a7c15ull;
 }
 
 static inline umf_own_segment_t *umf_own_segment_of(const umf_own_table_t *t,
@@ -164,13 +202,77 @@ static inline umf_own_slot_t *umf_own_find_locked(umf_own_segment_t *s,
     }
 }
 
+static inline void umf_own_count_add(umf_own_segment_t *s, long delta) {
+    __atomic_store_n(&s->count, s->count + (size_t)delta, __ATOMIC_RELAXED);
+}
+
+// Backward-shift deletion: the entries after the hole that would be found
+// from their home slot through it move into it.
+static inline void umf_own_delete_slot(umf_own_segment_t *s, size_t hole) {
+    size_t i = hole;
+    for (;;) {
+        i = (i + 1) & s->mask;
+        umf_own_slot_t *slot = &s->slots[i];
+        if (slot->key == 0) {
+            break;
+        }
+        size_t home = umf_own_home(s, umf_own_hash(slot->key));
+        // Movable unless its home lies cyclically in (hole, i].
+        bool stays =
+            hole <= i ? (hole < home && home <= i) : (hole < home || home <= i);
+        if (!stays) {
+            s->slots[hole] = *slot;
+            hole = i;
+        }
+    }
+    s->slots[hole].key = 0;
+    s->slots[hole].word = 0;
+}
+
+static inline bool umf_own_remove_locked(umf_own_segment_t *s,
+                                         umf_own_slot_t *slot) {
+    umf_own_count_add(s, -1);
+    umf_own_delete_slot(s, (size_t)(slot - s->slots));
+    return s->mask + 1 > UMF_OWN_MIN_CAPACITY && s->count * 16 < s->mask + 1;
+}
+
+// Enters s for an insert or a take: with plain loads and stores if s is
+// biased to the calling thread (returns its slot), else locked (returns
+// 0).
+static inline unsigned umf_own_enter_hot(umf_own_table_t *t,
+                                         umf_own_segment_t *s) {
+    unsigned me = umf_own_my_slot();
+    if (UMF_LIKELY(me != 0 &&
+                   __atomic_load_n(&s->bias, __ATOMIC_RELAXED) == me)) {
+        umf_own_thread_t *th = &t->threads[me - 1];
+        __atomic_store_n(&th->in, s, __ATOMIC_RELAXED);
+        // The store, then the load again: a revoker's membarrier() orders
+        // the two against its own clearing of the bias (the header).
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (UMF_LIKELY(__atomic_load_n(&s->bias, __ATOMIC_RELAXED) == me)) {
+            return me;
+        }
+        __atomic_store_n(&th->in, NULL, __ATOMIC_RELEASE);
+    }
+    umf_own_enter_locked(t, s);
+    return 0;
+}
+
+static inline void umf_own_leave_hot(umf_own_table_t *t, umf_own_segment_t *s,
+                                     unsigned biased) {
+    if (UMF_LIKELY(biased != 0)) {
+        // Release: a revoker waiting for this sees every write made here.
+        __atomic_store_n(&t->threads[biased - 1].in, NULL, __ATOMIC_RELEASE);
+        return;
+    }
+    umf_own_leave_locked_hot(t, s);
+}
+
 // The slow paths (ownership_table.c).
-void umf_own_resize(umf_own_segment_t *s, bool grow);
+bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow);
 umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
                                  uint64_t size, unsigned flags, bool *held,
                                  uint64_t *gen);
-// Removes slot's entry; true if the segment should shrink now.
-bool umf_own_remove_locked(umf_own_segment_t *s, umf_own_slot_t *slot);
 umf_own_take_t umf_own_take_slow(umf_own_table_t *t, uint64_t key,
                                  uint64_t size, bool ext, uint64_t *word,
                                  bool *freeing, uint64_t *gen);
@@ -190,8 +292,7 @@ static inline void umf_own_store_locked(const umf_own_table_t *t,
     slot->key = key;
     slot->word = size << UMF_OWN_FLAG_BITS | (flags & UMF_OWN_EXT) | epoch |
                  (hold ? UMF_OWN_HELD : 0u);
-    s->count++;
-    s->parity[epoch]++;
+    umf_own_count_add(s, 1);
     *held = hold;
     *gen = g;
 }
@@ -211,7 +312,7 @@ static inline umf_result_t umf_own_table_insert(umf_own_table_t *t,
     if (UMF_UNLIKELY(key == 0 || size > UMF_OWN_MAX_SIZE)) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_own_lock(&s->lock);
+    unsigned biased = umf_own_enter_hot(t, s);
     // Room for one more below 3/4 load, else the slow path grows first.
     if (UMF_LIKELY(s->slots != NULL &&
                    (s->count + 1) * 4 <= (s->mask + 1) * 3)) {
@@ -219,16 +320,16 @@ static inline umf_result_t umf_own_table_insert(umf_own_table_t *t,
             umf_own_slot_t *slot = &s->slots[i];
             if (slot->key == 0) {
                 umf_own_store_locked(t, s, slot, key, size, flags, held, gen);
-                umf_own_unlock(&s->lock);
+                umf_own_leave_hot(t, s, biased);
                 return UMF_RESULT_SUCCESS;
             }
             if (UMF_UNLIKELY(slot->key == key)) {
-                umf_own_unlock(&s->lock);
+                umf_own_leave_hot(t, s, biased);
                 return UMF_RESULT_ERROR_INVALID_ARGUMENT;
             }
         }
     }
-    umf_own_unlock(&s->lock);
+    umf_own_leave_hot(t, s, biased);
     return umf_own_insert_slow(t, key, size, flags, held, gen);
 }
 
@@ -245,7 +346,7 @@ static inline umf_own_take_t umf_own_table_take(umf_own_table_t *t,
                                                 bool *freeing, uint64_t *gen) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_lock(&s->lock);
+    unsigned biased = umf_own_enter_hot(t, s);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     if (UMF_LIKELY(slot != NULL)) {
         uint64_t w = slot->word;
@@ -262,14 +363,14 @@ static inline umf_own_take_t umf_own_table_take(umf_own_table_t *t,
             *gen = g;
             *freeing = false;
             bool shrink = umf_own_remove_locked(s, slot);
-            umf_own_unlock(&s->lock);
+            umf_own_leave_hot(t, s, biased);
             if (UMF_UNLIKELY(shrink)) {
-                umf_own_resize(s, false);
+                (void)umf_own_resize(t, s, false);
             }
             return UMF_OWN_TAKEN;
         }
     }
-    umf_own_unlock(&s->lock);
+    umf_own_leave_hot(t, s, biased);
     if (slot == NULL) {
         return UMF_OWN_ABSENT;
     }

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 extern "C" {
+#include "gpu_stats.h"
 #include "ownership_table.h"
 }
 
@@ -287,6 +288,96 @@ TEST_F(OwnTable, InsertsDuringAWalkAreLeftToTheirInserter) {
     EXPECT_EQ(umf_own_table_count(&t), 1300u);
 }
 
+// A segment one thread keeps using is biased to it (plain loads and
+// stores); another thread's operation revokes the bias, and nothing is lost
+// either way.
+TEST_F(OwnTable, BiasIsGrantedAndRevoked) {
+    if (!t.can_bias) {
+        GTEST_SKIP() << "no expedited membarrier here: nothing is biased";
+    }
+    const uint64_t key = 0x7f0000042000ull;
+    umf_own_segment_t *s = umf_own_segment_of(&t, umf_own_hash(key));
+    // The first thread stays alive (it keeps its slot) until the second is
+    // done: a slot given back is taken by the next thread, bias and all.
+    std::atomic<int> step{0};
+    std::thread first([&] {
+        unsigned slot = umf_gpu_stats_take_slot();
+        ASSERT_LE(slot, (unsigned)UMF_GPU_STATS_SLOTS);
+        for (int i = 0; i < 100; i++) {
+            ASSERT_EQ(insert(key, 64 + i), UMF_RESULT_SUCCESS);
+            ASSERT_EQ(free_one(key, 64 + i), UMF_OWN_TAKEN);
+        }
+        EXPECT_EQ(__atomic_load_n(&s->bias, __ATOMIC_RELAXED), slot);
+        EXPECT_EQ(insert(key, 4096), UMF_RESULT_SUCCESS); // for the second
+        step.store(1);
+        while (step.load() != 2) {
+            std::this_thread::yield();
+        }
+    });
+    std::thread second([&] {
+        umf_gpu_stats_take_slot();
+        while (step.load() != 1) {
+            std::this_thread::yield();
+        }
+        EXPECT_EQ(free_one(key, 4096), UMF_OWN_TAKEN);
+        EXPECT_EQ(__atomic_load_n(&s->bias, __ATOMIC_RELAXED), 0u);
+        EXPECT_EQ(s->revocations, 1u);
+        step.store(2);
+    });
+    first.join();
+    second.join();
+    EXPECT_EQ(umf_own_table_count(&t), 0u);
+}
+
+// Two threads take turns on one segment, each biased in turn, with lookups
+// from a third: every entry is found, none lost.
+TEST_F(OwnTable, BiasedAndLockedThreadsShareASegment) {
+    std::atomic<bool> stop{false};
+    const uint64_t key = 0x7f0000042000ull;
+    std::vector<uint64_t> keys; // keys of one segment
+    umf_own_segment_t *s = umf_own_segment_of(&t, umf_own_hash(key));
+    for (uint64_t k = key; keys.size() < 64; k += 4096) {
+        if (umf_own_segment_of(&t, umf_own_hash(k)) == s) {
+            keys.push_back(k);
+        }
+    }
+    std::atomic<uint64_t> done{0};
+    auto worker = [&](size_t first) {
+        struct Done {
+            std::atomic<uint64_t> &d;
+            ~Done() {
+                d.fetch_add(1);
+            }
+        } mark{done};
+        umf_gpu_stats_take_slot();
+        for (int round = 0; round < 2000; round++) {
+            for (size_t j = first; j < first + 16; j++) {
+                ASSERT_EQ(insert(keys[j], j + 1), UMF_RESULT_SUCCESS);
+            }
+            for (size_t j = first; j < first + 16; j++) {
+                ASSERT_EQ(free_one(keys[j], j + 1), UMF_OWN_TAKEN);
+            }
+        }
+    };
+    std::thread a(worker, 0), b(worker, 16);
+    std::thread c([&] {
+        umf_gpu_stats_take_slot();
+        uint64_t word;
+        while (done.load() < 2) {
+            for (size_t j = 32; j < 48; j++) {
+                ASSERT_EQ(insert(keys[j], j + 1), UMF_RESULT_SUCCESS);
+                ASSERT_TRUE(umf_own_table_lookup(&t, keys[j], &word));
+                ASSERT_EQ(free_one(keys[j], 0), UMF_OWN_TAKEN);
+            }
+        }
+    });
+    a.join();
+    b.join();
+    c.join();
+    (void)stop;
+    EXPECT_EQ(umf_own_table_count(&t), 0u);
+}
+
 // Threads insert and free their own keys while others race to free the
 // same shared keys: each shared key is freed exactly once, and the counts
 // come out exact.
@@ -300,6 +391,9 @@ TEST_F(OwnTable, ConcurrentInsertsTakesAndDoubleFrees) {
     std::vector<std::thread> pool;
     for (unsigned th = 0; th < threads; th++) {
         pool.emplace_back([&, th] {
+            if (th % 4 != 3) {
+                umf_gpu_stats_take_slot(); // biased segments; one without
+            }
             uint64_t base = (uint64_t)(th + 1) << 32;
             for (uint64_t i = 1; i <= own; i++) {
                 uint64_t k = base + (i << 8), word = 0, gen = 0;
@@ -353,6 +447,7 @@ TEST_F(OwnTable, WalkDuringChurn) {
     std::vector<std::thread> pool;
     for (unsigned th = 0; th < 2; th++) {
         pool.emplace_back([&, th] {
+            umf_gpu_stats_take_slot();
             uint64_t i = 0;
             while (!stop.load()) {
                 uint64_t k = (before + 1 + th * 1000000 + i++) << 12;
@@ -375,7 +470,11 @@ TEST_F(OwnTable, WalkDuringChurn) {
                     umf_own_table_finish(&t, old, word, freeing, gen, ok, &held,
                                          &gen);
                     if (held) {
+                        // Put back after the walk passed: its caller makes
+                        // it resident for the new generation.
                         umf_own_table_release(&t, old);
+                        std::lock_guard<std::mutex> g(freed_lock);
+                        reapplied.insert(old);
                     }
                     if (ok) {
                         std::lock_guard<std::mutex> g(freed_lock);
