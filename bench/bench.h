@@ -117,9 +117,15 @@ typedef struct bench_driver_t bench_driver_t;
 #define BENCH_RANDOM_MIN 64
 #define BENCH_RANDOM_MAX 4096
 
+// One live allocation: its pointer and size on one cache line, so that a
+// step of the benchmark itself touches one random line.
+typedef struct bench_random_slot_t {
+    void *ptr;
+    size_t size;
+} bench_random_slot_t;
+
 typedef struct bench_random_t {
-    void **ptrs;
-    size_t *sizes;
+    bench_random_slot_t *slots; // huge pages where the system has them
     size_t live;
     uint64_t rng; // xorshift64 state, never 0
 } bench_random_t;

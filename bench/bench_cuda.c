@@ -170,13 +170,13 @@ static bool cuda_raw_random(bench_driver_t *d, bench_random_t *r, long n) {
         size_t size;
         size_t k = bench_random_step(r, &size);
         CUdeviceptr dptr = 0;
-        CUresult res = d->mem_free((CUdeviceptr)(uintptr_t)r->ptrs[k]);
-        r->ptrs[k] = NULL;
+        CUresult res = d->mem_free((CUdeviceptr)(uintptr_t)r->slots[k].ptr);
+        r->slots[k].ptr = NULL;
         if (res != CUDA_SUCCESS || d->mem_alloc(&dptr, size) != CUDA_SUCCESS) {
             return false;
         }
-        r->ptrs[k] = (void *)(uintptr_t)dptr;
-        r->sizes[k] = size;
+        r->slots[k].ptr = (void *)(uintptr_t)dptr;
+        r->slots[k].size = size;
     }
     return true;
 }

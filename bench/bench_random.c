@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "bench.h"
 
@@ -25,6 +26,25 @@ typedef struct random_side_t {
     umf_result_t error; // the provider's first failure
 } random_side_t;
 
+// The slots of a side: zeroed, in transparent huge pages where possible
+// (the steps read them at random: with 4 KiB pages the benchmark's own TLB
+// misses would count as the driver's and the provider's cost).
+static bench_random_slot_t *slots_map(size_t n) {
+    void *p = mmap(NULL, n * sizeof(bench_random_slot_t),
+                   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        return NULL;
+    }
+    (void)madvise(p, n * sizeof(bench_random_slot_t), MADV_HUGEPAGE);
+    return p;
+}
+
+static void slots_unmap(bench_random_slot_t *slots, size_t n) {
+    if (slots != NULL) {
+        munmap(slots, n * sizeof(bench_random_slot_t));
+    }
+}
+
 static bool provider_random(void *arg, long n) {
     random_side_t *s = arg;
     bench_random_t *r = &s->state;
@@ -32,17 +52,18 @@ static bool provider_random(void *arg, long n) {
     for (long i = 0; i < n; i++) {
         size_t size;
         size_t k = bench_random_step(r, &size);
-        umf_result_t ret = umfMemoryProviderFree(h, r->ptrs[k], r->sizes[k]);
-        r->ptrs[k] = NULL;
+        umf_result_t ret =
+            umfMemoryProviderFree(h, r->slots[k].ptr, r->slots[k].size);
+        r->slots[k].ptr = NULL;
         if (ret == UMF_RESULT_SUCCESS) {
-            ret = umfMemoryProviderAlloc(h, size, 0, &r->ptrs[k]);
+            ret = umfMemoryProviderAlloc(h, size, 0, &r->slots[k].ptr);
         }
         if (ret != UMF_RESULT_SUCCESS) {
-            r->ptrs[k] = NULL;
+            r->slots[k].ptr = NULL;
             s->error = ret;
             return false;
         }
-        r->sizes[k] = size;
+        r->slots[k].size = size;
     }
     return true;
 }
@@ -60,23 +81,24 @@ static bool fill(random_side_t *s, bool provider, size_t from, size_t to) {
         size_t size = BENCH_RANDOM_MIN +
                       (size_t)(bench_random_u64(r) %
                                (BENCH_RANDOM_MAX - BENCH_RANDOM_MIN + 1));
-        r->ptrs[k] = NULL;
+        r->slots[k].ptr = NULL;
         if (provider) {
-            umf_result_t ret =
-                umfMemoryProviderAlloc(run->provider, size, 0, &r->ptrs[k]);
+            umf_result_t ret = umfMemoryProviderAlloc(run->provider, size, 0,
+                                                      &r->slots[k].ptr);
             if (ret != UMF_RESULT_SUCCESS) {
-                r->ptrs[k] = NULL;
+                r->slots[k].ptr = NULL;
                 bench_provider_error(run, "holding live allocations", ret);
                 return false;
             }
-        } else if (!run->backend->raw_alloc(run->driver, size, &r->ptrs[k])) {
-            r->ptrs[k] = NULL;
+        } else if (!run->backend->raw_alloc(run->driver, size,
+                                            &r->slots[k].ptr)) {
+            r->slots[k].ptr = NULL;
             bench_fail(run->backend->name,
                        "the raw driver's allocation %zu of %zu bytes failed", k,
                        size);
             return false;
         }
-        r->sizes[k] = size;
+        r->slots[k].size = size;
     }
     return true;
 }
@@ -87,17 +109,18 @@ static bool drain(random_side_t *s, bool provider, size_t count) {
     const bench_run_t *run = s->run;
     bool ok = true;
     for (size_t k = 0; k < count; k++) {
-        if (r->ptrs[k] == NULL) {
+        if (r->slots[k].ptr == NULL) {
             continue;
         }
         if (provider) {
-            umf_result_t ret =
-                umfMemoryProviderFree(run->provider, r->ptrs[k], r->sizes[k]);
+            umf_result_t ret = umfMemoryProviderFree(
+                run->provider, r->slots[k].ptr, r->slots[k].size);
             if (ret != UMF_RESULT_SUCCESS && ok) {
                 bench_provider_error(run, "freeing the live allocations", ret);
                 ok = false;
             }
-        } else if (!run->backend->raw_free(run->driver, r->ptrs[k]) && ok) {
+        } else if (!run->backend->raw_free(run->driver, r->slots[k].ptr) &&
+                   ok) {
             bench_fail(run->backend->name, "a raw driver free failed");
             ok = false;
         }
@@ -117,12 +140,9 @@ static bool run_random(const bench_run_t *run) {
     random_side_t sides[2];
     bool ok = true;
     for (int i = 0; i < 2; i++) {
-        sides[i] =
-            (random_side_t){run,
-                            {calloc(most, sizeof(void *)),
-                             calloc(most, sizeof(size_t)), 0, RANDOM_SEED},
-                            UMF_RESULT_SUCCESS};
-        ok &= sides[i].state.ptrs != NULL && sides[i].state.sizes != NULL;
+        sides[i] = (random_side_t){
+            run, {slots_map(most), 0, RANDOM_SEED}, UMF_RESULT_SUCCESS};
+        ok &= sides[i].state.slots != NULL;
     }
     size_t count = 0;
     if (!ok) {
@@ -165,8 +185,7 @@ out:
         ok = false;
     }
     for (int i = 0; i < 2; i++) {
-        free(sides[i].state.ptrs);
-        free(sides[i].state.sizes);
+        slots_unmap(sides[i].state.slots, most);
     }
     return ok;
 }

@@ -204,15 +204,15 @@ static bool ze_raw_random(bench_driver_t *d, bench_random_t *r, long n) {
     for (long i = 0; i < n; i++) {
         size_t size;
         size_t k = bench_random_step(r, &size);
-        ze_result_t res = d->mem_free(d->context, r->ptrs[k]);
-        r->ptrs[k] = NULL;
+        ze_result_t res = d->mem_free(d->context, r->slots[k].ptr);
+        r->slots[k].ptr = NULL;
         if (res != ZE_RESULT_SUCCESS ||
             d->alloc_device(d->context, &desc, size, 0, d->device,
-                            &r->ptrs[k]) != ZE_RESULT_SUCCESS) {
-            r->ptrs[k] = NULL;
+                            &r->slots[k].ptr) != ZE_RESULT_SUCCESS) {
+            r->slots[k].ptr = NULL;
             return false;
         }
-        r->sizes[k] = size;
+        r->slots[k].size = size;
     }
     return true;
 }

@@ -59,7 +59,10 @@ struct umf_mock_arena_t {
     uint64_t slots_size;
     page_meta_t *meta;
     uint64_t meta_size;
-    void *reserved; // the address range reserved for the data
+    umf_mock_record_t *records; // one per data page (see the header)
+    uint64_t records_size;
+    _Atomic uint64_t records_used; // pages below it may hold a record
+    void *reserved;                // the address range reserved for the data
     uint64_t reserved_size;
 
     pthread_mutex_t lock; // everything below
@@ -392,12 +395,27 @@ umf_mock_status_t umf_mock_arena_create(unsigned device, uint64_t capacity,
                            device, strerror(errno));
         goto err_slots;
     }
+    a->records_size = umf_mock_huge_size(pages * sizeof(umf_mock_record_t));
+    a->records = umf_mock_huge_map(a->records_size);
+    if (a->records == NULL) {
+        UMF_MOCK_LOG_ERROR("cannot map the arena records of device %u", device);
+        goto err_meta;
+    }
+    if (!umf_mock_registry_add_array(a->records, &a->records_used,
+                                     (uintptr_t)a->data, pages, a->max_order)) {
+        UMF_MOCK_LOG_ERROR("too many arenas for the registry");
+        goto err_records;
+    }
     list_push(a, 0, a->max_order);
     UMF_MOCK_LOG_DEBUG("arena of device %u: %llu bytes at %p", device,
                        (unsigned long long)data_size, (void *)a->data);
     *out = a;
     return UMF_MOCK_OK;
 
+err_records:
+    munmap(a->records, a->records_size);
+err_meta:
+    munmap(a->meta, a->meta_size);
 err_slots:
     munmap((void *)a->slots, a->slots_size);
 err_reserved:
@@ -421,6 +439,8 @@ void umf_mock_arena_destroy(umf_mock_arena_t *a) {
         free(t->arena_cache[a->device]);
         t->arena_cache[a->device] = NULL;
     }
+    umf_mock_registry_remove_array(a->records);
+    munmap(a->records, a->records_size);
     munmap(a->meta, a->meta_size);
     munmap((void *)a->slots, a->slots_size);
     munmap(a->reserved, a->reserved_size);
@@ -588,6 +608,16 @@ size_t umf_mock_arena_reclaim(umf_mock_arena_t *a) {
     size_t kept = reclaim_locked(a);
     pthread_mutex_unlock(&a->lock);
     return kept;
+}
+
+umf_mock_record_t *umf_mock_arena_record(umf_mock_arena_t *a, uint32_t page) {
+    uint64_t used =
+        atomic_load_explicit(&a->records_used, memory_order_relaxed);
+    while (used <= page && !atomic_compare_exchange_weak_explicit(
+                               &a->records_used, &used, (uint64_t)page + 1,
+                               memory_order_release, memory_order_relaxed)) {
+    }
+    return &a->records[page];
 }
 
 int umf_mock_arena_fd(const umf_mock_arena_t *a) {

@@ -16,6 +16,11 @@
 // valid and intact after the exporter frees, and no new allocation gets
 // those pages meanwhile.
 //
+// Records: the arena holds the allocation record of every block, indexed
+// by its first page, and registers them with the registry
+// (mock_registry.h), so that a free finds a block's record from its address
+// in one load.
+//
 // Speed: each thread keeps small caches of free blocks of the small orders
 // (up to 32 pages); only refills and flushes, in batches, take the arena's
 // lock. Large blocks (2 MiB and up) give their pages back to the system
@@ -29,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mock_registry.h"
 #include "mock_status.h"
 #include "mock_thread.h"
 
@@ -63,6 +69,10 @@ void umf_mock_arena_publish(umf_mock_arena_t *arena, uint32_t page,
 
 // Gives quarantined blocks no longer imported back; returns how many stay.
 size_t umf_mock_arena_reclaim(umf_mock_arena_t *arena);
+
+// The record of the block that starts at `page` (to register it).
+umf_mock_record_t *umf_mock_arena_record(umf_mock_arena_t *arena,
+                                         uint32_t page);
 
 int umf_mock_arena_fd(const umf_mock_arena_t *arena);
 // The inode number of the arena's file (what an IPC handle names).

@@ -368,10 +368,15 @@ umf_mock_status_t umf_mock_alloc(umf_mock_kind_t kind, int device, size_t size,
     if (device >= 0 && !reserve(t, (unsigned)device, mapped)) {
         return UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY;
     }
-    umf_mock_record_t *rec = umf_mock_record_get(t);
-    if (rec == NULL) {
-        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
-        goto err_unaccount;
+    // The arena keeps the records of its blocks; the rest come from the pool.
+    bool arena = device >= 0 && memory_mode == UMF_MOCK_MEMORY_ARENA;
+    umf_mock_record_t *rec = NULL;
+    if (!arena) {
+        rec = umf_mock_record_get(t);
+        if (rec == NULL) {
+            status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+            goto err_unaccount;
+        }
     }
     d.id = umf_mock_thread_new_id(t);
     void *ptr = NULL;
@@ -386,7 +391,7 @@ umf_mock_status_t umf_mock_alloc(umf_mock_kind_t kind, int device, size_t size,
         }
         d.backend = UMF_MOCK_BACKEND_MALLOC;
         d.b0 = (uint64_t)(uintptr_t)ptr;
-    } else if (memory_mode == UMF_MOCK_MEMORY_ARENA) {
+    } else if (arena) {
         umf_mock_arena_t *a;
         status = umf_mock_device_arena((unsigned)device, &a);
         if (status != UMF_MOCK_OK) {
@@ -401,6 +406,7 @@ umf_mock_status_t umf_mock_alloc(umf_mock_kind_t kind, int device, size_t size,
         d.backend = UMF_MOCK_BACKEND_ARENA;
         d.b0 = page;
         d.b1 = order;
+        rec = umf_mock_arena_record(a, page);
     } else {
         int fd;
         status = memfd_alloc(d.id, mapped, alignment, &ptr, &fd);
@@ -422,7 +428,9 @@ umf_mock_status_t umf_mock_alloc(umf_mock_kind_t kind, int device, size_t size,
 err_backend:
     backend_release(t, &d);
 err_record:
-    umf_mock_record_put(t, rec);
+    if (!arena) {
+        umf_mock_record_put(t, rec);
+    }
 err_unaccount:
     if (device >= 0) {
         unreserve(t, (unsigned)device, mapped);
@@ -467,7 +475,9 @@ umf_mock_status_t umf_mock_free(const void *ptr, unsigned kinds,
     if (d.export_fd >= 0) {
         umf_mock_stat_add(t, UMF_MOCK_STAT_IPC_HANDLES, -1);
     }
-    umf_mock_record_put(t, rec);
+    if (d.backend != UMF_MOCK_BACKEND_ARENA) {
+        umf_mock_record_put(t, rec);
+    }
     if (freed != NULL) {
         umf_mock_info_from_data(&d, freed);
     }

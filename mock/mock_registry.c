@@ -13,6 +13,8 @@
 #define LEAF_BITS UMF_MOCK_MAP_LEAF_BITS
 #define LEAF_ENTRIES (1u << LEAF_BITS)
 
+#define HUGE_PAGE ((size_t)2 << 20)
+// Pool records (imports, and every allocation outside the arena mode).
 #define SLAB_RECORDS 256
 #define CACHE_MAX 64
 #define CACHE_BATCH 32
@@ -35,6 +37,120 @@ typedef struct slab_t {
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static slab_t *slabs;
 static umf_mock_record_t *pool_free;
+
+// Record arrays outside the pool. Written under pool_lock; read without it
+// on every lookup (an array is added before any of its records is used, and
+// removed after the last).
+typedef struct array_t {
+    umf_mock_record_t *_Atomic records; // NULL: unused entry
+    _Atomic uint64_t *used;
+    uintptr_t base;
+    uint64_t pages;
+    unsigned max_order;
+} array_t;
+
+static array_t arrays[UMF_MOCK_MAX_DEVICES];
+static _Atomic unsigned array_count; // entries ever used
+
+size_t umf_mock_huge_size(size_t bytes) {
+    return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+void *umf_mock_huge_map(size_t bytes) {
+    bytes = umf_mock_huge_size(bytes);
+    size_t span = bytes + HUGE_PAGE;
+    char *r = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) {
+        return NULL;
+    }
+    char *a = (char *)(((uintptr_t)r + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+    if (a > r) {
+        munmap(r, (size_t)(a - r));
+    }
+    if (a + bytes < r + span) {
+        munmap(a + bytes, (size_t)(r + span - (a + bytes)));
+    }
+    // Advice only: without transparent huge pages it is 4 KiB pages.
+    (void)madvise(a, bytes, MADV_HUGEPAGE);
+    return a;
+}
+
+bool umf_mock_registry_add_array(umf_mock_record_t *records,
+                                 _Atomic uint64_t *used, uintptr_t base,
+                                 uint64_t pages, unsigned max_order) {
+    bool added = false;
+    pthread_mutex_lock(&pool_lock);
+    for (unsigned i = 0; i < UMF_MOCK_MAX_DEVICES && !added; i++) {
+        array_t *a = &arrays[i];
+        if (atomic_load_explicit(&a->records, memory_order_relaxed) != NULL) {
+            continue;
+        }
+        a->used = used;
+        a->base = base;
+        a->pages = pages;
+        a->max_order = max_order;
+        atomic_store_explicit(&a->records, records, memory_order_release);
+        if (atomic_load_explicit(&array_count, memory_order_relaxed) <= i) {
+            atomic_store_explicit(&array_count, i + 1, memory_order_release);
+        }
+        added = true;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return added;
+}
+
+void umf_mock_registry_remove_array(umf_mock_record_t *records) {
+    pthread_mutex_lock(&pool_lock);
+    for (size_t i = 0; i < UMF_MOCK_MAX_DEVICES; i++) {
+        if (atomic_load_explicit(&arrays[i].records, memory_order_relaxed) ==
+            records) {
+            atomic_store_explicit(&arrays[i].records, NULL,
+                                  memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
+
+// The array whose range holds addr, or NULL (then the page map tells).
+static const array_t *array_of(uint64_t addr) {
+    unsigned n = atomic_load_explicit(&array_count, memory_order_acquire);
+    for (unsigned i = 0; i < n; i++) {
+        const array_t *a = &arrays[i];
+        if (atomic_load_explicit(&a->records, memory_order_acquire) != NULL &&
+            addr - a->base < (a->pages << umf_mock_page_shift) &&
+            addr >= a->base) {
+            return a;
+        }
+    }
+    return NULL;
+}
+
+// The candidates for addr in array a, one per block order: the entry of the
+// page a block of order k holding addr would start at; UINT64_MAX past the
+// last. The base case (k = 0) first.
+static uint64_t array_candidate(const array_t *a, uint64_t addr, unsigned k) {
+    uint64_t page = (addr - a->base) >> umf_mock_page_shift;
+    uint64_t start = page & ~((UINT64_C(1) << k) - 1);
+    uint64_t used = atomic_load_explicit(a->used, memory_order_acquire);
+    return k <= a->max_order && start < used ? start : UINT64_MAX;
+}
+
+static umf_mock_record_t *array_record(const array_t *a, uint64_t i) {
+    return &atomic_load_explicit(&a->records, memory_order_relaxed)[i];
+}
+
+static bool in_array(const umf_mock_record_t *rec) {
+    unsigned n = atomic_load_explicit(&array_count, memory_order_acquire);
+    for (unsigned i = 0; i < n; i++) {
+        const umf_mock_record_t *r =
+            atomic_load_explicit(&arrays[i].records, memory_order_relaxed);
+        if (r != NULL && rec >= r && rec < r + arrays[i].pages) {
+            return true;
+        }
+    }
+    return false;
+}
 
 void umf_mock_registry_setup(void) {
     long page = sysconf(_SC_PAGESIZE);
@@ -148,15 +264,40 @@ bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
     }
 }
 
+// Whether a snapshot of `rec` is live and holds addr.
+static bool holds(umf_mock_record_t *rec, uint64_t addr,
+                  umf_mock_rec_data_t *out, uint64_t *seq) {
+    return umf_mock_record_read(rec, out, seq) && out->base <= addr &&
+           addr - out->base < out->mapped;
+}
+
 bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
                               umf_mock_rec_data_t *out, uint64_t *seq) {
     uint64_t addr = (uint64_t)(uintptr_t)ptr;
+    const array_t *a = array_of(addr);
+    if (a != NULL) {
+        // A record covers whole blocks, which never overlap: the first
+        // candidate that holds addr is its one.
+        for (unsigned k = 0; k <= a->max_order; k++) {
+            uint64_t i = array_candidate(a, addr, k);
+            if (i == UINT64_MAX) {
+                continue;
+            }
+            umf_mock_record_t *rec = array_record(a, i);
+            if (holds(rec, addr, out, seq)) {
+                if (rec_out != NULL) {
+                    *rec_out = rec;
+                }
+                return true;
+            }
+        }
+        return false;
+    }
     umf_mock_record_t *rec = umf_mock_registry_find(ptr);
     // A record found in the map may be freed and reused before it is read;
     // then the map has changed too, and another round finds the new one.
     for (int round = 0; rec != NULL && round < 1000; round++) {
-        if (umf_mock_record_read(rec, out, seq) && out->base <= addr &&
-            addr - out->base < out->mapped) {
+        if (holds(rec, addr, out, seq)) {
             if (rec_out != NULL) {
                 *rec_out = rec;
             }
@@ -171,28 +312,63 @@ bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
     return false;
 }
 
+// Claims `rec` and keeps the claim if it is live and holds addr (*data its
+// data); else releases it. *busy: it was claimed by another writer.
+static bool claim_holding(umf_mock_record_t *rec, uint64_t addr,
+                          umf_mock_rec_data_t *data, bool *busy) {
+    uint64_t seq = atomic_load_explicit(&rec->seq, memory_order_acquire);
+    *busy = !umf_mock_record_claim(rec, seq);
+    if (*busy) {
+        return false;
+    }
+    // Ours now: no writer can change it, plain reads are consistent.
+    data_copy_out(rec, data);
+    if (atomic_load_explicit(&rec->live, memory_order_relaxed) &&
+        data->base <= addr && addr - data->base < data->mapped) {
+        return true;
+    }
+    umf_mock_record_release(rec);
+    return false;
+}
+
 bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec_out,
                                 umf_mock_rec_data_t *data) {
     uint64_t addr = (uint64_t)(uintptr_t)ptr;
     unsigned spins = 0;
+    bool busy = false;
+    const array_t *a = array_of(addr);
+    if (a != NULL) {
+        for (unsigned k = 0; k <= a->max_order; k++) {
+            uint64_t i = array_candidate(a, addr, k);
+            if (i == UINT64_MAX) {
+                continue;
+            }
+            umf_mock_record_t *rec = array_record(a, i);
+            bool got;
+            while (!(got = claim_holding(rec, addr, data, &busy)) && busy) {
+                wait_a_little(&spins); // another writer holds it
+            }
+            if (!got) {
+                continue; // not this candidate
+            }
+            *rec_out = rec;
+            return true;
+        }
+        return false;
+    }
     for (;;) {
         umf_mock_record_t *rec = umf_mock_registry_find(ptr);
         if (rec == NULL) {
             return false;
         }
-        uint64_t seq = atomic_load_explicit(&rec->seq, memory_order_acquire);
-        if (!umf_mock_record_claim(rec, seq)) {
-            wait_a_little(&spins); // another writer holds it
-            continue;
-        }
-        // Ours now: no writer can change it, plain reads are consistent.
-        data_copy_out(rec, data);
-        if (atomic_load_explicit(&rec->live, memory_order_relaxed) &&
-            data->base <= addr && addr - data->base < data->mapped) {
+        if (claim_holding(rec, addr, data, &busy)) {
             *rec_out = rec;
             return true;
         }
-        umf_mock_record_release(rec);
+        if (busy) {
+            wait_a_little(&spins);
+            continue;
+        }
         // Freed (and maybe reused) before the claim: the map tells.
         if (umf_mock_registry_find(ptr) == rec) {
             return false;
@@ -222,6 +398,9 @@ bool umf_mock_registry_insert(umf_mock_record_t *rec,
     data_copy_in(rec, data);
     atomic_store_explicit(&rec->live, 1, memory_order_relaxed);
     atomic_store_explicit(&rec->seq, s + 2, memory_order_release);
+    if (in_array(rec)) {
+        return true; // found from the address, not the page map
+    }
     if (!map_set(first, end, rec)) {
         map_set(first, end, NULL);
         atomic_store_explicit(&rec->seq, s + 3, memory_order_relaxed);
@@ -235,8 +414,10 @@ bool umf_mock_registry_insert(umf_mock_record_t *rec,
 void umf_mock_registry_remove(umf_mock_record_t *rec) {
     uint64_t base = __atomic_load_n(&rec->data.base, __ATOMIC_RELAXED);
     uint64_t mapped = __atomic_load_n(&rec->data.mapped, __ATOMIC_RELAXED);
-    map_set(base >> umf_mock_page_shift, (base + mapped) >> umf_mock_page_shift,
-            NULL);
+    if (!in_array(rec)) {
+        map_set(base >> umf_mock_page_shift,
+                (base + mapped) >> umf_mock_page_shift, NULL);
+    }
     atomic_store_explicit(&rec->live, 0, memory_order_relaxed);
     umf_mock_record_release(rec);
 }
@@ -301,14 +482,35 @@ void umf_mock_registry_foreach(void (*fn)(const umf_mock_rec_data_t *, void *),
                                void *ctx) {
     pthread_mutex_lock(&pool_lock);
     slab_t *list = slabs;
+    umf_mock_record_t *arr[UMF_MOCK_MAX_DEVICES];
+    uint64_t used[UMF_MOCK_MAX_DEVICES];
+    size_t n = 0;
+    for (size_t i = 0; i < UMF_MOCK_MAX_DEVICES; i++) {
+        umf_mock_record_t *r =
+            atomic_load_explicit(&arrays[i].records, memory_order_relaxed);
+        if (r != NULL) {
+            arr[n] = r;
+            used[n++] =
+                atomic_load_explicit(arrays[i].used, memory_order_acquire);
+        }
+    }
     pthread_mutex_unlock(&pool_lock);
     // Slabs are only ever added at the head, so the list from `list` on is
-    // stable without the lock.
+    // stable without the lock; arrays stay mapped while their arena lives.
     for (slab_t *slab = list; slab != NULL; slab = slab->next) {
         for (size_t i = 0; i < SLAB_RECORDS; i++) {
             umf_mock_rec_data_t data;
             uint64_t seq;
             if (umf_mock_record_read(&slab->records[i], &data, &seq)) {
+                fn(&data, ctx);
+            }
+        }
+    }
+    for (size_t a = 0; a < n; a++) {
+        for (uint64_t i = 0; i < used[a]; i++) {
+            umf_mock_rec_data_t data;
+            uint64_t seq;
+            if (umf_mock_record_read(&arr[a][i], &data, &seq)) {
                 fn(&data, ctx);
             }
         }

@@ -5,8 +5,17 @@
 // Every registered range is page-aligned and owns its pages, so a two-level
 // page map (page number -> record) finds the record of any pointer inside a
 // range, base or interior, in two loads and no lock. Records come from a
-// pool (per-thread caches over a shared list) and are never returned to the
-// system, so a stale record pointer is always safe to read.
+// pool (per-thread caches over a shared list), or from an array of their
+// own that covers an address range (the arena's: one record per data page,
+// that of a block's first page). Ranges with an array are not in the page
+// map: the record of a block's base is the array's entry for its page, one
+// load (with a million allocations alive, one cache miss instead of two, and
+// no page-map line written per alloc and free); an interior pointer is
+// found among the entries of the pages a buddy block holding it could start
+// at (one per block order). No record is ever returned to the system, so a
+// stale record pointer is always safe to read. The arrays live in
+// transparent huge pages: they are read at random, and with 4 KiB pages
+// most such reads would miss the TLB too.
 //
 // Concurrency: a record's data is read under a sequence lock (a snapshot is
 // consistent or retried); a writer (free, first IPC export) first claims the
@@ -68,12 +77,30 @@ typedef struct umf_mock_rec_data_t {
     uint64_t peer_id;    // imports: the allocation id in that process
 } umf_mock_rec_data_t;
 
+// Aligned so that the words a free reads (seq, live, data) take two whole
+// cache lines.
 typedef struct umf_mock_record_t {
     _Atomic uint64_t seq;  // even: stable; odd: claimed by a writer
     _Atomic uint64_t live; // 1 while registered
     umf_mock_rec_data_t data;
-    struct umf_mock_record_t *next_free;
-} umf_mock_record_t;
+    struct umf_mock_record_t *next_free; // pool records only
+} __attribute__((aligned(64))) umf_mock_record_t;
+
+// Records of the address range [base, base + (pages << page shift)): the
+// record of a block starting at page i is records[i]; blocks of order k
+// start at multiples of 2^k pages, for k <= max_order. `used` (read
+// atomically) bounds the entries ever registered. Up to UMF_MOCK_MAX_DEVICES
+// arrays; false if full.
+bool umf_mock_registry_add_array(umf_mock_record_t *records,
+                                 _Atomic uint64_t *used, uintptr_t base,
+                                 uint64_t pages, unsigned max_order);
+void umf_mock_registry_remove_array(umf_mock_record_t *records);
+
+// Anonymous memory of `bytes` (rounded up to a huge page) aligned to a
+// huge page and marked for transparent huge pages, not reserved; NULL on
+// failure. Free with munmap(ptr, umf_mock_huge_size(bytes)).
+void *umf_mock_huge_map(size_t bytes);
+size_t umf_mock_huge_size(size_t bytes);
 
 // The system page size and its log2; set by umf_mock_registry_setup().
 extern size_t umf_mock_page_size;

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -124,22 +125,129 @@ umf_result_t umf_own_table_init(umf_own_table_t *t) {
     memset(t->threads, 0, sizeof(*t->threads) * UMF_GPU_STATS_SLOTS);
     t->gen = 0;
     t->active = 0;
+    t->chunks = NULL;
+    pthread_mutex_init(&t->chunk_lock, NULL);
     pthread_once(&membarrier_once, membarrier_setup);
     t->can_bias = membarrier_ok;
     return UMF_RESULT_SUCCESS;
 }
+
+static void array_free(umf_own_table_t *t, void *array, size_t bytes);
 
 void umf_own_table_fini(umf_own_table_t *t) {
     if (t->segments == NULL) {
         return;
     }
     for (unsigned i = 0; i < UMF_OWN_SEGMENTS; i++) {
-        free(t->segments[i].slots);
+        umf_own_segment_t *s = &t->segments[i];
+        array_free(t, s->slots, (s->mask + 1) * sizeof(*s->slots));
     }
+    pthread_mutex_destroy(&t->chunk_lock);
     free(t->segments);
     free(t->threads);
     t->segments = NULL;
     t->threads = NULL;
+}
+
+// ---- Segment arrays
+// -----------------------------------------------------------
+//
+// With many allocations alive every take reads a random slot line; with 4
+// KiB pages most of those reads would also miss the TLB (in a virtual
+// machine a page walk costs more than the miss). So arrays of 64 KiB and
+// more live in transparent huge pages: those below 2 MiB as equal pieces of
+// a 2 MiB chunk kept for their size, larger ones in a mapping of their own.
+
+#define CHUNK ((size_t)2 << 20)
+#define SMALL_ARRAY ((size_t)64 << 10)
+
+typedef struct umf_own_chunk_t {
+    struct umf_own_chunk_t *next;
+    char *mem;
+    size_t piece;       // bytes of each piece
+    uint32_t free_mask; // bit i: piece i is free (at most 32 pieces)
+} chunk_t;
+
+static void *huge_map(size_t bytes) {
+    size_t span = bytes + CHUNK;
+    char *r = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (r == MAP_FAILED) {
+        return NULL;
+    }
+    char *a = (char *)(((uintptr_t)r + CHUNK - 1) & ~(CHUNK - 1));
+    if (a > r) {
+        munmap(r, (size_t)(a - r));
+    }
+    if (a + bytes < r + span) {
+        munmap(a + bytes, (size_t)(r + span - (a + bytes)));
+    }
+    (void)madvise(a, bytes, MADV_HUGEPAGE); // advice: 4 KiB pages without
+    return a;
+}
+
+// A zeroed array of `bytes` (a power of two).
+static void *array_alloc(umf_own_table_t *t, size_t bytes) {
+    if (bytes < SMALL_ARRAY) {
+        return calloc(1, bytes);
+    }
+    if (bytes >= CHUNK) {
+        return huge_map(bytes);
+    }
+    void *out = NULL;
+    pthread_mutex_lock(&t->chunk_lock);
+    chunk_t *c = t->chunks;
+    while (c != NULL && (c->piece != bytes || c->free_mask == 0)) {
+        c = c->next;
+    }
+    if (c == NULL && (c = malloc(sizeof(*c))) != NULL) {
+        c->mem = huge_map(CHUNK);
+        if (c->mem == NULL) {
+            free(c);
+            c = NULL;
+        } else {
+            size_t pieces = CHUNK / bytes;
+            c->piece = bytes;
+            c->free_mask = pieces >= 32 ? UINT32_MAX : (1u << pieces) - 1;
+            c->next = t->chunks;
+            t->chunks = c;
+        }
+    }
+    if (c != NULL) {
+        unsigned i = (unsigned)__builtin_ctz(c->free_mask);
+        c->free_mask &= ~(1u << i);
+        out = c->mem + (size_t)i * bytes;
+        memset(out, 0, bytes); // a piece may be used again
+    }
+    pthread_mutex_unlock(&t->chunk_lock);
+    return out;
+}
+
+static void array_free(umf_own_table_t *t, void *array, size_t bytes) {
+    if (array == NULL || bytes < SMALL_ARRAY) {
+        free(array);
+        return;
+    }
+    if (bytes >= CHUNK) {
+        munmap(array, bytes);
+        return;
+    }
+    pthread_mutex_lock(&t->chunk_lock);
+    for (chunk_t **pc = &t->chunks; *pc != NULL; pc = &(*pc)->next) {
+        chunk_t *c = *pc;
+        if ((char *)array >= c->mem && (char *)array < c->mem + CHUNK) {
+            c->free_mask |= 1u << (((char *)array - c->mem) / c->piece);
+            size_t pieces = CHUNK / c->piece;
+            if (c->free_mask ==
+                (pieces >= 32 ? UINT32_MAX : (1u << pieces) - 1)) {
+                *pc = c->next;
+                munmap(c->mem, CHUNK);
+                free(c);
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&t->chunk_lock);
 }
 
 static unsigned log2_of(size_t pow2) {
@@ -193,7 +301,7 @@ bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
         if (want == capacity) {
             return true;
         }
-        umf_own_slot_t *slots = calloc(want, sizeof(*slots));
+        umf_own_slot_t *slots = array_alloc(t, want * sizeof(*slots));
         if (slots == NULL) {
             UMF_LOG_ERROR("ownership table: out of host memory for %zu slots",
                           want);
@@ -205,9 +313,10 @@ bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
         size_t now = s->slots != NULL ? s->mask + 1 : 0;
         bool fits = (s->count + 1) * 4 <= want * 3;
         bool still = now == capacity && fits;
+        size_t old_bytes = (still ? capacity : want) * sizeof(*slots);
         umf_own_slot_t *old = still ? rehash_locked(s, slots, want) : slots;
         umf_own_unlock(&s->lock);
-        free(old);
+        array_free(t, old, old_bytes);
         if (still) {
             return true;
         }

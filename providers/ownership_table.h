@@ -52,6 +52,7 @@
 #define UMF_GPU_OWNERSHIP_TABLE_H 1
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -106,8 +107,10 @@ typedef struct umf_own_thread_t {
 
 typedef struct umf_own_table_t {
     umf_own_segment_t *segments;
-    umf_own_thread_t *threads; // one per thread slot of gpu_stats.h
-    int can_bias;              // the expedited membarrier works here
+    umf_own_thread_t *threads;  // one per thread slot of gpu_stats.h
+    pthread_mutex_t chunk_lock; // the huge-page chunks of segment arrays
+    struct umf_own_chunk_t *chunks;
+    int can_bias; // the expedited membarrier works here
     // Written by gen_begin and gen_end (one change at a time: their caller
     // serialises them), read by inserts and takes under a segment lock.
     uint64_t gen;

@@ -23,6 +23,47 @@ UMF_C_TEST(MockMemory, DevicesFromTheEnvironment) {
     UMF_EXPECT_EQ(umf_mock_device_total(2), 0);
 }
 
+// Blocks of many orders side by side (the arena finds a block's record
+// from its first page, and an interior address's among the pages a block of
+// each order could start at): every address resolves to its own
+// allocation, the slack of none, and each frees once.
+UMF_C_TEST(MockMemory, ManySizesResolveToTheirOwn) {
+    if (!test_core_init()) {
+        return;
+    }
+    enum { N = 48 };
+    void *p[N];
+    size_t size[N];
+    for (int i = 0; i < N; i++) {
+        size[i] = (size_t)(1 + (i * 37) % 600) * umf_mock_page_size - i;
+        UMF_ASSERT_EQ(
+            umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, size[i], 0, 0, 0, &p[i]),
+            UMF_MOCK_OK);
+    }
+    for (int i = 0; i < N; i++) {
+        const char *probes[] = {p[i], (char *)p[i] + size[i] / 2,
+                                (char *)p[i] + size[i] - 1};
+        for (int j = 0; j < 3; j++) {
+            umf_mock_alloc_info_t info;
+            UMF_ASSERT_EQ(umf_mock_lookup(probes[j], &info), UMF_MOCK_OK);
+            UMF_EXPECT_PTR_EQ(info.base, p[i]);
+            UMF_EXPECT_EQ(info.size, size[i]);
+        }
+        if (size[i] > umf_mock_page_size) {
+            UMF_EXPECT_EQ(umf_mock_free((char *)p[i] + umf_mock_page_size,
+                                        UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                          UMF_MOCK_ERR_NOT_BASE);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        int k = (i * 29) % N; // every index once (29 and 48 are coprime)
+        UMF_EXPECT_EQ(umf_mock_free(p[k], UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                      UMF_MOCK_OK);
+        UMF_EXPECT_EQ(umf_mock_free(p[k], UMF_MOCK_KIND_ALLOCATED, 0, NULL),
+                      UMF_MOCK_ERR_NOT_FOUND);
+    }
+}
+
 UMF_C_TEST(MockMemory, AllocLookupFree) {
     if (!test_core_init()) {
         return;
