@@ -67,7 +67,7 @@ static void usage(FILE *out) {
         "/path/to/libcuda.so.1 umf-gpu-bench --provider cuda\n"
         "\n"
         "  --quick           a reduced set (fewer, shorter repetitions; up to "
-        "100 000\n                    live allocations), in well under 30 s\n"
+        "10 000\n                    live allocations), in well under 30 s\n"
         "  --json FILE       also write every figure to FILE as one JSON "
         "document\n"
         "  --provider P      ze, cuda or all (default all)\n"
@@ -79,9 +79,9 @@ static void usage(FILE *out) {
         "busy\n                    machine), wall: elapsed time\n"
         "  --live LIST       live allocation counts for the random pattern "
         "(default\n                    1000,100000,1000000; --quick "
-        "1000,100000)\n"
+        "1000,10000)\n"
         "  --residency-live N  live allocations during the resident device "
-        "changes\n                    (default 400000; --quick 20000)\n"
+        "changes\n                    (default 400000; --quick 5000)\n"
         "  --ipc-handles N   allocations shared per IPC repetition (default "
         "64)\n"
         "  --ipc-size BYTES  size of each shared allocation (default 2 MiB: "
@@ -138,10 +138,12 @@ void bench_options_defaults(bench_options_t *o, bool quick) {
     o->rep_ns = quick ? 0.5e6 : 3e6;
     o->providers = BENCH_PROVIDER_ZE | BENCH_PROVIDER_CUDA;
     o->live[0] = 1000;
-    o->live[1] = 100000;
+    // --quick, the smoke test of every build (sanitizers too), keeps the
+    // scale small.
+    o->live[1] = quick ? 10000 : 100000;
     o->live[2] = 1000000;
     o->live_count = quick ? 2 : 3;
-    o->residency_live = quick ? 20000 : 400000;
+    o->residency_live = quick ? 5000 : 400000;
     o->ipc_handles = quick ? 8 : 64;
     o->ipc_cached = quick ? 4 : 16;
     o->ipc_size = 2u << 20;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What a residency change costs the other threads. With `live` allocations
-// held by the provider (--residency-live: 400 000; --quick 20 000), a changer
+// held by the provider (--residency-live: 400 000; --quick 5 000), a changer
 // thread adds a resident device and removes it again
 // (umfLevelZeroMemoryProviderResident DeviceChange: every live allocation is
 // made resident, then evicted), while this thread times every 64-byte

@@ -441,8 +441,8 @@ static const char *oom_hint(CUresult res, umf_usm_memory_type_t type) {
 
 // The allocation call of the provider's memory type; the context must be
 // current.
-static umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
-                                 void **base) {
+UMF_HOT_INLINE umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
+                                         void **base) {
     const umf_cuda_driver_t *cu = p->cu;
     CUdeviceptr dptr = 0;
     CUresult res;
@@ -486,8 +486,8 @@ static umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
 
 // The free call of the provider's memory type; the context must be current.
 // Stores the native error on failure (not when `quiet`, for undoing).
-static umf_result_t driver_free(const cu_provider_t *p, void *base,
-                                bool quiet) {
+UMF_HOT_INLINE umf_result_t driver_free(const cu_provider_t *p, void *base,
+                                        bool quiet) {
     CUresult res = p->memory_type == UMF_MEMORY_TYPE_HOST
                        ? p->cu->MemFreeHost(base)
                        : p->cu->MemFree((CUdeviceptr)base);
@@ -506,8 +506,8 @@ static umf_result_t driver_free(const cu_provider_t *p, void *base,
 }
 
 // Allocates `size` bytes with the provider's context current for the call.
-static umf_result_t alloc_in_ctx(const cu_provider_t *p, size_t size,
-                                 void **base) {
+UMF_HOT_INLINE umf_result_t alloc_in_ctx(const cu_provider_t *p, size_t size,
+                                         void **base) {
     CUcontext saved;
     umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
     if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
@@ -526,8 +526,8 @@ static umf_result_t alloc_in_ctx(const cu_provider_t *p, size_t size,
 
 // Frees a driver allocation with the provider's context current for the
 // call. *freed tells whether the driver released it.
-static umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
-                                bool *freed) {
+UMF_HOT_INLINE umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
+                                        bool *freed) {
     CUcontext saved;
     *freed = false;
     umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);

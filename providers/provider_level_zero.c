@@ -225,29 +225,29 @@ free_policy_flag(umf_level_zero_memory_provider_free_policy_t policy) {
 }
 
 // The allocation call of the provider's memory type.
-static umf_result_t driver_alloc(const ze_provider_t *p, size_t size,
-                                 size_t alignment, void **ptr) {
+UMF_HOT_INLINE umf_result_t driver_alloc(const ze_provider_t *p, size_t size,
+                                         size_t alignment, void **ptr) {
     const umf_ze_loader_t *ze = p->ze;
-    ze_relaxed_allocation_limits_exp_desc_t relaxed = {
-        .stype = ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC,
-        .pNext = NULL,
-        .flags = ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE,
-    };
-    ze_device_mem_alloc_desc_t device_desc = {
-        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
-        .pNext = UMF_UNLIKELY(size > p->max_alloc_size) ? &relaxed : NULL,
-        .flags = 0,
-        .ordinal = p->ordinal,
-    };
-    ze_host_mem_alloc_desc_t host_desc = {
-        .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
-        .pNext = NULL,
-        .flags = 0,
-    };
+    // The provider's descriptors, made once; a size above maxMemAllocSize
+    // chains the relaxed limits to a copy.
+    const ze_device_mem_alloc_desc_t *device_desc = &p->device_desc;
+    const ze_host_mem_alloc_desc_t *host_desc = &p->host_desc;
+    ze_relaxed_allocation_limits_exp_desc_t relaxed;
+    ze_device_mem_alloc_desc_t relaxed_desc;
+    if (UMF_UNLIKELY(size > p->max_alloc_size)) {
+        relaxed = (ze_relaxed_allocation_limits_exp_desc_t){
+            .stype = ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC,
+            .pNext = NULL,
+            .flags = ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE,
+        };
+        relaxed_desc = p->device_desc;
+        relaxed_desc.pNext = &relaxed;
+        device_desc = &relaxed_desc;
+    }
     ze_result_t res;
     switch (p->memory_type) {
     case UMF_MEMORY_TYPE_DEVICE:
-        res = ze->zeMemAllocDevice(p->context, &device_desc, size, alignment,
+        res = ze->zeMemAllocDevice(p->context, device_desc, size, alignment,
                                    p->device, ptr);
         if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
             return UMF_RESULT_SUCCESS;
@@ -256,16 +256,16 @@ static umf_result_t driver_alloc(const ze_provider_t *p, size_t size,
                                   "zeMemAllocDevice(size=%zu, alignment=%zu, "
                                   "ordinal=%u%s)",
                                   size, alignment, p->ordinal,
-                                  device_desc.pNext ? ", relaxed limits" : "");
+                                  device_desc->pNext ? ", relaxed limits" : "");
     case UMF_MEMORY_TYPE_HOST:
-        res = ze->zeMemAllocHost(p->context, &host_desc, size, alignment, ptr);
+        res = ze->zeMemAllocHost(p->context, host_desc, size, alignment, ptr);
         if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
             return UMF_RESULT_SUCCESS;
         }
         return umf_ze_call_failed(
             res, "zeMemAllocHost(size=%zu, alignment=%zu)", size, alignment);
     default: // SHARED; initialize allows nothing else
-        res = ze->zeMemAllocShared(p->context, &device_desc, &host_desc, size,
+        res = ze->zeMemAllocShared(p->context, device_desc, host_desc, size,
                                    alignment, p->device, ptr);
         if (UMF_LIKELY(res == ZE_RESULT_SUCCESS)) {
             return UMF_RESULT_SUCCESS;
@@ -274,16 +274,16 @@ static umf_result_t driver_alloc(const ze_provider_t *p, size_t size,
                                   "zeMemAllocShared(size=%zu, alignment=%zu, "
                                   "ordinal=%u%s)",
                                   size, alignment, p->ordinal,
-                                  device_desc.pNext ? ", relaxed limits" : "");
+                                  device_desc->pNext ? ", relaxed limits" : "");
     }
 }
 
 // The free call of the policy `flags` (0: zeMemFree). Stores the native
 // error on failure, unless `quiet` (when undoing after another failure,
 // whose error is the one to report).
-static umf_result_t driver_free(const ze_provider_t *p, void *ptr,
-                                ze_driver_memory_free_policy_ext_flags_t flags,
-                                bool quiet) {
+UMF_HOT_INLINE umf_result_t
+driver_free(const ze_provider_t *p, void *ptr,
+            ze_driver_memory_free_policy_ext_flags_t flags, bool quiet) {
     ze_result_t res;
     if (UMF_LIKELY(flags == 0)) {
         res = p->ze->zeMemFree(p->context, ptr);
@@ -502,6 +502,17 @@ static umf_result_t ze_initialize(void *params, void **provider) {
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     p->ze = ze;
+    p->device_desc = (ze_device_mem_alloc_desc_t){
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+        .pNext = NULL,
+        .flags = 0,
+        .ordinal = in->ordinal,
+    };
+    p->host_desc = (ze_host_mem_alloc_desc_t){
+        .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+        .pNext = NULL,
+        .flags = 0,
+    };
     p->context = in->context;
     p->device = in->device;
     p->memory_type = in->memory_type;

@@ -34,6 +34,8 @@ typedef struct ze_provider_t {
     uint32_t ordinal;
     ze_driver_memory_free_policy_ext_flags_t free_policy; // 0: zeMemFree
     size_t max_alloc_size; // above it, relaxed limits are chained
+    ze_device_mem_alloc_desc_t device_desc; // what every allocation passes
+    ze_host_mem_alloc_desc_t host_desc;
     umf_ownership_t own;   // what the provider handed out
     umf_gpu_stats_t stats;
 

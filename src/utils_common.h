@@ -21,6 +21,11 @@
 
 #define UMF_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+// For the few helpers of the alloc/free paths that the compiler would keep
+// out of line (they also serve cold paths): a call there costs more than
+// its body, in spilled registers.
+#define UMF_HOT_INLINE static inline __attribute__((always_inline))
+
 static inline bool umf_is_pow2(size_t x) {
     return x != 0 && (x & (x - 1)) == 0;
 }
