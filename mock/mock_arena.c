@@ -14,6 +14,7 @@
 #include "mock_log.h"
 #include "mock_memory.h"
 #include "mock_registry.h"
+#include "util_huge.h"
 
 #define NONE UINT32_MAX
 #define MAX_ORDERS 40
@@ -395,8 +396,8 @@ umf_mock_status_t umf_mock_arena_create(unsigned device, uint64_t capacity,
                            device, strerror(errno));
         goto err_slots;
     }
-    a->records_size = umf_mock_huge_size(pages * sizeof(umf_mock_record_t));
-    a->records = umf_mock_huge_map(a->records_size);
+    a->records_size = umf_huge_size(pages * sizeof(umf_mock_record_t));
+    a->records = umf_huge_map(a->records_size, 0);
     if (a->records == NULL) {
         UMF_MOCK_LOG_ERROR("cannot map the arena records of device %u", device);
         goto err_meta;

@@ -13,7 +13,6 @@
 #define LEAF_BITS UMF_MOCK_MAP_LEAF_BITS
 #define LEAF_ENTRIES (1u << LEAF_BITS)
 
-#define HUGE_PAGE ((size_t)2 << 20)
 // Pool records (imports, and every allocation outside the arena mode).
 #define SLAB_RECORDS 256
 #define CACHE_MAX 64
@@ -51,30 +50,6 @@ typedef struct array_t {
 
 static array_t arrays[UMF_MOCK_MAX_DEVICES];
 static _Atomic unsigned array_count; // entries ever used
-
-size_t umf_mock_huge_size(size_t bytes) {
-    return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-}
-
-void *umf_mock_huge_map(size_t bytes) {
-    bytes = umf_mock_huge_size(bytes);
-    size_t span = bytes + HUGE_PAGE;
-    char *r = mmap(NULL, span, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (r == MAP_FAILED) {
-        return NULL;
-    }
-    char *a = (char *)(((uintptr_t)r + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-    if (a > r) {
-        munmap(r, (size_t)(a - r));
-    }
-    if (a + bytes < r + span) {
-        munmap(a + bytes, (size_t)(r + span - (a + bytes)));
-    }
-    // Advice only: without transparent huge pages it is 4 KiB pages.
-    (void)madvise(a, bytes, MADV_HUGEPAGE);
-    return a;
-}
 
 bool umf_mock_registry_add_array(umf_mock_record_t *records,
                                  _Atomic uint64_t *used, uintptr_t base,
@@ -126,18 +101,25 @@ static const array_t *array_of(uint64_t addr) {
     return NULL;
 }
 
-// The candidates for addr in array a, one per block order: the entry of the
-// page a block of order k holding addr would start at; UINT64_MAX past the
-// last. The base case (k = 0) first.
-static uint64_t array_candidate(const array_t *a, uint64_t addr, unsigned k) {
+// The next record of array a that could hold addr, from block order *k
+// on (advancing *k), or NULL after the last: the entry of the page a block
+// of order k holding addr would start at. The base case (k = 0) first; a
+// record covers a whole block and blocks never overlap, so the first
+// candidate that holds addr is its one.
+static umf_mock_record_t *array_next(const array_t *a, uint64_t addr,
+                                     unsigned *k) {
     uint64_t page = (addr - a->base) >> umf_mock_page_shift;
-    uint64_t start = page & ~((UINT64_C(1) << k) - 1);
     uint64_t used = atomic_load_explicit(a->used, memory_order_acquire);
-    return k <= a->max_order && start < used ? start : UINT64_MAX;
-}
-
-static umf_mock_record_t *array_record(const array_t *a, uint64_t i) {
-    return &atomic_load_explicit(&a->records, memory_order_relaxed)[i];
+    for (; *k <= a->max_order; (*k)++) {
+        uint64_t start = page & ~((UINT64_C(1) << *k) - 1);
+        if (start < used) {
+            umf_mock_record_t *records =
+                atomic_load_explicit(&a->records, memory_order_relaxed);
+            (*k)++;
+            return &records[start];
+        }
+    }
+    return NULL;
 }
 
 static bool in_array(const umf_mock_record_t *rec) {
@@ -276,14 +258,8 @@ bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
     uint64_t addr = (uint64_t)(uintptr_t)ptr;
     const array_t *a = array_of(addr);
     if (a != NULL) {
-        // A record covers whole blocks, which never overlap: the first
-        // candidate that holds addr is its one.
-        for (unsigned k = 0; k <= a->max_order; k++) {
-            uint64_t i = array_candidate(a, addr, k);
-            if (i == UINT64_MAX) {
-                continue;
-            }
-            umf_mock_record_t *rec = array_record(a, i);
+        unsigned k = 0;
+        for (umf_mock_record_t *rec; (rec = array_next(a, addr, &k)) != NULL;) {
             if (holds(rec, addr, out, seq)) {
                 if (rec_out != NULL) {
                     *rec_out = rec;
@@ -338,21 +314,16 @@ bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec_out,
     bool busy = false;
     const array_t *a = array_of(addr);
     if (a != NULL) {
-        for (unsigned k = 0; k <= a->max_order; k++) {
-            uint64_t i = array_candidate(a, addr, k);
-            if (i == UINT64_MAX) {
-                continue;
-            }
-            umf_mock_record_t *rec = array_record(a, i);
+        unsigned k = 0;
+        for (umf_mock_record_t *rec; (rec = array_next(a, addr, &k)) != NULL;) {
             bool got;
             while (!(got = claim_holding(rec, addr, data, &busy)) && busy) {
                 wait_a_little(&spins); // another writer holds it
             }
-            if (!got) {
-                continue; // not this candidate
+            if (got) {
+                *rec_out = rec;
+                return true;
             }
-            *rec_out = rec;
-            return true;
         }
         return false;
     }

@@ -96,12 +96,6 @@ bool umf_mock_registry_add_array(umf_mock_record_t *records,
                                  uint64_t pages, unsigned max_order);
 void umf_mock_registry_remove_array(umf_mock_record_t *records);
 
-// Anonymous memory of `bytes` (rounded up to a huge page) aligned to a
-// huge page and marked for transparent huge pages, not reserved; NULL on
-// failure. Free with munmap(ptr, umf_mock_huge_size(bytes)).
-void *umf_mock_huge_map(size_t bytes);
-size_t umf_mock_huge_size(size_t bytes);
-
 // The system page size and its log2; set by umf_mock_registry_setup().
 extern size_t umf_mock_page_size;
 extern unsigned umf_mock_page_shift;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "util_huge.h"
 
 #define MIN_CAPACITY UMF_OWN_MIN_CAPACITY
 // Spins before a waiter yields the processor.
@@ -158,7 +159,7 @@ void umf_own_table_fini(umf_own_table_t *t) {
 // more live in transparent huge pages: those below 2 MiB as equal pieces of
 // a 2 MiB chunk kept for their size, larger ones in a mapping of their own.
 
-#define CHUNK ((size_t)2 << 20)
+#define CHUNK UMF_HUGE_PAGE
 #define SMALL_ARRAY ((size_t)64 << 10)
 
 typedef struct umf_own_chunk_t {
@@ -168,31 +169,13 @@ typedef struct umf_own_chunk_t {
     uint32_t free_mask; // bit i: piece i is free (at most 32 pieces)
 } chunk_t;
 
-static void *huge_map(size_t bytes) {
-    size_t span = bytes + CHUNK;
-    char *r = mmap(NULL, span, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (r == MAP_FAILED) {
-        return NULL;
-    }
-    char *a = (char *)(((uintptr_t)r + CHUNK - 1) & ~(CHUNK - 1));
-    if (a > r) {
-        munmap(r, (size_t)(a - r));
-    }
-    if (a + bytes < r + span) {
-        munmap(a + bytes, (size_t)(r + span - (a + bytes)));
-    }
-    (void)madvise(a, bytes, MADV_HUGEPAGE); // advice: 4 KiB pages without
-    return a;
-}
-
 // A zeroed array of `bytes` (a power of two).
 static void *array_alloc(umf_own_table_t *t, size_t bytes) {
     if (bytes < SMALL_ARRAY) {
         return calloc(1, bytes);
     }
     if (bytes >= CHUNK) {
-        return huge_map(bytes);
+        return umf_huge_map(bytes, 1);
     }
     void *out = NULL;
     pthread_mutex_lock(&t->chunk_lock);
@@ -201,7 +184,7 @@ static void *array_alloc(umf_own_table_t *t, size_t bytes) {
         c = c->next;
     }
     if (c == NULL && (c = malloc(sizeof(*c))) != NULL) {
-        c->mem = huge_map(CHUNK);
+        c->mem = umf_huge_map(CHUNK, 1);
         if (c->mem == NULL) {
             free(c);
             c = NULL;
@@ -229,7 +212,7 @@ static void array_free(umf_own_table_t *t, void *array, size_t bytes) {
         return;
     }
     if (bytes >= CHUNK) {
-        munmap(array, bytes);
+        munmap(array, umf_huge_size(bytes));
         return;
     }
     pthread_mutex_lock(&t->chunk_lock);
