@@ -2,14 +2,11 @@
 
 #include "ownership_table.h"
 
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "log.h"
 #include "util_huge.h"
@@ -39,97 +36,17 @@ static void wait_a_little(unsigned *spins) {
     }
 }
 
-// ---- Biased segments
-// ---------------------------------------------------------
-
-// Streak of one thread's locked hot operations before a segment is biased
-// to it; doubled by every revocation, up to MAX_REVOCATIONS times.
-#define BIAS_STREAK 16
-#define MAX_REVOCATIONS 12
-
-static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
-static int membarrier_ok;
-
-// Registers the process for the expedited private membarrier, once.
-static void membarrier_setup(void) {
-    long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-    membarrier_ok =
-        cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
-        syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
-                0) == 0;
-    if (!membarrier_ok) {
-        UMF_LOG_INFO("ownership table: no expedited membarrier; segments are "
-                     "never biased");
-    }
-}
-
-// Takes the bias of s away from thread slot b; s locked by the caller.
-static void revoke_bias(umf_own_table_t *t, umf_own_segment_t *s, unsigned b) {
-    __atomic_store_n(&s->bias, 0, __ATOMIC_RELAXED);
-    // Every thread of the process passes a full barrier: the owner either
-    // announced itself before it (then `in` shows it below) or sees the
-    // bias gone after it. Registered, so it cannot fail but for a kernel
-    // that lost the command; then the bias is kept off for good.
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
-        UMF_LOG_ERROR("ownership table: membarrier failed; biasing off");
-        __atomic_store_n(&t->can_bias, 0, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    }
-    unsigned spins = 0;
-    while (__atomic_load_n(&t->threads[b - 1].in, __ATOMIC_ACQUIRE) == s) {
-        wait_a_little(&spins);
-    }
-    if (s->revocations < MAX_REVOCATIONS) {
-        s->revocations++;
-    }
-    s->streak = 0;
-}
-
-void umf_own_enter_locked(umf_own_table_t *t, umf_own_segment_t *s) {
-    umf_own_lock(&s->lock);
-    unsigned me = umf_own_my_slot();
-    unsigned b = __atomic_load_n(&s->bias, __ATOMIC_RELAXED);
-    if (b != 0 && b != me) {
-        revoke_bias(t, s, b);
-    }
-    if (me != s->streak_slot) {
-        s->streak = 0; // someone else came in between
-    }
-}
-
-void umf_own_leave_locked_hot(umf_own_table_t *t, umf_own_segment_t *s) {
-    unsigned me = umf_own_my_slot();
-    if (me != 0 && s->bias == 0 &&
-        __atomic_load_n(&t->can_bias, __ATOMIC_RELAXED) != 0) {
-        if (s->streak_slot != me) {
-            s->streak_slot = (uint16_t)me;
-            s->streak = 0;
-        }
-        if (++s->streak >= (uint32_t)BIAS_STREAK << s->revocations) {
-            __atomic_store_n(&s->bias, me, __ATOMIC_RELAXED);
-        }
-    }
-    umf_own_unlock(&s->lock);
-}
-
 umf_result_t umf_own_table_init(umf_own_table_t *t) {
     t->segments = aligned_alloc(64, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
-    t->threads = aligned_alloc(64, sizeof(*t->threads) * UMF_GPU_STATS_SLOTS);
-    if (t->segments == NULL || t->threads == NULL) {
-        free(t->segments);
-        free(t->threads);
-        t->segments = NULL;
+    if (t->segments == NULL) {
         UMF_LOG_ERROR("ownership table: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     memset(t->segments, 0, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
-    memset(t->threads, 0, sizeof(*t->threads) * UMF_GPU_STATS_SLOTS);
     t->gen = 0;
     t->active = 0;
     t->chunks = NULL;
     pthread_mutex_init(&t->chunk_lock, NULL);
-    pthread_once(&membarrier_once, membarrier_setup);
-    t->can_bias = membarrier_ok;
     return UMF_RESULT_SUCCESS;
 }
 
@@ -145,9 +62,7 @@ void umf_own_table_fini(umf_own_table_t *t) {
     }
     pthread_mutex_destroy(&t->chunk_lock);
     free(t->segments);
-    free(t->threads);
     t->segments = NULL;
-    t->threads = NULL;
 }
 
 // ---- Segment arrays
@@ -267,7 +182,7 @@ static umf_own_slot_t *rehash_locked(umf_own_segment_t *s,
 // insert that needs it).
 bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
     for (;;) {
-        umf_own_enter_locked(t, s);
+        umf_own_lock(&s->lock);
         size_t capacity = s->slots != NULL ? s->mask + 1 : 0;
         size_t want = capacity;
         if (grow) {
@@ -290,7 +205,7 @@ bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
                           want);
             return false;
         }
-        umf_own_enter_locked(t, s);
+        umf_own_lock(&s->lock);
         // Another thread may have resized meanwhile: only the size computed
         // under this same lock counts.
         size_t now = s->slots != NULL ? s->mask + 1 : 0;
@@ -312,7 +227,7 @@ umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     for (;;) {
-        umf_own_enter_locked(t, s);
+        umf_own_lock(&s->lock);
         if (s->slots != NULL && (s->count + 1) * 4 <= (s->mask + 1) * 3) {
             break;
         }
@@ -347,7 +262,7 @@ umf_own_take_t umf_own_take_slow(umf_own_table_t *t, uint64_t key,
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     unsigned spins = 0;
     for (;;) {
-        umf_own_enter_locked(t, s);
+        umf_own_lock(&s->lock);
         umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
         umf_own_take_t ret = UMF_OWN_TAKEN;
         uint64_t w = slot != NULL ? slot->word : 0;
@@ -391,7 +306,7 @@ static void restore(umf_own_table_t *t, uint64_t key, uint64_t word,
                     uint64_t take_gen, bool *held, uint64_t *gen) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_enter_locked(t, s);
+    umf_own_lock(&s->lock);
     if (s->slots == NULL || s->count + 1 > s->mask) {
         umf_own_unlock(&s->lock);
         UMF_LOG_ERROR("ownership table: no room to put %p back; the "
@@ -440,7 +355,7 @@ void umf_own_table_finish(umf_own_table_t *t, uint64_t key, uint64_t word,
     }
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_enter_locked(t, s);
+    umf_own_lock(&s->lock);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     bool shrink = false;
     if (slot != NULL) {
@@ -459,7 +374,7 @@ void umf_own_table_finish(umf_own_table_t *t, uint64_t key, uint64_t word,
 void umf_own_table_release(umf_own_table_t *t, uint64_t key) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_enter_locked(t, s);
+    umf_own_lock(&s->lock);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     if (slot != NULL) {
         slot->word &= ~(uint64_t)UMF_OWN_HELD;
@@ -472,7 +387,7 @@ bool umf_own_table_remove(umf_own_table_t *t, uint64_t key) {
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     unsigned spins = 0;
     for (;;) {
-        umf_own_enter_locked(t, s);
+        umf_own_lock(&s->lock);
         umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
         if (slot != NULL && (slot->word & UMF_OWN_PIN) != 0) {
             umf_own_unlock(&s->lock);
@@ -491,7 +406,7 @@ bool umf_own_table_remove(umf_own_table_t *t, uint64_t key) {
 bool umf_own_table_lookup(umf_own_table_t *t, uint64_t key, uint64_t *word) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_enter_locked(t, s);
+    umf_own_lock(&s->lock);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     bool live =
         slot != NULL && (slot->word & (UMF_OWN_HELD | UMF_OWN_FREEING)) == 0;
@@ -507,7 +422,7 @@ umf_own_take_t umf_own_table_mark_ext(umf_own_table_t *t, uint64_t key,
                                       uint64_t *word) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    umf_own_enter_locked(t, s);
+    umf_own_lock(&s->lock);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     umf_own_take_t ret = UMF_OWN_TAKEN;
     uint64_t w = slot != NULL ? slot->word : 0;
@@ -622,7 +537,7 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
         umf_own_segment_t *s = &t->segments[i];
         unsigned spins = 0;
         for (;;) {
-            umf_own_enter_locked(t, s);
+            umf_own_lock(&s->lock);
             if (s->slots == NULL) {
                 umf_own_unlock(&s->lock);
                 break;
@@ -646,7 +561,7 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
                 ret = visit(arg, items[done].key, items[done].size);
                 done += ret == UMF_RESULT_SUCCESS;
             }
-            umf_own_enter_locked(t, s);
+            umf_own_lock(&s->lock);
             settle_locked(s, items, n, done);
             umf_own_unlock(&s->lock);
             if (ret != UMF_RESULT_SUCCESS) {

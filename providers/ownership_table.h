@@ -12,18 +12,6 @@
 //   atomic exchange, and a store to unlock) and touches the lines of its
 //   probe, usually one. Two threads meet on a lock only when their keys
 //   share a segment; nothing is ever held across a call out of the table.
-// - Biased segments: a segment that one thread keeps using alone is biased
-//   to it (after a streak of its operations with nobody else in between):
-//   that thread's inserts and takes then enter it with plain loads and
-//   stores, no atomic read-modify-write at all, announcing themselves in a
-//   per-thread word of the table. Any other thread that needs the segment
-//   takes its lock and revokes the bias: clears it, runs
-//   membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (so that each thread either
-//   has its announcement visible or sees the bias gone), and waits for the
-//   owner to leave. A revocation costs a system call, so each one doubles
-//   the streak a segment needs before it is biased again. Threads get their
-//   slot from gpu_stats.h (the first UMF_GPU_STATS_SLOTS threads); without
-//   the expedited membarrier (old kernels, seccomp) nothing is biased.
 // - No allocation per call: a segment doubles at 3/4 load and shrinks to a
 //   quarter below 1/16; the new array is allocated with the lock released
 //   and filled with it held (one segment is 1/256th of the table).
@@ -59,7 +47,6 @@
 
 #include <umf/base.h>
 
-#include "gpu_stats.h"
 #include "utils_common.h"
 
 #define UMF_OWN_SEGMENT_BITS 8
@@ -87,12 +74,8 @@ typedef struct umf_own_slot_t {
 
 typedef struct umf_own_segment_t {
     int lock;
-    unsigned bias;         // the thread slot it is biased to; 0: none
     unsigned shift;        // home slot = (hash << SEGMENT_BITS) >> shift
     uint32_t walk_from;    // where the walk's next batch starts looking
-    uint32_t streak;       // locked hot operations of streak_slot in a row
-    uint16_t streak_slot;  // the thread slot of the streak
-    uint16_t revocations;  // of its bias so far (capped)
     umf_own_slot_t *slots; // NULL while the segment never held an entry
     size_t mask;           // capacity - 1
     size_t count;          // entries (written atomically: read unlocked)
@@ -100,17 +83,10 @@ typedef struct umf_own_segment_t {
 
 static_assert(sizeof(umf_own_segment_t) <= 64, "one line a segment");
 
-// A thread's announcement: the segment it is in on the biased path.
-typedef struct umf_own_thread_t {
-    struct umf_own_segment_t *in;
-} __attribute__((aligned(64))) umf_own_thread_t;
-
 typedef struct umf_own_table_t {
     umf_own_segment_t *segments;
-    umf_own_thread_t *threads;  // one per thread slot of gpu_stats.h
     pthread_mutex_t chunk_lock; // the huge-page chunks of segment arrays
     struct umf_own_chunk_t *chunks;
-    int can_bias; // the expedited membarrier works here
     // Written by gen_begin and gen_end (one change at a time: their caller
     // serialises them), read by inserts and takes under a segment lock.
     uint64_t gen;
@@ -157,19 +133,6 @@ static inline void umf_own_lock(int *lock) {
 static inline void umf_own_unlock(int *lock) {
     __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
-
-// The calling thread's slot (1 .. UMF_GPU_STATS_SLOTS), or 0 if it has
-// none (yet): then it never uses a bias.
-static inline unsigned umf_own_my_slot(void) {
-    unsigned slot = umf_gpu_stats_slot;
-    return slot <= UMF_GPU_STATS_SLOTS ? slot : 0;
-}
-
-// Locks s, revoking its bias if it is another thread's (ownership_table.c).
-struct umf_own_table_t;
-void umf_own_enter_locked(struct umf_own_table_t *t, umf_own_segment_t *s);
-// Unlocks s after a hot operation; biases it to the caller after a streak.
-void umf_own_leave_locked_hot(struct umf_own_table_t *t, umf_own_segment_t *s);
 
 // A key's hash: its top bits choose the segment, the next ones the slot.
 // One multiply (Fibonacci hashing): its high bits mix every bit of the
@@ -239,38 +202,6 @@ static inline bool umf_own_remove_locked(umf_own_segment_t *s,
     return s->mask + 1 > UMF_OWN_MIN_CAPACITY && s->count * 16 < s->mask + 1;
 }
 
-// Enters s for an insert or a take: with plain loads and stores if s is
-// biased to the calling thread (returns its slot), else locked (returns
-// 0).
-static inline unsigned umf_own_enter_hot(umf_own_table_t *t,
-                                         umf_own_segment_t *s) {
-    unsigned me = umf_own_my_slot();
-    if (UMF_LIKELY(me != 0 &&
-                   __atomic_load_n(&s->bias, __ATOMIC_RELAXED) == me)) {
-        umf_own_thread_t *th = &t->threads[me - 1];
-        __atomic_store_n(&th->in, s, __ATOMIC_RELAXED);
-        // The store, then the load again: a revoker's membarrier() orders
-        // the two against its own clearing of the bias (the header).
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (UMF_LIKELY(__atomic_load_n(&s->bias, __ATOMIC_RELAXED) == me)) {
-            return me;
-        }
-        __atomic_store_n(&th->in, NULL, __ATOMIC_RELEASE);
-    }
-    umf_own_enter_locked(t, s);
-    return 0;
-}
-
-static inline void umf_own_leave_hot(umf_own_table_t *t, umf_own_segment_t *s,
-                                     unsigned biased) {
-    if (UMF_LIKELY(biased != 0)) {
-        // Release: a revoker waiting for this sees every write made here.
-        __atomic_store_n(&t->threads[biased - 1].in, NULL, __ATOMIC_RELEASE);
-        return;
-    }
-    umf_own_leave_locked_hot(t, s);
-}
-
 // The slow paths (ownership_table.c).
 bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow);
 umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
@@ -315,7 +246,7 @@ static inline umf_result_t umf_own_table_insert(umf_own_table_t *t,
     if (UMF_UNLIKELY(key == 0 || size > UMF_OWN_MAX_SIZE)) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    unsigned biased = umf_own_enter_hot(t, s);
+    umf_own_lock(&s->lock);
     // Room for one more below 3/4 load, else the slow path grows first.
     if (UMF_LIKELY(s->slots != NULL &&
                    (s->count + 1) * 4 <= (s->mask + 1) * 3)) {
@@ -323,16 +254,16 @@ static inline umf_result_t umf_own_table_insert(umf_own_table_t *t,
             umf_own_slot_t *slot = &s->slots[i];
             if (slot->key == 0) {
                 umf_own_store_locked(t, s, slot, key, size, flags, held, gen);
-                umf_own_leave_hot(t, s, biased);
+                umf_own_unlock(&s->lock);
                 return UMF_RESULT_SUCCESS;
             }
             if (UMF_UNLIKELY(slot->key == key)) {
-                umf_own_leave_hot(t, s, biased);
+                umf_own_unlock(&s->lock);
                 return UMF_RESULT_ERROR_INVALID_ARGUMENT;
             }
         }
     }
-    umf_own_leave_hot(t, s, biased);
+    umf_own_unlock(&s->lock);
     return umf_own_insert_slow(t, key, size, flags, held, gen);
 }
 
@@ -349,7 +280,7 @@ static inline umf_own_take_t umf_own_table_take(umf_own_table_t *t,
                                                 bool *freeing, uint64_t *gen) {
     uint64_t hash = umf_own_hash(key);
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
-    unsigned biased = umf_own_enter_hot(t, s);
+    umf_own_lock(&s->lock);
     umf_own_slot_t *slot = umf_own_find_locked(s, hash, key);
     if (UMF_LIKELY(slot != NULL)) {
         uint64_t w = slot->word;
@@ -366,14 +297,14 @@ static inline umf_own_take_t umf_own_table_take(umf_own_table_t *t,
             *gen = g;
             *freeing = false;
             bool shrink = umf_own_remove_locked(s, slot);
-            umf_own_leave_hot(t, s, biased);
+            umf_own_unlock(&s->lock);
             if (UMF_UNLIKELY(shrink)) {
                 (void)umf_own_resize(t, s, false);
             }
             return UMF_OWN_TAKEN;
         }
     }
-    umf_own_leave_hot(t, s, biased);
+    umf_own_unlock(&s->lock);
     if (slot == NULL) {
         return UMF_OWN_ABSENT;
     }
