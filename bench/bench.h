@@ -44,6 +44,7 @@ typedef struct bench_options_t {
     unsigned providers;    // mask of BENCH_PROVIDER_* to measure
     bool system_drivers;   // do not point the drivers at the emulated ones
     const char *json_path; // --json FILE, or NULL
+    const char *md_path;   // --markdown FILE, or NULL
     unsigned live_count;   // live allocation levels for the scale runs
     size_t live[BENCH_MAX_LIVE_LEVELS];
     size_t residency_live; // live allocations during residency changes
@@ -303,5 +304,8 @@ bool bench_report_add(bench_report_t *rep, const bench_result_t *r);
 void bench_report_print(const bench_report_t *rep, const bench_options_t *o);
 bool bench_report_write_json(const bench_report_t *rep,
                              const bench_options_t *o, const char *path);
+// The README's table of targets (a Markdown table).
+bool bench_report_write_markdown(const bench_report_t *rep,
+                                 const bench_options_t *o, const char *path);
 
 #endif // UMF_GPU_BENCH_H

@@ -27,8 +27,8 @@ static const bench_backend_t *const backends[] = {&bench_backend_ze,
 static void usage(FILE *out) {
     fprintf(
         out,
-        "usage: umf-gpu-bench [--quick] [--json FILE] [--provider "
-        "ze|cuda|all]\n"
+        "usage: umf-gpu-bench [--quick] [--json FILE] [--markdown FILE]\n"
+        "                     [--provider ze|cuda|all]\n"
         "                     [--reps N] [--warmup N] [--rep-ms MS]\n"
         "                     [--clock cpu|wall] [--live N[,N...]]\n"
         "                     [--residency-live N]\n"
@@ -70,6 +70,8 @@ static void usage(FILE *out) {
         "10 000\n                    live allocations), in well under 30 s\n"
         "  --json FILE       also write every figure to FILE as one JSON "
         "document\n"
+        "  --markdown FILE   also write the table of targets to FILE (the "
+        "README's\n                    Performance table)\n"
         "  --provider P      ze, cuda or all (default all)\n"
         "  --reps N          measured repetitions (default 41; --quick 7)\n"
         "  --warmup N        warm-up repetitions (default 3; --quick 1)\n"
@@ -227,6 +229,9 @@ static int parse_args(int argc, char **argv, args_t *a, bool *exit_now) {
         } else if (strcmp(opt, "--json") == 0) {
             ok = val != NULL && val[0] != '\0';
             a->o.json_path = val;
+        } else if (strcmp(opt, "--markdown") == 0) {
+            ok = val != NULL && val[0] != '\0';
+            a->o.md_path = val;
         } else if (strcmp(opt, "--provider") == 0) {
             a->provider_given = true;
             if (val != NULL && strcmp(val, "ze") == 0) {
@@ -420,6 +425,10 @@ static int main_process(const args_t *a) {
     bench_report_print(&rep, o);
     if (o->json_path != NULL &&
         !bench_report_write_json(&rep, o, o->json_path)) {
+        rep.failures++;
+    }
+    if (o->md_path != NULL &&
+        !bench_report_write_markdown(&rep, o, o->md_path)) {
         rep.failures++;
     }
     free(rep.results);

@@ -423,6 +423,114 @@ void bench_report_print(const bench_report_t *rep, const bench_options_t *o) {
     fflush(stdout);
 }
 
+// ---- Markdown --------------------------------------------------------------
+//
+// The README's table of targets: one row per headline figure, a column per
+// provider, each cell the figure and whether it met its target.
+
+typedef struct md_row_t {
+    const char *name;  // summary name
+    const char *label; // what it measures, with its target
+    int decimals;      // of the value; -1: p50 / p99 / max of a stall
+    const char *unit;  // after the value
+} md_row_t;
+
+static const md_row_t md_rows[] = {
+    {"added_ns_64B",
+     "64 B alloc+free pair, arena: added by the provider (≤ 10 ns)", 1, " ns"},
+    {"memfd_ratio_64B", "same, memfd mode: provider / raw (≤ 1.02)", 3, ""},
+    {"random_added_ns_1k",
+     "random pattern, 1 000 live: added per step (≤ 15 ns)", 1, " ns"},
+    {"random_added_ns_100k",
+     "random pattern, 100 000 live: added per step (≤ 40 ns)", 1, " ns"},
+    {"random_added_ns_1M",
+     "random pattern, 1 000 000 live: added per step (≤ 100 ns)", 1, " ns"},
+    {"driver_random_growth",
+     "the emulated driver's own random step, most vs fewest live (1 000 000 "
+     "vs 1 000 by default; ≤ 4×)",
+     2, "×"},
+    {"residency_stall_max_ns",
+     "another thread's alloc+free during a resident device change "
+     "(over --residency-live, 400 000 by default), p50 / p99 / max (max ≤ 1 "
+     "ms)",
+     -1, ""},
+    {"threads_ratio_growth",
+     "2-thread provider/raw ratio over 1-thread (≤ 1.1)", 3, ""},
+    {"ipc_first_over_cached_arena",
+     "IPC first open / cached open, arena (≥ 50×)", 0, "×"},
+    {"ipc_first_over_cached_memfd",
+     "IPC first open / cached open, memfd (≥ 50×)", 0, "×"},
+    {"native_error_ns", "`get_last_native_error` (≤ 20 ns)", 1, " ns"},
+};
+
+static void md_cell(FILE *f, const bench_report_t *rep, const md_row_t *row,
+                    const summary_t *s, size_t n, const char *pr) {
+    const summary_t *e = NULL;
+    for (size_t i = 0; i < n && e == NULL; i++) {
+        if (strcmp(s[i].name, row->name) == 0 &&
+            strcmp(s[i].provider, pr) == 0) {
+            e = &s[i];
+        }
+    }
+    if (e == NULL) {
+        fprintf(f, " — |");
+        return;
+    }
+    char value[160];
+    const bench_result_t *stall =
+        row->decimals < 0
+            ? find_name(rep, "residency_stall", pr, main_mode(rep, pr))
+            : NULL;
+    const bench_result_t *idle =
+        stall != NULL ? find_name(rep, "residency_idle", pr, stall->mode)
+                      : NULL;
+    if (stall != NULL) {
+        // With the max of pairs for as long with no change: on a shared
+        // machine a max in wall time is often a preemption, not a wait.
+        snprintf(
+            value, sizeof(value),
+            "%.0f ns / %.0f ns / %.2f ms (no change, as long: max %.2f ms)",
+            stall->median_ns, stall->p99_ns, stall->max_ns / 1e6,
+            idle != NULL ? idle->max_ns / 1e6 : NAN);
+    } else {
+        snprintf(value, sizeof(value), "%.*f%s",
+                 row->decimals < 0 ? 0 : row->decimals, e->value, row->unit);
+    }
+    fprintf(f, " %s%s |", value, summary_met(e) ? "" : " (missed)");
+}
+
+bool bench_report_write_markdown(const bench_report_t *rep,
+                                 const bench_options_t *o, const char *path) {
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        perror(path);
+        return false;
+    }
+    summary_t s[MAX_SUMMARIES];
+    size_t n = summarize(rep, s);
+    fprintf(f,
+            "<!-- umf-gpu-bench%s --markdown: %u repetitions of ~%.2g ms, "
+            "%s time, medians -->\n",
+            o->quick ? " --quick" : "", o->reps, o->rep_ns / 1e6,
+            o->clock == BENCH_CLOCK_CPU ? "thread CPU" : "wall");
+    fprintf(f, "| measurement (target) | Level Zero | CUDA |\n"
+               "| --- | --- | --- |\n");
+    for (size_t r = 0; r < sizeof(md_rows) / sizeof(md_rows[0]); r++) {
+        fprintf(f, "| %s |", md_rows[r].label);
+        md_cell(f, rep, &md_rows[r], s, n, "ze");
+        md_cell(f, rep, &md_rows[r], s, n, "cuda");
+        fputc('\n', f);
+    }
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "umf-gpu-bench: writing %s failed\n", path);
+    }
+    return ok;
+}
+
 // ---- JSON ------------------------------------------------------------------
 
 static void json_string(FILE *f, const char *s) {

@@ -7,8 +7,8 @@
 // liburcu-dev and libck-dev are installed; a measuring tool for the choice
 // of the table, not part of the library (which links neither).
 //
-//   - ours: ownership_table, segments with a spinlock each, biased to a
-//     thread that keeps one to itself (no atomic read-modify-write then);
+//   - ours: ownership_table, 256 open-addressing segments with a spinlock
+//     each;
 //   - liburcu: cds_lfht (RCU lock-free resizable hash table, the memb
 //     flavour), sized for 2^20 buckets from the start, a node allocated per
 //     insert and freed after a grace period (call_rcu), lookups and removes
@@ -38,7 +38,6 @@
 #include <urcu.h>
 #include <urcu/rculfhash.h>
 
-#include "gpu_stats.h"
 #include "ownership_table.h"
 
 #define REPS 11
@@ -97,9 +96,7 @@ static void own_destroy(void *t) {
     umf_own_table_fini(t);
     free(t);
 }
-static void own_enter(void) {
-    (void)umf_gpu_stats_take_slot(); // the thread slot biasing uses
-}
+static void own_enter(void) {}
 static void own_exit(void) {}
 static bool own_insert(void *t, uint64_t key, uint64_t size) {
     bool held;
