@@ -423,6 +423,18 @@ void bench_report_print(const bench_report_t *rep, const bench_options_t *o) {
     fflush(stdout);
 }
 
+// Closes a report file; false (said on stderr) if anything was not written.
+static bool close_report(FILE *f, const char *path) {
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "umf-gpu-bench: writing %s failed\n", path);
+    }
+    return ok;
+}
+
 // ---- Markdown --------------------------------------------------------------
 //
 // The README's table of targets: one row per headline figure, a column per
@@ -521,14 +533,7 @@ bool bench_report_write_markdown(const bench_report_t *rep,
         md_cell(f, rep, &md_rows[r], s, n, "cuda");
         fputc('\n', f);
     }
-    bool ok = !ferror(f);
-    if (fclose(f) != 0) {
-        ok = false;
-    }
-    if (!ok) {
-        fprintf(stderr, "umf-gpu-bench: writing %s failed\n", path);
-    }
-    return ok;
+    return close_report(f, path);
 }
 
 // ---- JSON ------------------------------------------------------------------
@@ -661,12 +666,5 @@ bool bench_report_write_json(const bench_report_t *rep,
             s[i].at_most ? "<=" : ">=", summary_met(&s[i]) ? "true" : "false");
     }
     fprintf(f, "\n  ]\n}\n");
-    bool ok = !ferror(f);
-    if (fclose(f) != 0) {
-        ok = false;
-    }
-    if (!ok) {
-        fprintf(stderr, "umf-gpu-bench: writing %s failed\n", path);
-    }
-    return ok;
+    return close_report(f, path);
 }
