@@ -10,6 +10,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,24 @@ static struct {
     umf_test_child_fn fn;
 } roles[MAX_ROLES];
 static int role_count;
+static atomic_int failures;
+
+extern char **environ;
+
+void umf_test_child_fail(const char *file, int line, const char *fmt, ...) {
+    char what[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(what, sizeof(what), fmt, args);
+    va_end(args);
+    // One write per failure, so that lines of several threads do not mix.
+    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
+    atomic_fetch_add(&failures, 1);
+}
+
+int umf_test_child_failures(void) {
+    return atomic_load(&failures);
+}
 
 void umf_test_child_register(const char *name, umf_test_child_fn fn) {
     if (role_count == MAX_ROLES) {
@@ -50,6 +70,14 @@ bool umf_test_child_dispatch(int argc, char **argv, int *status) {
         if (strcmp(roles[i].name, name) == 0) {
             *status = roles[i].fn(CHILD_SOCK_FD, argc - 2, argv + 2);
             close(CHILD_SOCK_FD);
+            int failed = umf_test_child_failures();
+            if (failed > 0) {
+                fprintf(stderr, "child role %s: %d checks failed\n", name,
+                        failed);
+                if (*status == 0) {
+                    *status = 1;
+                }
+            }
             return true;
         }
     }
@@ -58,8 +86,54 @@ bool umf_test_child_dispatch(int argc, char **argv, int *status) {
     return true;
 }
 
-int umf_test_child_start(umf_test_child_t *child, const char *name,
-                         const char *const *args) {
+// NAME's length in an environment entry or assignment ("NAME=value" or
+// "NAME").
+static size_t env_name_len(const char *entry) {
+    const char *eq = strchr(entry, '=');
+    return eq != NULL ? (size_t)(eq - entry) : strlen(entry);
+}
+
+static bool env_overridden(const char *entry, const char *const *env) {
+    size_t len = env_name_len(entry);
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++) {
+        if (env_name_len(env[i]) == len && strncmp(entry, env[i], len) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The child's environment: the parent's, less the names `env` sets or
+// removes, plus its assignments. NULL (errno set) when out of memory.
+static char **child_environment(const char *const *env) {
+    size_t count = 0, added = 0;
+    while (environ != NULL && environ[count] != NULL) {
+        count++;
+    }
+    while (env != NULL && env[added] != NULL) {
+        added++;
+    }
+    char **envp = malloc((count + added + 1) * sizeof(*envp));
+    if (envp == NULL) {
+        return NULL;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!env_overridden(environ[i], env)) {
+            envp[n++] = environ[i];
+        }
+    }
+    for (size_t i = 0; i < added; i++) {
+        if (strchr(env[i], '=') != NULL) {
+            envp[n++] = (char *)env[i];
+        }
+    }
+    envp[n] = NULL;
+    return envp;
+}
+
+int umf_test_child_start_env(umf_test_child_t *child, const char *name,
+                             const char *const *args, const char *const *env) {
     char role[256];
     if (child == NULL || name == NULL ||
         snprintf(role, sizeof(role), ROLE_FLAG "%s", name) >=
@@ -79,9 +153,16 @@ int umf_test_child_start(umf_test_child_t *child, const char *name,
         argv[argc++] = (char *)args[i];
     }
     argv[argc] = NULL;
+    char **envp = child_environment(env);
+    if (envp == NULL) {
+        return -1;
+    }
 
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        int err = errno;
+        free(envp);
+        errno = err;
         return -1;
     }
     fflush(NULL);
@@ -90,6 +171,7 @@ int umf_test_child_start(umf_test_child_t *child, const char *name,
         int err = errno;
         close(sv[0]);
         close(sv[1]);
+        free(envp);
         errno = err;
         return -1;
     }
@@ -100,13 +182,19 @@ int umf_test_child_start(umf_test_child_t *child, const char *name,
         } else if (dup2(sv[1], CHILD_SOCK_FD) < 0) {
             _exit(126);
         }
-        execv("/proc/self/exe", argv);
+        execve("/proc/self/exe", argv, envp);
         _exit(126);
     }
+    free(envp);
     close(sv[1]);
     child->pid = pid;
     child->sock = sv[0];
     return 0;
+}
+
+int umf_test_child_start(umf_test_child_t *child, const char *name,
+                         const char *const *args) {
+    return umf_test_child_start_env(child, name, args, NULL);
 }
 
 int umf_test_child_wait(umf_test_child_t *child) {
@@ -282,15 +370,27 @@ char *umf_test_read_all(int fd) {
     return buf;
 }
 
-int umf_test_child_output(const char *role, const char *const *args,
-                          char **output) {
+int umf_test_child_run(const char *role, const char *const *args,
+                       const char *const *env, char **output) {
     umf_test_child_t child;
-    *output = NULL;
-    if (umf_test_child_start(&child, role, args) != 0) {
+    if (output != NULL) {
+        *output = NULL;
+    }
+    if (umf_test_child_start_env(&child, role, args, env) != 0) {
         return -1;
     }
-    *output = umf_test_read_all(child.sock);
+    char *text = umf_test_read_all(child.sock);
+    if (output != NULL) {
+        *output = text;
+    } else {
+        free(text);
+    }
     return umf_test_child_wait(&child);
+}
+
+int umf_test_child_output(const char *role, const char *const *args,
+                          char **output) {
+    return umf_test_child_run(role, args, NULL, output);
 }
 
 int umf_test_drop_ptrace_capability(void) {

@@ -16,6 +16,14 @@
 //   ASSERT_EQ(umf_test_child_start(&c, "consumer", NULL), 0);
 //   umf_test_send(c.sock, data, sizeof(data));
 //   EXPECT_EQ(umf_test_child_wait(&c), 0);
+//
+// A child reports its failures one way: CHILD_EXPECT* print where and what
+// failed on stderr (which the child shares with the parent) and count;
+// CHILD_ASSERT* do the same and return 1 from the enclosing function (a
+// role body, or any function returning int). A role that returns 0 after a
+// failed check exits with status 1, so the parent sees every failure in the
+// exit status. The count is process-wide and thread-safe, so the checks
+// also serve threads of a GoogleTest process (umf_test_child_failures()).
 
 #ifndef UMF_GPU_TEST_CHILD_H
 #define UMF_GPU_TEST_CHILD_H 1
@@ -29,6 +37,34 @@ extern "C" {
 #endif
 
 typedef int (*umf_test_child_fn)(int sock, int argc, char **argv);
+
+// Records a failed check: prints "file:line: check failed: <message>" on
+// stderr and counts it.
+void umf_test_child_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// Failed checks of this process so far (all threads).
+int umf_test_child_failures(void);
+
+#define CHILD_CHECK_(cond, on_fail, ...)                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            umf_test_child_fail(__FILE__, __LINE__, __VA_ARGS__);              \
+            on_fail;                                                           \
+        }                                                                      \
+    } while (0)
+
+#define CHILD_CMP_(a, b, on_fail)                                              \
+    do {                                                                       \
+        long long child_a_ = (long long)(a), child_b_ = (long long)(b);        \
+        CHILD_CHECK_(child_a_ == child_b_, on_fail, "%s == %s: %lld vs %lld",  \
+                     #a, #b, child_a_, child_b_);                              \
+    } while (0)
+
+#define CHILD_EXPECT(cond) CHILD_CHECK_(cond, (void)0, "%s", #cond)
+#define CHILD_EXPECT_EQ(a, b) CHILD_CMP_(a, b, (void)0)
+#define CHILD_ASSERT(cond) CHILD_CHECK_(cond, return 1, "%s", #cond)
+#define CHILD_ASSERT_EQ(a, b) CHILD_CMP_(a, b, return 1)
 
 void umf_test_child_register(const char *name, umf_test_child_fn fn);
 
@@ -49,6 +85,13 @@ typedef struct umf_test_child_t {
 // `args` (may be NULL) as its argv after the role. 0, or -1 with errno set.
 int umf_test_child_start(umf_test_child_t *child, const char *name,
                          const char *const *args);
+
+// The same, with the NULL-terminated "NAME=value" assignments of `env` (may
+// be NULL) added to the child's environment (replacing the parent's value of
+// NAME), and "NAME" alone removing NAME from it. The parent's own
+// environment does not change.
+int umf_test_child_start_env(umf_test_child_t *child, const char *name,
+                             const char *const *args, const char *const *env);
 
 // Waits for the child and closes the socket. Returns the exit status, 128 +
 // the signal number if a signal killed it, or -1 on error.
@@ -77,6 +120,11 @@ char *umf_test_read_all(int fd);
 // it could not start.
 int umf_test_child_output(const char *role, const char *const *args,
                           char **output);
+
+// The same with `env` as in umf_test_child_start_env(); `output` may be
+// NULL, then what the child sends is read and dropped.
+int umf_test_child_run(const char *role, const char *const *args,
+                       const char *const *env, char **output);
 
 // Called by main: if argv names a child role, runs it and stores its exit
 // status in *status, returning true.

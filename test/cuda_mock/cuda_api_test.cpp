@@ -30,36 +30,36 @@ namespace {
 UMF_TEST_CHILD(before_init) {
     (void)sock;
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, false);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     int count = -1;
     CUdevice dev;
     CUcontext ctx;
     CUdeviceptr p;
-    CHILD_CHECK(cu->cuDeviceGetCount(&count) == CUDA_ERROR_NOT_INITIALIZED);
-    CHILD_CHECK(cu->cuDeviceGet(&dev, 0) == CUDA_ERROR_NOT_INITIALIZED);
-    CHILD_CHECK(cu->cuCtxGetCurrent(&ctx) == CUDA_ERROR_NOT_INITIALIZED);
-    CHILD_CHECK(cu->cuDevicePrimaryCtxRetain(&ctx, 0) ==
-                CUDA_ERROR_NOT_INITIALIZED);
-    CHILD_CHECK(cu->cuMemAlloc_v2(&p, 64) == CUDA_ERROR_NOT_INITIALIZED);
+    CHILD_ASSERT(cu->cuDeviceGetCount(&count) == CUDA_ERROR_NOT_INITIALIZED);
+    CHILD_ASSERT(cu->cuDeviceGet(&dev, 0) == CUDA_ERROR_NOT_INITIALIZED);
+    CHILD_ASSERT(cu->cuCtxGetCurrent(&ctx) == CUDA_ERROR_NOT_INITIALIZED);
+    CHILD_ASSERT(cu->cuDevicePrimaryCtxRetain(&ctx, 0) ==
+                 CUDA_ERROR_NOT_INITIALIZED);
+    CHILD_ASSERT(cu->cuMemAlloc_v2(&p, 64) == CUDA_ERROR_NOT_INITIALIZED);
     // These work before cuInit.
     int version = 0;
     const char *name = nullptr;
-    CHILD_CHECK(cu->cuDriverGetVersion(&version) == CUDA_SUCCESS);
-    CHILD_CHECK(version > 0);
-    CHILD_CHECK(cu->cuGetErrorName(CUDA_ERROR_NOT_INITIALIZED, &name) ==
-                CUDA_SUCCESS);
-    CHILD_CHECK(std::strcmp(name, "CUDA_ERROR_NOT_INITIALIZED") == 0);
+    CHILD_ASSERT(cu->cuDriverGetVersion(&version) == CUDA_SUCCESS);
+    CHILD_ASSERT(version > 0);
+    CHILD_ASSERT(cu->cuGetErrorName(CUDA_ERROR_NOT_INITIALIZED, &name) ==
+                 CUDA_SUCCESS);
+    CHILD_ASSERT(std::strcmp(name, "CUDA_ERROR_NOT_INITIALIZED") == 0);
     void *fn = nullptr;
-    CHILD_CHECK(cu->cuGetProcAddress_v2("cuInit", &fn, 12000,
-                                        CU_GET_PROC_ADDRESS_DEFAULT,
-                                        nullptr) == CUDA_SUCCESS);
-    CHILD_CHECK(fn == cuda_test_driver_symbol("cuInit"));
+    CHILD_ASSERT(cu->cuGetProcAddress_v2("cuInit", &fn, 12000,
+                                         CU_GET_PROC_ADDRESS_DEFAULT,
+                                         nullptr) == CUDA_SUCCESS);
+    CHILD_ASSERT(fn == cuda_test_driver_symbol("cuInit"));
     // cuInit takes no flags.
-    CHILD_CHECK(cu->cuInit(1) == CUDA_ERROR_INVALID_VALUE);
-    CHILD_CHECK(cu->cuInit(0) == CUDA_SUCCESS);
-    CHILD_CHECK(cu->cuDeviceGetCount(&count) == CUDA_SUCCESS);
-    CHILD_CHECK(count > 0);
-    CHILD_CHECK(cu->cuInit(0) == CUDA_SUCCESS); // again: no effect
+    CHILD_ASSERT(cu->cuInit(1) == CUDA_ERROR_INVALID_VALUE);
+    CHILD_ASSERT(cu->cuInit(0) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuDeviceGetCount(&count) == CUDA_SUCCESS);
+    CHILD_ASSERT(count > 0);
+    CHILD_ASSERT(cu->cuInit(0) == CUDA_SUCCESS); // again: no effect
     return 0;
 }
 

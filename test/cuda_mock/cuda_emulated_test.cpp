@@ -57,7 +57,7 @@ class CudaEmulatedCtx : public CudaCtxTest {
 UMF_TEST_CHILD(describe) {
     cuda_test_child_stderr_to_socket(sock);
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, false);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUresult r = cu->cuInit(0);
     int count = -1;
     size_t total = 0;
@@ -66,8 +66,9 @@ UMF_TEST_CHILD(describe) {
         CHILD_CU(cu->cuDeviceTotalMem_v2(&total, 0));
     } else {
         // A failed cuInit stays failed; nothing works.
-        CHILD_CHECK(cu->cuInit(0) == r);
-        CHILD_CHECK(cu->cuDeviceGetCount(&count) == CUDA_ERROR_NOT_INITIALIZED);
+        CHILD_ASSERT(cu->cuInit(0) == r);
+        CHILD_ASSERT(cu->cuDeviceGetCount(&count) ==
+                     CUDA_ERROR_NOT_INITIALIZED);
     }
     std::fprintf(stderr, "cuInit=%d count=%d total=%zu\n", (int)r, count,
                  total);
@@ -166,7 +167,7 @@ TEST_F(CudaEmulated, CoreStaysPrivateToTheDriver) {
 
 UMF_TEST_CHILD(memory_limit) {
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     (void)sock;
     const size_t M = 1 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
     CUcontext c0, c1;
@@ -174,28 +175,28 @@ UMF_TEST_CHILD(memory_limit) {
     CHILD_CU(cu->cuCtxCreate_v2(&c0, 0, 0));
     size_t free_b = 0, total_b = 0;
     CHILD_CU(cu->cuMemGetInfo_v2(&free_b, &total_b));
-    CHILD_CHECK(total_b == M && free_b == M);
+    CHILD_ASSERT(total_b == M && free_b == M);
 
     CUdeviceptr a, b, c, d, m;
     CHILD_CU(cu->cuMemAlloc_v2(&a, M / 2));
     CHILD_CU(cu->cuMemGetInfo_v2(&free_b, &total_b));
-    CHILD_CHECK(free_b == M / 2);
-    CHILD_CHECK(cu->cuMemAlloc_v2(&b, M / 2 + 1) == CUDA_ERROR_OUT_OF_MEMORY);
+    CHILD_ASSERT(free_b == M / 2);
+    CHILD_ASSERT(cu->cuMemAlloc_v2(&b, M / 2 + 1) == CUDA_ERROR_OUT_OF_MEMORY);
     CHILD_CU(cu->cuMemAlloc_v2(&b, 100)); // a whole page
     CHILD_CU(cu->cuMemGetInfo_v2(&free_b, &total_b));
-    CHILD_CHECK(free_b == M / 2 - page);
+    CHILD_ASSERT(free_b == M / 2 - page);
     // Managed memory counts too; pinned host memory does not.
     CHILD_CU(cu->cuMemAllocManaged(&m, M / 2 - page, CU_MEM_ATTACH_GLOBAL));
     CHILD_CU(cu->cuMemGetInfo_v2(&free_b, &total_b));
-    CHILD_CHECK(free_b == 0);
-    CHILD_CHECK(cu->cuMemAlloc_v2(&c, 1) == CUDA_ERROR_OUT_OF_MEMORY);
+    CHILD_ASSERT(free_b == 0);
+    CHILD_ASSERT(cu->cuMemAlloc_v2(&c, 1) == CUDA_ERROR_OUT_OF_MEMORY);
     void *host;
     CHILD_CU(cu->cuMemAllocHost_v2(&host, 4 * M));
     CHILD_CU(cu->cuMemFreeHost(host));
     // The other device has its own memory.
     CHILD_CU(cu->cuCtxPushCurrent_v2(c1));
     CHILD_CU(cu->cuMemGetInfo_v2(&free_b, &total_b));
-    CHILD_CHECK(free_b == M);
+    CHILD_ASSERT(free_b == M);
     CHILD_CU(cu->cuMemAlloc_v2(&d, M));
     CHILD_CU(cu->cuMemFree_v2(d));
     CHILD_CU(cu->cuCtxPopCurrent_v2(nullptr));
@@ -206,7 +207,7 @@ UMF_TEST_CHILD(memory_limit) {
     CHILD_CU(cu->cuMemFree_v2(c));
     CHILD_CU(cu->cuMemFree_v2(b));
     CHILD_CU(cu->cuMemGetInfo_v2(&free_b, &total_b));
-    CHILD_CHECK(free_b == M);
+    CHILD_ASSERT(free_b == M);
     CHILD_CU(cu->cuMemAlloc_v2(&c, M)); // all of it, in one piece
     CHILD_CU(cu->cuMemFree_v2(c));
     CHILD_CU(cu->cuCtxDestroy_v2(c0));
@@ -231,7 +232,7 @@ TEST_F(CudaEmulated, DeviceMemoryLimitInEveryMemoryMode) {
 UMF_TEST_CHILD(env_faults) {
     cuda_test_child_stderr_to_socket(sock);
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext ctx;
     CHILD_CU(cu->cuDevicePrimaryCtxRetain(&ctx, 0));
     CHILD_CU(cu->cuCtxSetCurrent(ctx));
@@ -481,7 +482,7 @@ TEST_F(CudaEmulatedCtx, WriteLeakReport) {
 UMF_TEST_CHILD(leaker) {
     cuda_test_child_stderr_to_socket(sock);
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     bool clean = getenv("LEAKER_CLEAN") != nullptr;
     CUcontext c;
     CHILD_CU(cu->cuCtxCreate_v2(&c, 0, 0));

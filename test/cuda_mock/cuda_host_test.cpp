@@ -474,7 +474,7 @@ TEST_F(CudaHostEmulated, PoolMaxSizeAndFaultRules) {
 UMF_TEST_CHILD(pool_leaker) {
     cuda_test_child_stderr_to_socket(sock);
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext c;
     CHILD_CU(cu->cuDevicePrimaryCtxRetain(&c, 0));
     CHILD_CU(cu->cuCtxPushCurrent_v2(c));

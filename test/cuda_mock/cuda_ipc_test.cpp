@@ -59,25 +59,25 @@ bool child_context(const cuda_test_driver_t *cu, CUcontext *ctx) {
 
 UMF_TEST_CHILD(ipc_exporter) {
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext ctx;
-    CHILD_CHECK(child_context(cu, &ctx));
+    CHILD_ASSERT(child_context(cu, &ctx));
     CUdeviceptr p = 0;
-    CHILD_CHECK(cu->cuMemAlloc_v2(&p, kSize) == CUDA_SUCCESS);
-    CHILD_CHECK(cuda_test_write_pattern(cu, p, kSize, 1) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuMemAlloc_v2(&p, kSize) == CUDA_SUCCESS);
+    CHILD_ASSERT(cuda_test_write_pattern(cu, p, kSize, 1) == CUDA_SUCCESS);
     msg_t m = {};
     CUipcMemHandle h, inner;
-    CHILD_CHECK(cu->cuIpcGetMemHandle(&h, p) == CUDA_SUCCESS);
-    CHILD_CHECK(cu->cuIpcGetMemHandle(&inner, p + 4096) == CUDA_SUCCESS);
-    CHILD_CHECK(std::memcmp(&h, &inner, sizeof(h)) == 0);
+    CHILD_ASSERT(cu->cuIpcGetMemHandle(&h, p) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuIpcGetMemHandle(&inner, p + 4096) == CUDA_SUCCESS);
+    CHILD_ASSERT(std::memcmp(&h, &inner, sizeof(h)) == 0);
     m.cmd = CMD_HANDLE;
     m.size = kSize;
     std::memcpy(m.handle, &h, sizeof(h));
-    CHILD_CHECK(umf_test_send(sock, &m, sizeof(m)) == 0);
+    CHILD_ASSERT(umf_test_send(sock, &m, sizeof(m)) == 0);
     std::vector<CUdeviceptr> more;
     bool freed = false;
     for (;;) {
-        CHILD_CHECK(umf_test_recv(sock, &m, sizeof(m)) == 0);
+        CHILD_ASSERT(umf_test_recv(sock, &m, sizeof(m)) == 0);
         switch (m.cmd) {
         case CMD_CHECK:
             m.result = cuda_test_check_pattern(cu, p, kSize, m.arg);
@@ -105,34 +105,34 @@ UMF_TEST_CHILD(ipc_exporter) {
             break;
         case CMD_EXIT:
             for (CUdeviceptr q : more) {
-                CHILD_CHECK(cu->cuMemFree_v2(q) == CUDA_SUCCESS);
+                CHILD_ASSERT(cu->cuMemFree_v2(q) == CUDA_SUCCESS);
             }
             if (!freed) {
-                CHILD_CHECK(cu->cuMemFree_v2(p) == CUDA_SUCCESS);
+                CHILD_ASSERT(cu->cuMemFree_v2(p) == CUDA_SUCCESS);
             }
-            CHILD_CHECK(cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
-            CHILD_CHECK(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
+            CHILD_ASSERT(cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
+            CHILD_ASSERT(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
             return 0;
         default:
             std::fprintf(stderr, "exporter: unknown command %d\n", m.cmd);
             return 1;
         }
-        CHILD_CHECK(umf_test_send(sock, &m, sizeof(m)) == 0);
+        CHILD_ASSERT(umf_test_send(sock, &m, sizeof(m)) == 0);
     }
 }
 
 UMF_TEST_CHILD(ipc_importer) {
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext ctx;
-    CHILD_CHECK(child_context(cu, &ctx));
+    CHILD_ASSERT(child_context(cu, &ctx));
     CUipcMemHandle h = {};
     CUdeviceptr p = 0;
     size_t size = 0;
     int open_refs = 0;
     msg_t m;
     for (;;) {
-        CHILD_CHECK(umf_test_recv(sock, &m, sizeof(m)) == 0);
+        CHILD_ASSERT(umf_test_recv(sock, &m, sizeof(m)) == 0);
         switch (m.cmd) {
         case CMD_HANDLE:
             std::memcpy(&h, m.handle, sizeof(h));
@@ -185,15 +185,15 @@ UMF_TEST_CHILD(ipc_importer) {
             break;
         }
         case CMD_EXIT:
-            CHILD_CHECK(open_refs == 0);
-            CHILD_CHECK(cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
-            CHILD_CHECK(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
+            CHILD_ASSERT(open_refs == 0);
+            CHILD_ASSERT(cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
+            CHILD_ASSERT(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
             return 0;
         default:
             std::fprintf(stderr, "importer: unknown command %d\n", m.cmd);
             return 1;
         }
-        CHILD_CHECK(umf_test_send(sock, &m, sizeof(m)) == 0);
+        CHILD_ASSERT(umf_test_send(sock, &m, sizeof(m)) == 0);
     }
 }
 
@@ -384,24 +384,24 @@ TEST_F(CudaIpcCtxTest, MalformedHandlesAreRefused) {
 UMF_TEST_CHILD(malloc_mode) {
     (void)sock;
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext ctx;
-    CHILD_CHECK(child_context(cu, &ctx));
+    CHILD_ASSERT(child_context(cu, &ctx));
     CUdeviceptr p = 0;
-    CHILD_CHECK(cu->cuMemAlloc_v2(&p, 10000) == CUDA_SUCCESS);
-    CHILD_CHECK(p % 256 == 0);
-    CHILD_CHECK(cuda_test_write_pattern(cu, p, 10000, 7) == CUDA_SUCCESS);
-    CHILD_CHECK(cuda_test_check_pattern(cu, p, 10000, 7));
+    CHILD_ASSERT(cu->cuMemAlloc_v2(&p, 10000) == CUDA_SUCCESS);
+    CHILD_ASSERT(p % 256 == 0);
+    CHILD_ASSERT(cuda_test_write_pattern(cu, p, 10000, 7) == CUDA_SUCCESS);
+    CHILD_ASSERT(cuda_test_check_pattern(cu, p, 10000, 7));
     unsigned capable = 1;
-    CHILD_CHECK(cu->cuPointerGetAttribute(
-                    &capable, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE,
-                    p) == CUDA_SUCCESS);
-    CHILD_CHECK(capable == 0);
+    CHILD_ASSERT(cu->cuPointerGetAttribute(
+                     &capable, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE,
+                     p) == CUDA_SUCCESS);
+    CHILD_ASSERT(capable == 0);
     CUipcMemHandle h;
-    CHILD_CHECK(cu->cuIpcGetMemHandle(&h, p) == CUDA_ERROR_NOT_SUPPORTED);
-    CHILD_CHECK(cu->cuMemFree_v2(p) == CUDA_SUCCESS);
-    CHILD_CHECK(cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
-    CHILD_CHECK(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuIpcGetMemHandle(&h, p) == CUDA_ERROR_NOT_SUPPORTED);
+    CHILD_ASSERT(cu->cuMemFree_v2(p) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
     return 0;
 }
 

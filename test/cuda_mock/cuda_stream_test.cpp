@@ -300,12 +300,12 @@ TEST_F(CudaStream, WaitEventOrdersTwoStreams) {
 // itself, and says so.
 UMF_TEST_CHILD(event_importer) {
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext ctx;
     CHILD_CU(cu->cuDevicePrimaryCtxRetain(&ctx, 0));
     CHILD_CU(cu->cuCtxPushCurrent_v2(ctx));
     CUipcEventHandle h;
-    CHILD_CHECK(umf_test_recv(sock, &h, sizeof(h)) == 0);
+    CHILD_ASSERT(umf_test_recv(sock, &h, sizeof(h)) == 0);
     CUevent e = nullptr;
     CHILD_CU(cu->cuIpcOpenEventHandle(&e, h));
     CHILD_CU(cu->cuEventSynchronize(e));
@@ -317,12 +317,12 @@ UMF_TEST_CHILD(event_importer) {
     CHILD_CU(cu->cuStreamSynchronize(s));
     // An opened event behaves as one made with CU_EVENT_DISABLE_TIMING.
     float ms;
-    CHILD_CHECK(cu->cuEventElapsedTime_v2(&ms, e, e) ==
+    CHILD_ASSERT(cu->cuEventElapsedTime_v2(&ms, e, e) ==
                 CUDA_ERROR_INVALID_HANDLE);
     CHILD_CU(cu->cuEventDestroy_v2(e));
     CHILD_CU(cu->cuStreamDestroy_v2(s));
     char done = 'D';
-    CHILD_CHECK(umf_test_send(sock, &done, 1) == 0);
+    CHILD_ASSERT(umf_test_send(sock, &done, 1) == 0);
     CHILD_CU(cu->cuCtxPopCurrent_v2(&ctx));
     CHILD_CU(cu->cuDevicePrimaryCtxRelease_v2(0));
     return 0;

@@ -394,34 +394,34 @@ TEST_F(CudaVmm, ImportErrors) {
 // data, writes its own, and unmaps everything.
 UMF_TEST_CHILD(vmm_importer) {
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUcontext ctx;
     CHILD_CU(cu->cuDevicePrimaryCtxRetain(&ctx, 0));
     CHILD_CU(cu->cuCtxPushCurrent_v2(ctx));
     uint64_t size = 0;
-    CHILD_CHECK(umf_test_recv(sock, &size, sizeof(size)) == 0);
+    CHILD_ASSERT(umf_test_recv(sock, &size, sizeof(size)) == 0);
     int fd = umf_test_recv_fd(sock);
-    CHILD_CHECK(fd >= 0);
+    CHILD_ASSERT(fd >= 0);
     CUmemGenericAllocationHandle h = 0;
     CHILD_CU(cu->cuMemImportFromShareableHandle(
         &h, (void *)(intptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
-    CHILD_CHECK(close(fd) == 0);
+    CHILD_ASSERT(close(fd) == 0);
     CUmemAllocationProp prop;
     CHILD_CU(cu->cuMemGetAllocationPropertiesFromHandle(&prop, h));
-    CHILD_CHECK(prop.location.type == CU_MEM_LOCATION_TYPE_DEVICE);
-    CHILD_CHECK(prop.location.id == 0);
+    CHILD_ASSERT(prop.location.type == CU_MEM_LOCATION_TYPE_DEVICE);
+    CHILD_ASSERT(prop.location.id == 0);
     CUdeviceptr p = 0;
     CHILD_CU(cu->cuMemAddressReserve(&p, size, 0, 0, 0));
     CHILD_CU(cu->cuMemMap(p, size, 0, h, 0));
     CUmemAccessDesc d = access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
     CHILD_CU(cu->cuMemSetAccess(p, size, &d, 1));
-    CHILD_CHECK(cuda_test_check_pattern(cu, p, size, 31));
+    CHILD_ASSERT(cuda_test_check_pattern(cu, p, size, 31));
     CHILD_CU(cuda_test_write_pattern(cu, p, size, 32));
     CHILD_CU(cu->cuMemUnmap(p, size));
     CHILD_CU(cu->cuMemRelease(h));
     CHILD_CU(cu->cuMemAddressFree(p, size));
     char done = 'D';
-    CHILD_CHECK(umf_test_send(sock, &done, 1) == 0);
+    CHILD_ASSERT(umf_test_send(sock, &done, 1) == 0);
     CHILD_CU(cu->cuCtxPopCurrent_v2(&ctx));
     CHILD_CU(cu->cuDevicePrimaryCtxRelease_v2(0));
     return 0;
@@ -650,7 +650,7 @@ TEST_F(CudaVmmEmulated, FaultRulesByName) {
 UMF_TEST_CHILD(vmm_leaker) {
     cuda_test_child_stderr_to_socket(sock);
     const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
-    CHILD_CHECK(cu != nullptr);
+    CHILD_ASSERT(cu != nullptr);
     CUmemAllocationProp prop = device_prop(0, false);
     size_t gran = 0;
     CHILD_CU(cu->cuMemGetAllocationGranularity(

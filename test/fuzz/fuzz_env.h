@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// What the provider fuzz targets share: one provider of a kind on the
-// emulated driver, made through the public API, plus the driver copies and
-// counts the targets check their invariants with. A target that finds a
-// broken invariant calls fuzz_fail(), which aborts: libFuzzer then saves
-// the input as a crash.
+// What the provider fuzz targets share on top of the harness
+// (test/common/gpu_harness.h, which brings up the driver): one DEVICE
+// provider of a kind, made once, and the way a target reports a broken
+// invariant: fuzz_fail() aborts, and libFuzzer saves the input as a crash.
 //
 // The drivers are the build's emulated ones unless the environment names
 // others (ZE_ENABLE_ALT_DRIVERS, UMF_GPU_CUDA_LIB); the library's and the
@@ -18,30 +17,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <umf/gpu_mock.h>
-#include <umf/memory_provider.h>
-#include <umf/memory_provider_gpu.h>
-
-typedef enum fuzz_kind_t {
-    FUZZ_LEVEL_ZERO = 0,
-    FUZZ_CUDA = 1,
-} fuzz_kind_t;
+#include "gpu_harness.h"
 
 typedef struct fuzz_env_t {
-    fuzz_kind_t kind;
-    const char *name;
+    const umf_test_gpu_t *gpu;             // the emulated driver of the kind
+    umf_test_gpu_kind_t kind;              // gpu->kind
+    const char *name;                      // gpu->name
     umf_memory_provider_handle_t provider; // DEVICE memory, device 0
-    void *context;                         // its driver context
-    umf_gpu_mock_get_live_count_fn live;   // the driver's live counts
-    int32_t oom_code;                      // the driver's out of memory
 } fuzz_env_t;
 
 // The environment of `kind`, made on first use; aborts (with the reason on
-// stderr) when it cannot be made.
-const fuzz_env_t *fuzz_env(fuzz_kind_t kind);
+// stderr) when it cannot be made or the driver is not the emulated one.
+const fuzz_env_t *fuzz_env(umf_test_gpu_kind_t kind);
 
 // Driver copy of `size` bytes (host or device memory either side).
-bool fuzz_copy(const fuzz_env_t *env, void *dst, const void *src, size_t size);
+static inline bool fuzz_copy(const fuzz_env_t *env, void *dst, const void *src,
+                             size_t size) {
+    return umf_test_gpu_copy(env->gpu, NULL, dst, src, size);
+}
+
+// The emulated driver's live count of `what`.
+static inline int64_t fuzz_live(const fuzz_env_t *env,
+                                umf_gpu_mock_live_t what) {
+    return env->gpu->mock.live(what);
+}
 
 // Prints "fuzz invariant broken: <what>" and aborts.
 void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
@@ -53,8 +52,5 @@ __attribute__((noreturn));
             fuzz_fail(__VA_ARGS__);                                            \
         }                                                                      \
     } while (0)
-
-// Open fds of this process (from /proc/self/fd).
-int fuzz_count_fds(void);
 
 #endif // UMF_GPU_TEST_FUZZ_ENV_H

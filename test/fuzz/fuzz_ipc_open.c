@@ -35,6 +35,7 @@
 #include "fuzz_env.h"
 #include "ipc_data.h"
 #include "mock_ipc.h"
+#include "test_child.h"
 
 #ifndef FUZZ_KIND
 #error "FUZZ_KIND must name the provider kind"
@@ -94,7 +95,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
     atexit(stop_helper);
     atexit(report);
-    base_imports = env->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+    base_imports = fuzz_live(env, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
     return 0;
 }
 
@@ -127,7 +128,7 @@ static uint64_t get64(const uint8_t *p) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // Counted around the call (the fuzzing engine opens and closes files
     // of its own between inputs).
-    int base_fds = fuzz_count_fds();
+    int base_fds = umf_test_count_open_fds();
     umf_ipc_data_t rec;
     memset(&rec, 0, sizeof(rec));
     memcpy(&rec, data, size < sizeof(rec) ? size : sizeof(rec));
@@ -176,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opened += r == UMF_RESULT_SUCCESS;
     if (r == UMF_RESULT_SUCCESS) {
         imported +=
-            env->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS) > base_imports;
+            fuzz_live(env, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS) > base_imports;
         FUZZ_CHECK(p != NULL, "open succeeded with a NULL pointer");
         umf_result_t c =
             umfMemoryProviderCloseIPCHandle(env->provider, p, rec.size);
@@ -194,10 +195,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                        UMF_RESULT_SUCCESS &&
                    st.ipc_handles_open == 0,
                "an open is left counted");
-    int64_t imports = env->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+    int64_t imports = fuzz_live(env, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
     FUZZ_CHECK(imports == base_imports, "%lld imports left (were %lld)",
                (long long)imports, (long long)base_imports);
-    int fds = fuzz_count_fds();
+    int fds = umf_test_count_open_fds();
     FUZZ_CHECK(fds == base_fds, "%d fds open (were %d)", fds, base_fds);
     return 0;
 }

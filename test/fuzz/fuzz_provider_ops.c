@@ -80,7 +80,7 @@ static bool trace;          // UMF_FUZZ_TRACE set: print every call
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     env = fuzz_env(FUZZ_KIND);
-    base_allocs = env->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    base_allocs = fuzz_live(env, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
     trace = getenv("UMF_FUZZ_TRACE") != NULL;
     return 0;
 }
@@ -264,7 +264,7 @@ static void op_free(model_t *m, input_t *in) {
                    "piece: %d",
                    (void *)pc.ptr, size, pc.size, r);
         m->bytes -= pc.size;
-        m->inexact |= size == 0 && env->kind == FUZZ_CUDA;
+        m->inexact |= size == 0 && env->kind == UMF_TEST_GPU_CUDA;
         forget(m, i, true);
         return;
     }
@@ -297,7 +297,7 @@ static void op_split(model_t *m, input_t *in) {
     // The CUDA provider knows a whole allocation's size only as the driver
     // tells it, maybe rounded up: it takes a smaller total for one. The
     // pieces are then what it was told, and the rest in none.
-    if (!valid && r == UMF_RESULT_SUCCESS && env->kind == FUZZ_CUDA &&
+    if (!valid && r == UMF_RESULT_SUCCESS && env->kind == UMF_TEST_GPU_CUDA &&
         pc->whole && first > 0 && first < total && total < pc->size) {
         m->inexact = true;
         m->bytes -= pc->size - total;
@@ -380,7 +380,7 @@ static void op_query(model_t *m, input_t *in) {
         inside =
             p >= m->pieces[i].ptr && p < m->pieces[i].ptr + m->pieces[i].size;
     }
-    if (!inside && env->kind == FUZZ_CUDA && in_page_tail(m, p)) {
+    if (!inside && env->kind == UMF_TEST_GPU_CUDA && in_page_tail(m, p)) {
         return; // either answer is right
     }
     switch ((k >> 1) % 4) {
@@ -421,7 +421,7 @@ static void op_query(model_t *m, input_t *in) {
             // Only what the piece holds is shared (a CUDA provider's whole
             // allocation: up to the driver's page).
             size_t room = own ? pc->size - (size_t)(p - pc->ptr) : SIZE_MAX;
-            if (own && env->kind == FUZZ_CUDA && pc->whole) {
+            if (own && env->kind == UMF_TEST_GPU_CUDA && pc->whole) {
                 uintptr_t end = (uintptr_t)pc->ptr + pc->size;
                 room += (size_t)(((end + 4095) & ~(uintptr_t)4095) - end);
             }
@@ -511,7 +511,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         m.count--;
     }
     check_stats(&m);
-    int64_t allocs = env->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    int64_t allocs = fuzz_live(env, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
     FUZZ_CHECK(allocs == base_allocs,
                "%lld driver allocations left (were %lld)", (long long)allocs,
                (long long)base_allocs);

@@ -30,7 +30,7 @@
 #include <thread>
 #include <vector>
 
-#include "provider_cuda_test_env.h"
+#include "gpu_test_cuda.h"
 #include "provider_driver_calls.h"
 #include "test_child.h"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "provider_cuda_test_env.h"
+#include "gpu_test_cuda.h"
 #include "test_child.h"
 
 extern "C" {
@@ -86,32 +86,32 @@ struct ChildSide {
 // answer with one byte: 0 ok, 1 failed. Ends when the parent closes.
 UMF_TEST_CHILD(cuda_consumer) {
     ChildSide side;
-    CHILD_CHECK(side.init(argc, argv));
+    CHILD_ASSERT(side.init(argc, argv));
     Message m;
     while (umf_test_recv(sock, &m, sizeof(m)) == 0) {
         void *p1 = nullptr, *p2 = nullptr;
-        CHILD_CHECK(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &p1) ==
-                    UMF_RESULT_SUCCESS);
-        CHILD_CHECK(cuda_check(side.ctx, p1, m.size, m.seed));
+        CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &p1) ==
+                     UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(cuda_check(side.ctx, p1, m.size, m.seed));
         if (m.reply != 0) {
-            CHILD_CHECK(cuda_fill(side.ctx, p1, m.size, m.reply));
+            CHILD_ASSERT(cuda_fill(side.ctx, p1, m.size, m.reply));
         }
-        CHILD_CHECK(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &p2) ==
-                    UMF_RESULT_SUCCESS);
-        CHILD_CHECK(p1 == p2);
-        CHILD_CHECK(umfMemoryProviderCloseIPCHandle(side.h, p2, m.size) ==
-                    UMF_RESULT_SUCCESS);
-        CHILD_CHECK(umfMemoryProviderCloseIPCHandle(side.h, p1, m.size) ==
-                    UMF_RESULT_SUCCESS);
-        CHILD_CHECK(umfMemoryProviderCloseIPCHandle(side.h, p1, m.size) ==
-                    UMF_RESULT_ERROR_INVALID_ARGUMENT);
+        CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &p2) ==
+                     UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(p1 == p2);
+        CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(side.h, p2, m.size) ==
+                     UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(side.h, p1, m.size) ==
+                     UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(side.h, p1, m.size) ==
+                     UMF_RESULT_ERROR_INVALID_ARGUMENT);
         umf_gpu_provider_stats_t st;
-        CHILD_CHECK(umfGpuMemoryProviderGetStats(side.h, &st) ==
-                    UMF_RESULT_SUCCESS);
-        CHILD_CHECK(st.ipc_handles_open == 0);
-        CHILD_CHECK(st.ipc_cache_hits == st.ipc_cache_misses);
+        CHILD_ASSERT(umfGpuMemoryProviderGetStats(side.h, &st) ==
+                     UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(st.ipc_handles_open == 0);
+        CHILD_ASSERT(st.ipc_cache_hits == st.ipc_cache_misses);
         char ok = 0;
-        CHILD_CHECK(umf_test_send(sock, &ok, 1) == 0);
+        CHILD_ASSERT(umf_test_send(sock, &ok, 1) == 0);
     }
     return 0;
 }
@@ -247,28 +247,28 @@ TEST_F(CudaIpc, OpenInTheProducerReturnsTheOriginalPointer) {
 UMF_TEST_CHILD(cuda_producer) {
     bool wait_forever = argc > 0 && std::strcmp(argv[argc - 1], "wait") == 0;
     ChildSide side;
-    CHILD_CHECK(side.init(wait_forever ? argc - 1 : argc, argv));
+    CHILD_ASSERT(side.init(wait_forever ? argc - 1 : argc, argv));
     void *ptr = nullptr;
-    CHILD_CHECK(umfMemoryProviderAlloc(side.h, 256 * KiB, 0, &ptr) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(cuda_fill(side.ctx, ptr, 256 * KiB, 7));
+    CHILD_ASSERT(umfMemoryProviderAlloc(side.h, 256 * KiB, 0, &ptr) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(cuda_fill(side.ctx, ptr, 256 * KiB, 7));
     Message m = {};
     m.size = 256 * KiB;
     m.seed = 7;
-    CHILD_CHECK(umfMemoryProviderGetIPCHandle(side.h, ptr, m.size, &m.data) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umf_test_send(sock, &m, sizeof(m)) == 0);
+    CHILD_ASSERT(umfMemoryProviderGetIPCHandle(side.h, ptr, m.size, &m.data) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umf_test_send(sock, &m, sizeof(m)) == 0);
     char go;
     if (umf_test_recv(sock, &go, 1) != 0 || wait_forever) {
         for (;;) {
             pause(); // the parent kills us
         }
     }
-    CHILD_CHECK(umfMemoryProviderPutIPCHandle(side.h, &m.data) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umfMemoryProviderFree(side.h, ptr, m.size) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umf_test_send(sock, &go, 1) == 0);
+    CHILD_ASSERT(umfMemoryProviderPutIPCHandle(side.h, &m.data) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umfMemoryProviderFree(side.h, ptr, m.size) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umf_test_send(sock, &go, 1) == 0);
     return 0;
 }
 
@@ -325,55 +325,55 @@ TEST_F(CudaIpc, ProducerKilledWhileTheConsumerHasItOpen) {
 // Opens through two providers on one context and one on another context.
 UMF_TEST_CHILD(cuda_consumer_contexts) {
     ChildSide side;
-    CHILD_CHECK(side.init(argc, argv));
+    CHILD_ASSERT(side.init(argc, argv));
     umf_memory_provider_handle_t same = side.make_provider(side.ctx);
     CUcontext other_ctx = nullptr;
     CUdevice dev = 0;
-    CHILD_CHECK(side.cu->cuDeviceGet(&dev, 0) == CUDA_SUCCESS);
-    CHILD_CHECK(side.cu->cuCtxCreate_v2(&other_ctx, 0, dev) == CUDA_SUCCESS);
+    CHILD_ASSERT(side.cu->cuDeviceGet(&dev, 0) == CUDA_SUCCESS);
+    CHILD_ASSERT(side.cu->cuCtxCreate_v2(&other_ctx, 0, dev) == CUDA_SUCCESS);
     CUcontext popped = nullptr;
-    CHILD_CHECK(side.cu->cuCtxPopCurrent_v2(&popped) == CUDA_SUCCESS);
+    CHILD_ASSERT(side.cu->cuCtxPopCurrent_v2(&popped) == CUDA_SUCCESS);
     umf_memory_provider_handle_t other = side.make_provider(other_ctx);
-    CHILD_CHECK(same != nullptr && other != nullptr);
+    CHILD_ASSERT(same != nullptr && other != nullptr);
     Message m;
-    CHILD_CHECK(umf_test_recv(sock, &m, sizeof(m)) == 0);
+    CHILD_ASSERT(umf_test_recv(sock, &m, sizeof(m)) == 0);
     void *a = nullptr, *b = nullptr, *o = nullptr;
-    CHILD_CHECK(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &a) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umfMemoryProviderOpenIPCHandle(same, &m.data, &b) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(a == b); // one mapping per context, shared by providers
+    CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &a) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(same, &m.data, &b) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(a == b); // one mapping per context, shared by providers
     umf_gpu_provider_stats_t st;
-    CHILD_CHECK(umfGpuMemoryProviderGetStats(same, &st) == UMF_RESULT_SUCCESS);
-    CHILD_CHECK(st.ipc_cache_hits == 1 && st.ipc_cache_misses == 0);
-    CHILD_CHECK(umfMemoryProviderOpenIPCHandle(other, &m.data, &o) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(o != a); // another context maps it again
-    CHILD_CHECK(cuda_check(other_ctx, o, m.size, m.seed));
-    CHILD_CHECK(cuda_check(side.ctx, a, m.size, m.seed));
+    CHILD_ASSERT(umfGpuMemoryProviderGetStats(same, &st) == UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(st.ipc_cache_hits == 1 && st.ipc_cache_misses == 0);
+    CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(other, &m.data, &o) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(o != a); // another context maps it again
+    CHILD_ASSERT(cuda_check(other_ctx, o, m.size, m.seed));
+    CHILD_ASSERT(cuda_check(side.ctx, a, m.size, m.seed));
     // A close names the context's mapping: not the other context's.
-    CHILD_CHECK(umfMemoryProviderCloseIPCHandle(other, a, m.size) ==
-                UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    CHILD_CHECK(umfMemoryProviderCloseIPCHandle(other, o, m.size) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umfMemoryProviderCloseIPCHandle(same, b, m.size) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(cuda_check(side.ctx, a, m.size, m.seed)); // still mapped
-    CHILD_CHECK(umfMemoryProviderCloseIPCHandle(side.h, a, m.size) ==
-                UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(other, a, m.size) ==
+                 UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(other, o, m.size) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(same, b, m.size) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(cuda_check(side.ctx, a, m.size, m.seed)); // still mapped
+    CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(side.h, a, m.size) ==
+                 UMF_RESULT_SUCCESS);
     // Opened again after the last close: mapped anew.
-    CHILD_CHECK(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &a) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umfMemoryProviderCloseIPCHandle(side.h, a, m.size) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(umfGpuMemoryProviderGetStats(side.h, &st) ==
-                UMF_RESULT_SUCCESS);
-    CHILD_CHECK(st.ipc_cache_misses == 2 && st.ipc_cache_hits == 0);
+    CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &a) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(side.h, a, m.size) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(umfGpuMemoryProviderGetStats(side.h, &st) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_ASSERT(st.ipc_cache_misses == 2 && st.ipc_cache_hits == 0);
     umfMemoryProviderDestroy(same);
     umfMemoryProviderDestroy(other);
-    CHILD_CHECK(side.cu->cuCtxDestroy_v2(other_ctx) == CUDA_SUCCESS);
+    CHILD_ASSERT(side.cu->cuCtxDestroy_v2(other_ctx) == CUDA_SUCCESS);
     char ok = 0;
-    CHILD_CHECK(umf_test_send(sock, &ok, 1) == 0);
+    CHILD_ASSERT(umf_test_send(sock, &ok, 1) == 0);
     return 0;
 }
 
@@ -542,7 +542,7 @@ struct Holdings {
 // (after the warm-up cycles) and at the end; exit status 2 if they differ.
 UMF_TEST_CHILD(cuda_cycle_consumer) {
     ChildSide side;
-    CHILD_CHECK(side.init(argc, argv));
+    CHILD_ASSERT(side.init(argc, argv));
     Message m;
     Holdings before;
     while (umf_test_recv(sock, &m, sizeof(m)) == 0) {
@@ -551,13 +551,13 @@ UMF_TEST_CHILD(cuda_cycle_consumer) {
             continue;
         }
         void *p = nullptr;
-        CHILD_CHECK(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &p) ==
-                    UMF_RESULT_SUCCESS);
-        CHILD_CHECK(cuda_check(side.ctx, p, m.size, m.seed));
-        CHILD_CHECK(umfMemoryProviderCloseIPCHandle(side.h, p, m.size) ==
-                    UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(umfMemoryProviderOpenIPCHandle(side.h, &m.data, &p) ==
+                     UMF_RESULT_SUCCESS);
+        CHILD_ASSERT(cuda_check(side.ctx, p, m.size, m.seed));
+        CHILD_ASSERT(umfMemoryProviderCloseIPCHandle(side.h, p, m.size) ==
+                     UMF_RESULT_SUCCESS);
         char ok = 0;
-        CHILD_CHECK(umf_test_send(sock, &ok, 1) == 0);
+        CHILD_ASSERT(umf_test_send(sock, &ok, 1) == 0);
     }
     Holdings after = Holdings::now();
     if (!after.same_as(before)) {

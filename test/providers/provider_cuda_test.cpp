@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "provider_cuda_test_env.h"
+#include "gpu_test_cuda.h"
 #include "test_child.h"
 
 namespace {

@@ -24,9 +24,8 @@ extern "C" {
 #include "providers/ipc_data.h"
 }
 
-#include "child_check.h"
+#include "gpu_test_ze.h"
 #include "test_child.h"
-#include "ze_test_env.h"
 
 namespace {
 
@@ -68,11 +67,12 @@ struct Side {
     umf_memory_provider_handle_t h = nullptr;
 
     bool open() {
-        if (!ze_env().why.empty()) {
-            std::fprintf(stderr, "environment: %s\n", ze_env().why.c_str());
+        if (!(ze_gpu()->why == nullptr)) {
+            std::fprintf(stderr, "environment: %s\n",
+                         gpu_why(ze_gpu()).c_str());
             return false;
         }
-        dev = ze_env().devices[0];
+        dev = ze_devices()[0];
         ctx = ze_test_context_create();
         ZeProviderConfig cfg;
         cfg.context = ctx;
@@ -88,21 +88,25 @@ struct Side {
     }
     std::vector<unsigned char> get(void *ptr, size_t size) {
         size_t n = 0;
-        CHECK_EQ(umfMemoryProviderGetIPCHandleSize(h, &n), UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(umfMemoryProviderGetIPCHandleSize(h, &n),
+                        UMF_RESULT_SUCCESS);
         std::vector<unsigned char> data(n);
-        CHECK_EQ(umfMemoryProviderGetIPCHandle(h, ptr, size, data.data()),
-                 UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(
+            umfMemoryProviderGetIPCHandle(h, ptr, size, data.data()),
+            UMF_RESULT_SUCCESS);
         return data;
     }
-    // A consumer role's end: closes, tells the parent, returns the status.
+    // A consumer role's end: closes, tells the parent, returns the status
+    // (failed checks make it 1, test_child.h).
     int finish(int sock) {
         close();
         send_tag(sock, TAG_DONE);
-        return child_status();
+        return 0;
     }
     umf_gpu_provider_stats_t stats() {
         umf_gpu_provider_stats_t s = {};
-        CHECK_EQ(umfGpuMemoryProviderGetStats(h, &s), UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(umfGpuMemoryProviderGetStats(h, &s),
+                        UMF_RESULT_SUCCESS);
         return s;
     }
 };
@@ -119,28 +123,31 @@ UMF_TEST_CHILD(ze_consumer_rw) {
         return 100;
     }
     void *p = nullptr, *q = nullptr;
-    CHECK_EQ(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p),
-             UMF_RESULT_SUCCESS);
-    CHECK(ze_test_check_pattern(s.ctx, s.dev, p, kSize, 1));
-    CHECK_EQ(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &q),
-             UMF_RESULT_SUCCESS);
-    CHECK(p == q);
-    CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 1);
+    CHILD_EXPECT_EQ(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(ze_test_check_pattern(s.ctx, s.dev, p, kSize, 1));
+    CHILD_EXPECT_EQ(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &q),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(p == q);
+    CHILD_EXPECT_EQ(ze_gpu()->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                    1);
     umf_gpu_provider_stats_t st = s.stats();
-    CHECK_EQ(st.ipc_handles_open, 2);
-    CHECK_EQ(st.ipc_cache_hits, 1);
-    CHECK_EQ(st.ipc_cache_misses, 1);
-    CHECK(ze_test_write_pattern(s.ctx, s.dev, p, kSize, 2));
-    CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, q, kSize),
-             UMF_RESULT_SUCCESS);
-    CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 1);
-    CHECK(ze_test_check_pattern(s.ctx, s.dev, p, kSize, 2));
-    CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
-             UMF_RESULT_SUCCESS);
-    CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
-    CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
-             UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    CHECK_EQ(s.stats().ipc_handles_open, 0);
+    CHILD_EXPECT_EQ(st.ipc_handles_open, 2);
+    CHILD_EXPECT_EQ(st.ipc_cache_hits, 1);
+    CHILD_EXPECT_EQ(st.ipc_cache_misses, 1);
+    CHILD_EXPECT(ze_test_write_pattern(s.ctx, s.dev, p, kSize, 2));
+    CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s.h, q, kSize),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(ze_gpu()->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                    1);
+    CHILD_EXPECT(ze_test_check_pattern(s.ctx, s.dev, p, kSize, 2));
+    CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(ze_gpu()->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                    0);
+    CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
+                    UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    CHILD_EXPECT_EQ(s.stats().ipc_handles_open, 0);
     return s.finish(sock);
 }
 
@@ -154,23 +161,26 @@ UMF_TEST_CHILD(ze_consumer_interior) {
         return 100;
     }
     char *p = nullptr, *b = nullptr;
-    CHECK_EQ(umfMemoryProviderOpenIPCHandle(s.h, inner.data(),
-                                            reinterpret_cast<void **>(&p)),
-             UMF_RESULT_SUCCESS);
-    CHECK_EQ(umfMemoryProviderOpenIPCHandle(s.h, whole.data(),
-                                            reinterpret_cast<void **>(&b)),
-             UMF_RESULT_SUCCESS);
-    CHECK(p == b + 12345);
-    CHECK_EQ(s.stats().ipc_cache_hits, 1);
+    CHILD_EXPECT_EQ(umfMemoryProviderOpenIPCHandle(
+                        s.h, inner.data(), reinterpret_cast<void **>(&p)),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umfMemoryProviderOpenIPCHandle(
+                        s.h, whole.data(), reinterpret_cast<void **>(&b)),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(p == b + 12345);
+    CHILD_EXPECT_EQ(s.stats().ipc_cache_hits, 1);
     // The interior pointer sees the producer's bytes from that offset on.
     std::vector<unsigned char> all(kSize), part(1000);
-    CHECK(ze_test_copy(s.ctx, s.dev, all.data(), b, kSize));
-    CHECK(ze_test_copy(s.ctx, s.dev, part.data(), p, part.size()));
-    CHECK(std::memcmp(part.data(), all.data() + 12345, part.size()) == 0);
-    CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, 1000), UMF_RESULT_SUCCESS);
-    CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, b, kSize),
-             UMF_RESULT_SUCCESS);
-    CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
+    CHILD_EXPECT(ze_test_copy(s.ctx, s.dev, all.data(), b, kSize));
+    CHILD_EXPECT(ze_test_copy(s.ctx, s.dev, part.data(), p, part.size()));
+    CHILD_EXPECT(std::memcmp(part.data(), all.data() + 12345, part.size()) ==
+                 0);
+    CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, 1000),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s.h, b, kSize),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(ze_gpu()->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                    0);
     return s.finish(sock);
 }
 
@@ -184,17 +194,18 @@ UMF_TEST_CHILD(ze_consumer_outlives_free) {
         return 100;
     }
     void *p = nullptr;
-    CHECK_EQ(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p),
-             UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p),
+                    UMF_RESULT_SUCCESS);
     send_tag(sock, TAG_GO);
-    CHECK(expect_tag(sock, TAG_FREED));
-    CHECK(ze_test_check_pattern(s.ctx, s.dev, p, kSize, 1));
-    CHECK_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
-             UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(expect_tag(sock, TAG_FREED));
+    CHILD_EXPECT(ze_test_check_pattern(s.ctx, s.dev, p, kSize, 1));
+    CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s.h, p, kSize),
+                    UMF_RESULT_SUCCESS);
     // The freed allocation cannot be opened anew.
-    CHECK(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p) !=
-          UMF_RESULT_SUCCESS);
-    CHECK_EQ(ze_env().mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
+    CHILD_EXPECT(umfMemoryProviderOpenIPCHandle(s.h, data.data(), &p) !=
+                 UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(ze_gpu()->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                    0);
     return s.finish(sock);
 }
 
@@ -213,17 +224,18 @@ UMF_TEST_CHILD(ze_producer) {
         return 100;
     }
     void *p = nullptr;
-    CHECK_EQ(umfMemoryProviderAlloc(s.h, kSize, 0, &p), UMF_RESULT_SUCCESS);
-    CHECK(ze_test_write_pattern(s.ctx, s.dev, p, kSize, 1));
+    CHILD_EXPECT_EQ(umfMemoryProviderAlloc(s.h, kSize, 0, &p),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(ze_test_write_pattern(s.ctx, s.dev, p, kSize, 1));
     std::vector<unsigned char> data = s.get(p, kSize);
     send_data(sock, data);
     uint32_t tag = 0;
     (void)umf_test_recv(sock, &tag, sizeof(tag));
-    CHECK_EQ(umfMemoryProviderPutIPCHandle(s.h, data.data()),
-             UMF_RESULT_SUCCESS);
-    CHECK_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umfMemoryProviderPutIPCHandle(s.h, data.data()),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
     s.close();
-    return child_status();
+    return 0; // failed checks make it 1 (test_child.h)
 }
 
 // ------------------------------------------------------------ the tests
@@ -542,12 +554,13 @@ UMF_TEST_CHILD(ze_producer_cycles) {
         return 100;
     }
     void *p = nullptr;
-    CHECK_EQ(umfMemoryProviderAlloc(s.h, kSize, 0, &p), UMF_RESULT_SUCCESS);
-    CHECK(ze_test_write_pattern(s.ctx, s.dev, p, kSize, 1));
+    CHILD_EXPECT_EQ(umfMemoryProviderAlloc(s.h, kSize, 0, &p),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(ze_test_write_pattern(s.ctx, s.dev, p, kSize, 1));
     // The first export opens the driver's fd, kept until the free.
     std::vector<unsigned char> first = s.get(p, kSize);
-    CHECK_EQ(umfMemoryProviderPutIPCHandle(s.h, first.data()),
-             UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umfMemoryProviderPutIPCHandle(s.h, first.data()),
+                    UMF_RESULT_SUCCESS);
     int fds = umf_test_count_open_fds();
     int maps = umf_test_count_mappings();
     for (int i = 0; i < 1000; i++) {
@@ -555,13 +568,13 @@ UMF_TEST_CHILD(ze_producer_cycles) {
         if (!send_data(sock, data) || !expect_tag(sock, TAG_GO)) {
             return 101;
         }
-        CHECK_EQ(umfMemoryProviderPutIPCHandle(s.h, data.data()),
-                 UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(umfMemoryProviderPutIPCHandle(s.h, data.data()),
+                        UMF_RESULT_SUCCESS);
     }
-    CHECK_EQ(umf_test_count_open_fds(), fds);
-    CHECK_EQ(umf_test_count_mappings(), maps);
-    CHECK_EQ(s.stats().ipc_handles_exported, 0);
-    CHECK_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(umf_test_count_open_fds(), fds);
+    CHILD_EXPECT_EQ(umf_test_count_mappings(), maps);
+    CHILD_EXPECT_EQ(s.stats().ipc_handles_exported, 0);
+    CHILD_EXPECT_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
     return s.finish(sock);
 }
 

@@ -19,11 +19,12 @@
 
 extern "C" {
 #include "memory_provider_internal.h"
+#include "ze/ze_loader.h"
 }
 
+#include "gpu_test_ze.h"
 #include "test_child.h"
 #include "test_providers.h"
-#include "ze_test_env.h"
 
 namespace {
 
@@ -273,7 +274,7 @@ TEST_F(ZeAlloc, EachMemoryTypeHoldsData) {
         ze_memory_allocation_properties_t props = {};
         props.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
         ASSERT_EQ(
-            ze_env().ze->zeMemGetAllocProperties(ctx_, p, &props, nullptr),
+            ze_driver()->zeMemGetAllocProperties(ctx_, p, &props, nullptr),
             ZE_RESULT_SUCCESS);
         EXPECT_EQ(props.type, c.driver_type);
         EXPECT_TRUE(ze_test_write_pattern(ctx_, dev(0), p, 3 * KiB, 5));
@@ -283,8 +284,8 @@ TEST_F(ZeAlloc, EachMemoryTypeHoldsData) {
 }
 
 TEST_F(ZeAlloc, EachDeviceAndOrdinal) {
-    const umf_ze_loader_t *ze = ze_env().ze;
-    for (size_t d = 0; d < ze_env().devices.size(); d++) {
+    const umf_test_ze_t *ze = ze_driver();
+    for (size_t d = 0; d < ze_devices().size(); d++) {
         uint32_t ordinals = 0;
         ASSERT_EQ(ze->zeDeviceGetMemoryProperties(dev(d), &ordinals, nullptr),
                   ZE_RESULT_SUCCESS);
@@ -360,7 +361,7 @@ TEST_F(ZeAlloc, DeviceOutOfMemoryIsTellable) {
     ze_device_memory_properties_t mem = {};
     mem.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
     uint32_t count = 1;
-    ASSERT_EQ(ze_env().ze->zeDeviceGetMemoryProperties(dev(0), &count, &mem),
+    ASSERT_EQ(ze_driver()->zeDeviceGetMemoryProperties(dev(0), &count, &mem),
               ZE_RESULT_SUCCESS);
     void *p = nullptr;
     size_t too_big = static_cast<size_t>(mem.totalSize) + 64 * MiB;
@@ -381,7 +382,7 @@ TEST_F(ZeAlloc, DeviceOutOfMemoryIsTellable) {
 TEST_F(ZeAlloc, HostOutOfMemoryIsOutOfHostMemory) {
     ZE_TEST_REQUIRE_MOCK();
     umf_memory_provider_handle_t h = provider();
-    ASSERT_EQ(ze_env().mock.inject(
+    ASSERT_EQ(ze_gpu()->mock.inject(
                   "zeMemAllocDevice:1=ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY"),
               0);
     void *p = nullptr;
@@ -399,7 +400,7 @@ TEST_F(ZeAlloc, HostOutOfMemoryIsOutOfHostMemory) {
 TEST_F(ZeAlloc, RelaxedLimitsAboveMaxMemAllocSize) {
     ze_device_properties_t props = {};
     props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-    ASSERT_EQ(ze_env().ze->zeDeviceGetProperties(dev(0), &props),
+    ASSERT_EQ(ze_driver()->zeDeviceGetProperties(dev(0), &props),
               ZE_RESULT_SUCCESS);
     size_t size = static_cast<size_t>(props.maxMemAllocSize) + 4 * KiB;
     for (umf_usm_memory_type_t type :
@@ -462,7 +463,7 @@ TEST_F(ZeAlloc, FreePolicyWithoutDriverSupportIsRejectedAtInitialize) {
     for (const char *rule :
          {"zeMemFreeExt:1=ZE_RESULT_ERROR_UNSUPPORTED_FEATURE",
           "zeMemFreeExt:1=ZE_RESULT_ERROR_UNINITIALIZED"}) {
-        ASSERT_EQ(ze_env().mock.inject(rule), 0);
+        ASSERT_EQ(ze_gpu()->mock.inject(rule), 0);
         ZeProviderConfig cfg;
         cfg.context = ctx_;
         cfg.device = dev(0);
@@ -471,7 +472,7 @@ TEST_F(ZeAlloc, FreePolicyWithoutDriverSupportIsRejectedAtInitialize) {
         EXPECT_EQ(ze_test_try_provider(cfg, &h), UMF_RESULT_ERROR_NOT_SUPPORTED)
             << rule;
         EXPECT_EQ(h, nullptr);
-        ze_env().mock.clear();
+        ze_gpu()->mock.clear();
     }
 }
 
@@ -505,12 +506,12 @@ TEST_F(ZeResidency, AllocationsAreResidentOnEveryResidentDevice) {
     ZE_TEST_REQUIRE_MOCK();
     ZeProviderConfig cfg;
     cfg.device = dev(0);
-    cfg.resident = ze_env().devices;
+    cfg.resident = ze_devices();
     umf_memory_provider_handle_t h = provider(cfg);
     void *p = nullptr;
     ASSERT_EQ(umfMemoryProviderAlloc(h, 4096, 0, &p), UMF_RESULT_SUCCESS);
     EXPECT_EQ(ze_test_calls("zeContextMakeMemoryResident"),
-              static_cast<int64_t>(ze_env().devices.size()));
+              static_cast<int64_t>(ze_devices().size()));
     EXPECT_EQ(umfMemoryProviderFree(h, p, 4096), UMF_RESULT_SUCCESS);
 }
 
@@ -518,20 +519,20 @@ TEST_F(ZeResidency, FailureAtAllocationFreesTheMemory) {
     ZE_TEST_REQUIRE_MOCK();
     ZeProviderConfig cfg;
     cfg.device = dev(0);
-    cfg.resident = ze_env().devices;
+    cfg.resident = ze_devices();
     umf_memory_provider_handle_t h = provider(cfg);
     int64_t live = ze_test_live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
     // The last device fails, so the ones before are evicted again.
-    std::string rule = "zeContextMakeMemoryResident:" +
-                       std::to_string(ze_env().devices.size()) +
-                       "=ZE_RESULT_ERROR_DEVICE_LOST";
-    ASSERT_EQ(ze_env().mock.inject(rule.c_str()), 0);
+    std::string rule =
+        "zeContextMakeMemoryResident:" + std::to_string(ze_devices().size()) +
+        "=ZE_RESULT_ERROR_DEVICE_LOST";
+    ASSERT_EQ(ze_gpu()->mock.inject(rule.c_str()), 0);
     void *p = nullptr;
     EXPECT_EQ(umfMemoryProviderAlloc(h, 4096, 0, &p),
               UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
     EXPECT_EQ(ze_test_live(UMF_GPU_MOCK_LIVE_ALLOCATIONS), live);
     EXPECT_EQ(ze_test_calls("zeContextEvictMemory"),
-              static_cast<int64_t>(ze_env().devices.size()) - 1);
+              static_cast<int64_t>(ze_devices().size()) - 1);
     const char *msg;
     int32_t code;
     umfMemoryProviderGetLastNativeError(h, &msg, &code);
@@ -541,7 +542,7 @@ TEST_F(ZeResidency, FailureAtAllocationFreesTheMemory) {
 
 TEST_F(ZeResidency, DeviceChangeCoversEveryLiveAllocation) {
     ZE_TEST_REQUIRE_MOCK();
-    ASSERT_GE(ze_env().devices.size(), 2u);
+    ASSERT_GE(ze_devices().size(), 2u);
     umf_memory_provider_handle_t h = provider();
     std::vector<void *> ptrs(5);
     for (void *&p : ptrs) {
@@ -578,7 +579,7 @@ TEST_F(ZeResidency, DeviceChangeCoversEveryLiveAllocation) {
 
 TEST_F(ZeResidency, DeviceChangeFailuresChangeNothing) {
     ZE_TEST_REQUIRE_MOCK();
-    ASSERT_GE(ze_env().devices.size(), 2u);
+    ASSERT_GE(ze_devices().size(), 2u);
     umf_memory_provider_handle_t h = provider();
     std::vector<void *> ptrs(4);
     for (void *&p : ptrs) {
@@ -586,7 +587,7 @@ TEST_F(ZeResidency, DeviceChangeFailuresChangeNothing) {
     }
     // Adding fails at the third allocation: the two made resident are
     // evicted, and the device is not added.
-    ASSERT_EQ(ze_env().mock.inject(
+    ASSERT_EQ(ze_gpu()->mock.inject(
                   "zeContextMakeMemoryResident:3=ZE_RESULT_ERROR_DEVICE_LOST"),
               0);
     EXPECT_EQ(umfLevelZeroMemoryProviderResidentDeviceChange(h, dev(1), true),
@@ -597,7 +598,7 @@ TEST_F(ZeResidency, DeviceChangeFailuresChangeNothing) {
     umfMemoryProviderGetLastNativeError(h, &msg, &code);
     EXPECT_EQ(code, ZE_RESULT_ERROR_DEVICE_LOST);
     EXPECT_EQ(ze_test_calls("zeContextEvictMemory"), 2);
-    ze_env().mock.clear();
+    ze_gpu()->mock.clear();
     EXPECT_EQ(umfLevelZeroMemoryProviderResidentDeviceChange(h, dev(1), false),
               UMF_RESULT_ERROR_INVALID_ARGUMENT)
         << "the failed add left the device in the list";
@@ -606,14 +607,14 @@ TEST_F(ZeResidency, DeviceChangeFailuresChangeNothing) {
 
     // Removing fails at the second: the first is made resident again, and
     // the device stays.
-    ze_env().mock.reset_calls();
-    ASSERT_EQ(ze_env().mock.inject(
+    ze_gpu()->mock.reset_calls();
+    ASSERT_EQ(ze_gpu()->mock.inject(
                   "zeContextEvictMemory:2=ZE_RESULT_ERROR_DEVICE_LOST"),
               0);
     EXPECT_EQ(umfLevelZeroMemoryProviderResidentDeviceChange(h, dev(1), false),
               UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
     EXPECT_EQ(ze_test_calls("zeContextMakeMemoryResident"), 1);
-    ze_env().mock.clear();
+    ze_gpu()->mock.clear();
     EXPECT_EQ(umfLevelZeroMemoryProviderResidentDeviceChange(h, dev(1), true),
               UMF_RESULT_ERROR_INVALID_ARGUMENT)
         << "the failed removal took the device out of the list";
@@ -815,7 +816,7 @@ TEST_F(ZeExtensions, PropertiesOfAnyPointerInside) {
         cfg.type = type;
         cfg.device = type == UMF_MEMORY_TYPE_HOST
                          ? nullptr
-                         : dev(1 % ze_env().devices.size());
+                         : dev(1 % ze_devices().size());
         umf_memory_provider_handle_t h = provider(cfg);
         char *p = nullptr;
         ASSERT_EQ(
@@ -823,7 +824,7 @@ TEST_F(ZeExtensions, PropertiesOfAnyPointerInside) {
             UMF_RESULT_SUCCESS);
         ze_memory_allocation_properties_t zp = {};
         zp.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
-        ASSERT_EQ(ze_env().ze->zeMemGetAllocProperties(ctx_, p, &zp, nullptr),
+        ASSERT_EQ(ze_driver()->zeMemGetAllocProperties(ctx_, p, &zp, nullptr),
                   ZE_RESULT_SUCCESS);
         for (size_t off : {size_t(0), size_t(1), size_t(5000), size_t(9999)}) {
             umf_gpu_allocation_properties_t props;
@@ -1067,7 +1068,7 @@ TEST_F(ZeThreads, MixAllocFreeIpcAndResidency) {
                             UMF_RESULT_SUCCESS) {
                         failures++;
                     }
-                    if (t == 0 && ze_env().devices.size() > 1 &&
+                    if (t == 0 && ze_devices().size() > 1 &&
                         (umfLevelZeroMemoryProviderResidentDeviceChange(
                              h, dev(1), true) != UMF_RESULT_SUCCESS ||
                          umfLevelZeroMemoryProviderResidentDeviceChange(

@@ -33,7 +33,7 @@
 extern "C" {
 #include "ipc_data.h"
 }
-#include "rel_gpu.h"
+#include "gpu_test.h"
 #include "test_providers.h"
 
 namespace {
@@ -48,7 +48,7 @@ constexpr size_t KiB = 1024;
 // What every case of one provider kind works with. The providers live for
 // the whole inventory; a case may make and destroy its own.
 struct KindFix {
-    RelGpu *g = nullptr;
+    const umf_test_gpu_t *g = nullptr;
     umf_memory_provider_handle_t dev = nullptr;  // DEVICE
     umf_memory_provider_handle_t dev2 = nullptr; // DEVICE, a second one
     void *live = nullptr; // an allocation of `dev` held throughout
@@ -368,8 +368,8 @@ void add_core_cases() {
 void add_provider_cases(KindFix &f, KindFix *other) {
     const std::string k = std::string(f.g->name) + "/";
     umf_memory_provider_handle_t h = f.dev;
-    RelGpu *g = f.g;
-    bool cuda = g->kind == RelKind::Cuda;
+    const umf_test_gpu_t *g = f.g;
+    bool cuda = g->kind == UMF_TEST_GPU_CUDA;
     char *live = static_cast<char *>(f.live);
     size_t ls = f.live_size;
 
@@ -413,7 +413,7 @@ void add_provider_cases(KindFix &f, KindFix *other) {
     add("" + k + "alloc/out of memory: native code", g->oom_code, [=] {
         void *p = nullptr;
         umfMemoryProviderAlloc(h, size_t(64) << 30, 0, &p);
-        return g->native_code();
+        return gpu_native_code(g);
     });
     // Level Zero drivers call a size they cannot allocate unsupported
     // (ZE_RESULT_ERROR_UNSUPPORTED_SIZE: an invalid argument); CUDA runs
@@ -517,15 +517,17 @@ void add_provider_cases(KindFix &f, KindFix *other) {
         k + "free/first piece freed twice, the other one kept", IA,
         [=] {
             char *p = static_cast<char *>(fresh(h, 8 * KiB));
-            if (p == nullptr || !g->fill(p, 8 * KiB, 21)) {
+            if (p == nullptr ||
+                !umf_test_gpu_fill(g, nullptr, p, 8 * KiB, 21)) {
                 return int64_t(-1000);
             }
             umfMemoryProviderAllocationSplit(h, p, 8 * KiB, 4 * KiB);
             umfMemoryProviderFree(h, p, 4 * KiB);
             int64_t r = umfMemoryProviderFree(h, p, 4 * KiB);
-            std::vector<unsigned char> want = rel_pattern(8 * KiB, 21);
+            std::vector<unsigned char> want = gpu_pattern(8 * KiB, 21);
             std::vector<unsigned char> got(4 * KiB);
-            if (!g->copy(got.data(), p + 4 * KiB, got.size()) ||
+            if (!umf_test_gpu_copy(g, nullptr, got.data(), p + 4 * KiB,
+                                   got.size()) ||
                 std::memcmp(got.data(), want.data() + 4 * KiB, got.size())) {
                 r = -2; // the piece still in use lost its memory
             }
@@ -1253,7 +1255,7 @@ void add_provider_cases(KindFix &f, KindFix *other) {
 
 // ------------------------------------------------ parameters, per kind
 
-#if UMF_REL_HAVE_ZE
+#if UMF_TEST_HAVE_LEVEL_ZERO
 void add_ze_param_cases(KindFix &f, KindFix *other) {
     using P = umf_level_zero_memory_provider_params_handle_t;
     ze_context_handle_t ctx = static_cast<ze_context_handle_t>(f.g->context);
@@ -1433,7 +1435,7 @@ void add_ze_param_cases(KindFix &f, KindFix *other) {
 }
 #endif
 
-#if UMF_REL_HAVE_CUDA
+#if UMF_TEST_HAVE_CUDA
 void add_cuda_param_cases(KindFix &f) {
     using P = umf_cuda_memory_provider_params_handle_t;
     void *ctx = f.g->context;
@@ -1557,7 +1559,7 @@ void add_cuda_param_cases(KindFix &f) {
         add(std::string("cuda/ipc_get/") +
                 (t == UMF_MEMORY_TYPE_HOST ? "HOST" : "SHARED") + " memory",
             NOSUP, [=] {
-                umf_memory_provider_handle_t h = f.g->make_or_null(t);
+                umf_memory_provider_handle_t h = gpu_provider_or_null(f.g, t);
                 if (h == nullptr) {
                     return int64_t(-1000);
                 }
@@ -1575,14 +1577,15 @@ void add_cuda_param_cases(KindFix &f) {
 
 // ------------------------------------------------ the control API
 
-void add_mock_cases(RelGpu *g, umf_memory_provider_handle_t h) {
+void add_mock_cases(const umf_test_gpu_t *g, umf_memory_provider_handle_t h) {
     const std::string k = std::string("mock/") + g->name + "/";
-    const bool ze = g->kind == RelKind::LevelZero;
+    const bool ze = g->kind == UMF_TEST_GPU_LEVEL_ZERO;
     const std::string entry = ze ? "zeMemFree" : "cuMemFree_v2";
     const std::string foreign = ze ? "cuMemFree_v2" : "zeMemFree";
-    add(k + "inject NULL", -1, [=] { return g->inject(nullptr); });
-    add(k + "inject empty", 0, [=] { return g->inject(""); });
-    add(k + "inject only separators", 0, [=] { return g->inject(" ; ;; "); });
+    add(k + "inject NULL", -1, [=] { return g->mock.inject(nullptr); });
+    add(k + "inject empty", 0, [=] { return g->mock.inject(""); });
+    add(k + "inject only separators", 0,
+        [=] { return g->mock.inject(" ; ;; "); });
     const std::vector<std::string> malformed = {
         entry,
         entry + ":",
@@ -1613,46 +1616,47 @@ void add_mock_cases(RelGpu *g, umf_memory_provider_handle_t h) {
     };
     for (const std::string &rule : malformed) {
         add(k + "inject malformed \"" + rule + "\"", -1,
-            [=] { return g->inject(rule.c_str()); });
+            [=] { return g->mock.inject(rule.c_str()); });
     }
     // All or none: nothing of a malformed list stays in force.
     add(k + "malformed list adds nothing", OK, [=] {
         std::string rules = entry + ":1+=1;" + entry + ":oops";
-        if (g->inject(rules.c_str()) != -1) {
+        if (g->mock.inject(rules.c_str()) != -1) {
             return int64_t(-1);
         }
         return with_alloc(h, 4 * KiB, [](char *) { return OK; });
     });
-    add(k + "call count NULL", -1, [=] { return g->calls(nullptr); });
+    add(k + "call count NULL", -1, [=] { return g->mock.calls(nullptr); });
     add(k + "call count unknown name", -1,
-        [=] { return g->calls("noSuchEntry"); });
+        [=] { return g->mock.calls("noSuchEntry"); });
     add(k + "call count of the other driver's entry", -1,
-        [=] { return g->calls(foreign.c_str()); });
+        [=] { return g->mock.calls(foreign.c_str()); });
     add(k + "live count 99", -1,
-        [=] { return g->live(static_cast<umf_gpu_mock_live_t>(99)); });
+        [=] { return g->mock.live(static_cast<umf_gpu_mock_live_t>(99)); });
     add(k + "live count -1", -1,
-        [=] { return g->live(static_cast<umf_gpu_mock_live_t>(-1)); });
-    add(k + "object count NULL", -1, [=] { return g->object_count(nullptr); });
+        [=] { return g->mock.live(static_cast<umf_gpu_mock_live_t>(-1)); });
+    add(k + "object count NULL", -1,
+        [=] { return g->mock.object_count(nullptr); });
     add(k + "object count unknown kind", -1,
-        [=] { return g->object_count("no such kind"); });
+        [=] { return g->mock.object_count("no such kind"); });
     add(k + "leak report to fd -1 (something to report)", -1,
-        [=] { return g->leak_report(-1); });
+        [=] { return g->mock.leak_report(-1); });
     add(k + "leak report to a closed fd", -1, [=] {
         int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
         close(fd);
-        return g->leak_report(fd);
+        return g->mock.leak_report(fd);
     });
     add(k + "leak report to a read-only fd", -1, [=] {
         int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        int64_t r = g->leak_report(fd);
+        int64_t r = g->mock.leak_report(fd);
         close(fd);
         return r;
     });
     add(k + "clear and reset, twice", OK, [=] {
-        g->clear();
-        g->clear();
-        g->reset_calls();
-        g->reset_calls();
+        g->mock.clear();
+        g->mock.clear();
+        g->mock.reset_calls();
+        g->mock.reset_calls();
         return OK;
     });
 }
@@ -1661,15 +1665,16 @@ void add_mock_cases(RelGpu *g, umf_memory_provider_handle_t h) {
 
 struct Health {
     std::vector<KindFix *> fixes;
-    std::map<RelGpu *, std::pair<int64_t, int64_t>> base; // allocs, imports
+    std::map<const umf_test_gpu_t *, std::pair<int64_t, int64_t>>
+        base; // allocs, imports
 };
 
 // Empty when the providers are fine, else what is wrong.
 std::string check_health(Health &hl) {
     std::string bad;
     for (KindFix *f : hl.fixes) {
-        RelGpu *g = f->g;
-        g->clear(); // a case must not leave rules behind; checked below
+        const umf_test_gpu_t *g = f->g;
+        g->mock.clear(); // a case must not leave rules behind; checked below
         umf_gpu_provider_stats_t s;
         if (umfGpuMemoryProviderGetStats(f->dev, &s) != UMF_RESULT_SUCCESS) {
             bad += std::string(g->name) + ": stats failed; ";
@@ -1688,19 +1693,20 @@ std::string check_health(Health &hl) {
                 bad += std::string(g->name) + ": alloc failed; ";
                 continue;
             }
-            if (!g->fill(p, 8 * KiB, 5) || !g->check(p, 8 * KiB, 5)) {
+            if (!umf_test_gpu_fill(g, nullptr, p, 8 * KiB, 5) ||
+                !umf_test_gpu_check(g, nullptr, p, 8 * KiB, 5)) {
                 bad += std::string(g->name) + ": data not kept; ";
             }
             if (umfMemoryProviderFree(h, p, 8 * KiB) != UMF_RESULT_SUCCESS) {
                 bad += std::string(g->name) + ": free failed; ";
             }
         }
-        if (!g->check(f->live, f->live_size, 11)) {
+        if (!umf_test_gpu_check(g, nullptr, f->live, f->live_size, 11)) {
             bad += std::string(g->name) + ": the held allocation changed; ";
         }
         auto want = hl.base[g];
-        int64_t allocs = g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
-        int64_t imports = g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+        int64_t allocs = g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+        int64_t imports = g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
         if (allocs != want.first || imports != want.second) {
             bad += std::string(g->name) + ": driver allocations " +
                    std::to_string(allocs) + " (were " +
@@ -1739,17 +1745,17 @@ std::string describe(int64_t v) {
 TEST(BadInput, EveryPublicFunction) {
     std::vector<KindFix> fixes(2);
     std::vector<KindFix *> ready;
-    for (RelKind kind : rel_kinds()) {
+    for (umf_test_gpu_kind_t kind : gpu_kinds()) {
         KindFix &f = fixes[static_cast<size_t>(kind)];
-        f.g = rel_gpu(kind);
-        REL_REQUIRE(f.g);
-        f.dev = f.g->make_or_null();
-        f.dev2 = f.g->make_or_null();
+        f.g = umf_test_gpu(kind);
+        GPU_REQUIRE_EMULATED(f.g);
+        f.dev = gpu_provider_or_null(f.g);
+        f.dev2 = gpu_provider_or_null(f.g);
         ASSERT_NE(f.dev, nullptr);
         ASSERT_NE(f.dev2, nullptr);
         f.live = fresh(f.dev, f.live_size);
         ASSERT_NE(f.live, nullptr);
-        ASSERT_TRUE(f.g->fill(f.live, f.live_size, 11));
+        ASSERT_TRUE(umf_test_gpu_fill(f.g, nullptr, f.live, f.live_size, 11));
         f.live_data = ipc_get(f.dev, f.live, f.live_size);
         ASSERT_FALSE(f.live_data.empty());
         ready.push_back(&f);
@@ -1762,13 +1768,13 @@ TEST(BadInput, EveryPublicFunction) {
             other = o != f ? o : other;
         }
         add_provider_cases(*f, other);
-#if UMF_REL_HAVE_ZE
-        if (f->g->kind == RelKind::LevelZero) {
+#if UMF_TEST_HAVE_LEVEL_ZERO
+        if (f->g->kind == UMF_TEST_GPU_LEVEL_ZERO) {
             add_ze_param_cases(*f, other);
         }
 #endif
-#if UMF_REL_HAVE_CUDA
-        if (f->g->kind == RelKind::Cuda) {
+#if UMF_TEST_HAVE_CUDA
+        if (f->g->kind == UMF_TEST_GPU_CUDA) {
             add_cuda_param_cases(*f);
         }
 #endif
@@ -1778,8 +1784,8 @@ TEST(BadInput, EveryPublicFunction) {
     Health hl;
     hl.fixes = ready;
     for (KindFix *f : ready) {
-        hl.base[f->g] = {f->g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
-                         f->g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS)};
+        hl.base[f->g] = {f->g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+                         f->g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS)};
     }
     std::map<std::string, int> per_group;
     int ran = 0, failed = 0;
@@ -1805,7 +1811,7 @@ TEST(BadInput, EveryPublicFunction) {
         umfMemoryProviderDestroy(f->dev);
         umfMemoryProviderDestroy(f->dev2);
     }
-    rel_gpu_release_all();
+    umf_test_gpu_release_all();
     std::printf("bad-input inventory: %d cases ran (", ran);
     const char *sep = "";
     for (auto &kv : per_group) {

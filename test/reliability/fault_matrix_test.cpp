@@ -43,6 +43,9 @@
 #include <gtest/gtest.h>
 
 #include <umf/providers/provider_cuda.h>
+#if UMF_TEST_HAVE_CUDA
+#include <cuda.h>
+#endif
 #include <umf/providers/provider_level_zero.h>
 
 #include "rel_child.h"
@@ -60,8 +63,8 @@ struct CaseReport {
     int32_t failed;   // operations that failed with it
     int32_t absorbed; // native errors set by operations that succeeded
     int32_t checks;   // failed checks
-    // Calls of each entry point (RelGpu::entries) in the workload's faulty
-    // part (until the rule is cleared).
+    // Calls of each entry point (umf_test_gpu_t::provider_calls) in the
+    // workload's faulty part (until the rule is cleared).
     int64_t calls[kMaxEntries];
 };
 
@@ -92,7 +95,7 @@ bool absorbable(const char *entry) {
 
 // One case's state in the child.
 struct Run {
-    RelGpu *g = nullptr;
+    const umf_test_gpu_t *g = nullptr;
     const char *entry = "";
     bool faulty = true; // the rule is (or may be) in force
     std::vector<RelIpcData> remote;
@@ -110,31 +113,31 @@ struct Run {
 struct Seen {
     int32_t code;
     std::string msg;
-    explicit Seen(const RelGpu *g)
-        : code(g->native_code()), msg(g->native_message()) {}
+    explicit Seen(const umf_test_gpu_t *g)
+        : code(gpu_native_code(g)), msg(gpu_native_message(g)) {}
 };
 
 // Checks the result of one operation in this thread. `deliberate`: it is
 // meant to fail with the driver's out-of-memory code.
 bool step(Run &run, Seen &seen, const char *what, umf_result_t r,
           bool deliberate = false) {
-    RelGpu *g = run.g;
-    int32_t code = g->native_code();
-    std::string msg = g->native_message();
+    const umf_test_gpu_t *g = run.g;
+    int32_t code = gpu_native_code(g);
+    std::string msg = gpu_native_message(g);
     bool changed = code != seen.code || msg != seen.msg;
     seen.code = code;
     seen.msg = msg;
     bool injected = code == g->fault_code;
     if (injected && changed) {
-        REL_CHECK(std::strstr(msg.c_str(), run.entry) != nullptr);
+        CHILD_EXPECT(std::strstr(msg.c_str(), run.entry) != nullptr);
         if (std::strstr(msg.c_str(), run.entry) == nullptr) {
             std::fprintf(stderr, "%s: the message does not name %s: %s\n", what,
                          run.entry, msg.c_str());
         }
     }
     if (deliberate) {
-        REL_CHECK_EQ(r, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
-        REL_CHECK(changed && (code == g->oom_code || injected));
+        CHILD_EXPECT_EQ(r, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+        CHILD_EXPECT(changed && (code == g->oom_code || injected));
         if (injected) {
             std::lock_guard<std::mutex> guard(run.lock);
             run.failed++;
@@ -144,7 +147,7 @@ bool step(Run &run, Seen &seen, const char *what, umf_result_t r,
     if (r == UMF_RESULT_SUCCESS) {
         if (changed) {
             // A fault the provider absorbed in this thread.
-            REL_CHECK(injected && run.faulty);
+            CHILD_EXPECT(injected && run.faulty);
             std::lock_guard<std::mutex> guard(run.lock);
             run.absorbed++;
         }
@@ -157,7 +160,7 @@ bool step(Run &run, Seen &seen, const char *what, umf_result_t r,
                      "%s)\n",
                      what, (int)r, (int)code, (int)changed, msg.c_str(),
                      run.entry, run.faulty ? "in force" : "cleared");
-        g_rel_failures++;
+        umf_test_child_fail(__FILE__, __LINE__, "%s: unexpected outcome", what);
     }
     std::lock_guard<std::mutex> guard(run.lock);
     run.failed++;
@@ -170,16 +173,18 @@ struct Providers {
 };
 
 // Makes a provider; a failure (the fault) is checked and the make retried.
-umf_memory_provider_handle_t
-make(Run &run, Seen &seen, umf_usm_memory_type_t type, const RelOptions &opt) {
+umf_memory_provider_handle_t make(Run &run, Seen &seen,
+                                  umf_usm_memory_type_t type,
+                                  umf_test_provider_opts_t opts) {
+    opts.type = type;
     for (int attempt = 0; attempt < 3; attempt++) {
         umf_memory_provider_handle_t h = nullptr;
-        umf_result_t r = run.g->make(type, &h, opt);
+        umf_result_t r = umf_test_gpu_provider(run.g, &opts, &h);
         if (step(run, seen, "create", r)) {
             return h;
         }
     }
-    g_rel_failures++;
+    umf_test_child_fail(__FILE__, __LINE__, "create failed 3 times");
     return nullptr;
 }
 
@@ -202,7 +207,7 @@ void close_or_defer(Run &run, Seen &seen, umf_memory_provider_handle_t h,
 
 // One thread's share of the workload.
 void thread_work(Run &run, Providers &pv, int t) {
-    RelGpu *g = run.g;
+    const umf_test_gpu_t *g = run.g;
     Seen seen(g);
     umf_memory_provider_handle_t d = pv.dev;
     const unsigned seed = 40u + static_cast<unsigned>(t);
@@ -212,7 +217,7 @@ void thread_work(Run &run, Providers &pv, int t) {
         run, seen, "alloc 64K",
         umfMemoryProviderAlloc(d, 64 * KiB, 0, reinterpret_cast<void **>(&a)));
     if (have_a) {
-        REL_CHECK(g->fill(a, 64 * KiB, seed));
+        CHILD_EXPECT(umf_test_gpu_fill(g, nullptr, a, 64 * KiB, seed));
     }
     void *b = nullptr;
     bool have_b = step(run, seen, "alloc aligned",
@@ -225,8 +230,8 @@ void thread_work(Run &run, Providers &pv, int t) {
         if (step(run, seen, "properties",
                  umfGpuMemoryProviderGetAllocationProperties(
                      d, a + 16 * KiB + 100, &props))) {
-            REL_CHECK(props.base == a + 16 * KiB);
-            REL_CHECK_EQ(props.size, 48 * KiB);
+            CHILD_EXPECT(props.base == a + 16 * KiB);
+            CHILD_EXPECT_EQ(props.size, 48 * KiB);
         }
         size_t page = 0;
         step(run, seen, "min page size",
@@ -238,7 +243,7 @@ void thread_work(Run &run, Providers &pv, int t) {
             void *p = nullptr;
             if (step(run, seen, "ipc open (own)",
                      umfMemoryProviderOpenIPCHandle(d, data.bytes, &p))) {
-                REL_CHECK(p == a + 16 * KiB);
+                CHILD_EXPECT(p == a + 16 * KiB);
                 close_or_defer(run, seen, d, p, 48 * KiB);
             }
             if (!step(run, seen, "ipc put",
@@ -267,10 +272,11 @@ void thread_work(Run &run, Providers &pv, int t) {
     RelIpcData copy = rd;
     if (step(run, seen, "ipc open (remote)",
              umfMemoryProviderOpenIPCHandle(d, copy.bytes, &r1))) {
-        REL_CHECK(g->check(r1, kRelSharedSize, rel_shared_seed(t % kRemote)));
+        CHILD_EXPECT(umf_test_gpu_check(g, nullptr, r1, kRelSharedSize,
+                                        rel_shared_seed(t % kRemote)));
         if (step(run, seen, "ipc open again",
                  umfMemoryProviderOpenIPCHandle(d, copy.bytes, &r2))) {
-            REL_CHECK(r2 == r1);
+            CHILD_EXPECT(r2 == r1);
             close_or_defer(run, seen, d, r2, kRelSharedSize);
         }
         close_or_defer(run, seen, d, r1, kRelSharedSize);
@@ -282,7 +288,7 @@ void thread_work(Run &run, Providers &pv, int t) {
         free_or_defer(run, seen, d, b, 4 * KiB);
     }
     if (have_a) {
-        REL_CHECK(g->check(a, 64 * KiB, seed));
+        CHILD_EXPECT(umf_test_gpu_check(g, nullptr, a, 64 * KiB, seed));
         if (split) {
             free_or_defer(run, seen, d, a, 16 * KiB);
             free_or_defer(run, seen, d, a + 16 * KiB, 48 * KiB);
@@ -292,23 +298,25 @@ void thread_work(Run &run, Providers &pv, int t) {
     }
     // No other thread's failure shows here.
     if (seen.code != 0) {
-        REL_CHECK(seen.code == g->fault_code || seen.code == g->oom_code);
+        CHILD_EXPECT(seen.code == g->fault_code || seen.code == g->oom_code);
     }
 }
 
 // The whole workload; `faulty` tells whether a rule may be in force.
 void workload(Run &run, bool faulty) {
     run.faulty = faulty;
-    RelGpu *g = run.g;
-    bool ze = g->kind == RelKind::LevelZero;
+    const umf_test_gpu_t *g = run.g;
+    bool ze = g->kind == UMF_TEST_GPU_LEVEL_ZERO;
     Seen seen(g);
     Providers pv;
-    RelOptions resident;
-    resident.resident = ze;
+    umf_test_provider_opts_t resident = {}, plain = {}, policy = {}, flags = {};
+    resident.resident_mask = ze ? 1u << 1 : 0; // device 1
     pv.dev = make(run, seen, UMF_MEMORY_TYPE_DEVICE, resident);
-    RelOptions plain, policy, flags;
-    policy.policy = true;
-    flags.host_flags = true;
+    policy.blocking_free = true;
+    flags.set_alloc_flags = true;
+#if UMF_TEST_HAVE_CUDA
+    flags.alloc_flags = CU_MEMHOSTALLOC_PORTABLE;
+#endif
     pv.other[0] = make(run, seen, UMF_MEMORY_TYPE_HOST, ze ? plain : flags);
     pv.other[1] = make(run, seen, UMF_MEMORY_TYPE_SHARED, plain);
     pv.other[2] = ze ? make(run, seen, UMF_MEMORY_TYPE_DEVICE, policy)
@@ -316,7 +324,7 @@ void workload(Run &run, bool faulty) {
     if (pv.dev == nullptr) {
         return;
     }
-#if UMF_REL_HAVE_ZE
+#if UMF_TEST_HAVE_LEVEL_ZERO
     void *held = nullptr;
     if (ze && step(run, seen, "alloc (residency)",
                    umfMemoryProviderAlloc(pv.dev, 4 * KiB, 0, &held))) {
@@ -340,24 +348,25 @@ void workload(Run &run, bool faulty) {
     for (std::thread &t : threads) {
         t.join();
     }
-    for (size_t i = 0; i < g->entries.size() && i < kMaxEntries; i++) {
-        run.calls[i] = g->calls(g->entries[i]);
+    for (size_t i = 0; i < g->provider_call_count && i < kMaxEntries; i++) {
+        run.calls[i] = g->mock.calls(g->provider_calls[i]);
     }
     if (faulty) {
         // The rule goes; everything put aside is released now.
-        g->clear();
+        g->mock.clear();
         run.faulty = false;
         for (auto &c : run.closes) {
-            REL_CHECK_EQ(umfMemoryProviderCloseIPCHandle(
-                             c.first, c.second.first, c.second.second),
-                         UMF_RESULT_SUCCESS);
+            CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(
+                                c.first, c.second.first, c.second.second),
+                            UMF_RESULT_SUCCESS);
         }
         for (auto &p : run.puts) {
-            REL_CHECK_EQ(umfMemoryProviderPutIPCHandle(p.first, p.second.bytes),
-                         UMF_RESULT_SUCCESS);
+            CHILD_EXPECT_EQ(
+                umfMemoryProviderPutIPCHandle(p.first, p.second.bytes),
+                UMF_RESULT_SUCCESS);
         }
         for (auto &f : run.frees) {
-            REL_CHECK_EQ(
+            CHILD_EXPECT_EQ(
                 umfMemoryProviderFree(f.first, f.second.first, f.second.second),
                 UMF_RESULT_SUCCESS);
         }
@@ -366,10 +375,11 @@ void workload(Run &run, bool faulty) {
         run.frees.clear();
     }
     umf_gpu_provider_stats_t st;
-    REL_CHECK_EQ(umfGpuMemoryProviderGetStats(pv.dev, &st), UMF_RESULT_SUCCESS);
-    REL_CHECK_EQ(st.allocated_bytes, 0);
-    REL_CHECK_EQ(st.ipc_handles_open, 0);
-    REL_CHECK_EQ(st.ipc_handles_exported, 0);
+    CHILD_EXPECT_EQ(umfGpuMemoryProviderGetStats(pv.dev, &st),
+                    UMF_RESULT_SUCCESS);
+    CHILD_EXPECT_EQ(st.allocated_bytes, 0);
+    CHILD_EXPECT_EQ(st.ipc_handles_open, 0);
+    CHILD_EXPECT_EQ(st.ipc_handles_exported, 0);
     umfMemoryProviderDestroy(pv.dev);
     for (umf_memory_provider_handle_t o : pv.other) {
         umfMemoryProviderDestroy(o);
@@ -383,11 +393,11 @@ UMF_TEST_CHILD(fault_case) {
         return 100;
     }
     Run run;
-    run.g = rel_gpu(static_cast<RelKind>(std::atoi(argv[0])));
+    run.g = umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
     run.entry = argv[1];
     long nth = std::atol(argv[2]);
-    if (!run.g->why.empty()) {
-        std::fprintf(stderr, "fault case: %s\n", run.g->why.c_str());
+    if (run.g->why != nullptr) {
+        std::fprintf(stderr, "fault case: %s\n", run.g->why);
         return 101;
     }
     run.remote.resize(kRemote);
@@ -395,11 +405,11 @@ UMF_TEST_CHILD(fault_case) {
                       sizeof(RelIpcData) * run.remote.size()) != 0) {
         return 102;
     }
-    run.g->reset_calls();
+    run.g->mock.reset_calls();
     if (nth > 0) {
         std::string rule = std::string(run.entry) + ":" + std::to_string(nth) +
                            "=" + std::to_string(run.g->fault_code);
-        if (run.g->inject(rule.c_str()) != 0) {
+        if (run.g->mock.inject(rule.c_str()) != 0) {
             return 103;
         }
     }
@@ -407,8 +417,8 @@ UMF_TEST_CHILD(fault_case) {
     CaseReport rep;
     std::memcpy(rep.calls, run.calls, sizeof(rep.calls));
     int64_t calls = 0;
-    for (size_t i = 0; i < run.g->entries.size() && i < kMaxEntries; i++) {
-        if (std::strcmp(run.g->entries[i], run.entry) == 0) {
+    for (size_t i = 0; i < run.g->provider_call_count && i < kMaxEntries; i++) {
+        if (std::strcmp(run.g->provider_calls[i], run.entry) == 0) {
             calls = run.calls[i];
         }
     }
@@ -416,17 +426,17 @@ UMF_TEST_CHILD(fault_case) {
     rep.failed = run.failed;
     rep.absorbed = run.absorbed;
     // At most one event per injected fault; a fired fault shows.
-    REL_CHECK(rep.failed + rep.absorbed <= (rep.fired ? 1 : 0));
+    CHILD_EXPECT(rep.failed + rep.absorbed <= (rep.fired ? 1 : 0));
     if (rep.fired && !absorbable(run.entry)) {
-        REL_CHECK_EQ(rep.failed + rep.absorbed, 1);
+        CHILD_EXPECT_EQ(rep.failed + rep.absorbed, 1);
     }
     // Continued operation: everything again, without a fault.
     run.failed = run.absorbed = 0;
     workload(run, false);
-    REL_CHECK_EQ(run.failed + run.absorbed, 0);
-    rep.checks = g_rel_failures.load();
+    CHILD_EXPECT_EQ(run.failed + run.absorbed, 0);
+    rep.checks = umf_test_child_failures();
     umf_test_send(sock, &rep, sizeof(rep));
-    rel_gpu_release_all();
+    umf_test_gpu_release_all();
     return rep.checks > 0 ? 1 : 0; // the leak check may still say 86
 }
 
@@ -437,7 +447,7 @@ UMF_TEST_CHILD(fault_init) {
     if (argc < 1) {
         return 100;
     }
-    bool cuda = std::atoi(argv[0]) == static_cast<int>(RelKind::Cuda);
+    bool cuda = std::atoi(argv[0]) == static_cast<int>(UMF_TEST_GPU_CUDA);
     umf_result_t r = UMF_RESULT_ERROR_UNKNOWN;
     if (cuda) {
         umf_cuda_memory_provider_params_handle_t p = nullptr;
@@ -466,7 +476,7 @@ UMF_TEST_CHILD(fault_init) {
 }
 
 // Runs a case child under the strict leak check; fills *rep.
-int run_case(RelKind kind, const char *entry, long nth,
+int run_case(umf_test_gpu_kind_t kind, const char *entry, long nth,
              const std::vector<RelIpcData> &remote, CaseReport *rep) {
     std::string k = std::to_string(static_cast<int>(kind));
     std::string n = std::to_string(nth);
@@ -486,11 +496,11 @@ int run_case(RelKind kind, const char *entry, long nth,
     return sent && got ? status : (status != 0 ? status : -2);
 }
 
-class FaultMatrix : public ::testing::TestWithParam<RelKind> {};
+class FaultMatrix : public ::testing::TestWithParam<umf_test_gpu_kind_t> {};
 
 TEST_P(FaultMatrix, EveryEntryPointAtFirstSecondAndRandomCall) {
-    RelGpu *g = rel_gpu(GetParam());
-    REL_REQUIRE(g);
+    const umf_test_gpu_t *g = umf_test_gpu(GetParam());
+    GPU_REQUIRE_EMULATED(g);
     std::mt19937_64 rng(rel_seed() ^ static_cast<uint64_t>(g->kind));
 
     umf_test_child_t producer;
@@ -501,19 +511,20 @@ TEST_P(FaultMatrix, EveryEntryPointAtFirstSecondAndRandomCall) {
 
     // A fault-free run tells how often the workload calls each entry point:
     // each must be called, or it is no row of the matrix.
-    ASSERT_LE(g->entries.size(), kMaxEntries);
+    ASSERT_LE(g->provider_call_count, kMaxEntries);
     CaseReport base;
-    ASSERT_EQ(run_case(g->kind, g->entries[0], 0, remote, &base), 0)
+    ASSERT_EQ(run_case(g->kind, g->provider_calls[0], 0, remote, &base), 0)
         << "the fault-free workload failed or leaked";
-    std::vector<int64_t> baseline(base.calls, base.calls + g->entries.size());
-    for (size_t i = 0; i < g->entries.size(); i++) {
-        EXPECT_GE(baseline[i], 1) << g->entries[i] << " is never called";
+    std::vector<int64_t> baseline(base.calls,
+                                  base.calls + g->provider_call_count);
+    for (size_t i = 0; i < g->provider_call_count; i++) {
+        EXPECT_GE(baseline[i], 1) << g->provider_calls[i] << " is never called";
     }
 
     int cases = 0, fired = 0, surfaced = 0, absorbed = 0;
     std::string table;
-    for (size_t i = 0; i < g->entries.size(); i++) {
-        const char *entry = g->entries[i];
+    for (size_t i = 0; i < g->provider_call_count; i++) {
+        const char *entry = g->provider_calls[i];
         long calls = static_cast<long>(baseline[i]);
         long random = calls > 0 ? 1 + static_cast<long>(rng() % calls) : 1;
         char row[160];
@@ -540,7 +551,7 @@ TEST_P(FaultMatrix, EveryEntryPointAtFirstSecondAndRandomCall) {
         table += "\n";
     }
     // The init entry point, once per process.
-    const char *init = g->kind == RelKind::Cuda ? "cuInit" : "zeInit";
+    const char *init = g->kind == UMF_TEST_GPU_CUDA ? "cuInit" : "zeInit";
     std::string rule =
         std::string(init) + ":1=" + std::to_string(g->fault_code);
     setenv("UMF_GPU_MOCK_FAULTS", rule.c_str(), 1);
@@ -560,17 +571,16 @@ TEST_P(FaultMatrix, EveryEntryPointAtFirstSecondAndRandomCall) {
     std::printf("fault matrix %s: %zu entry points x 3 calls + %s#1 = %d "
                 "cases; fired %d (surfaced %d, absorbed %d), never reached "
                 "%d\n%s",
-                g->name, g->entries.size(), init, cases, fired, surfaced,
+                g->name, g->provider_call_count, init, cases, fired, surfaced,
                 absorbed, cases - fired, table.c_str());
     EXPECT_EQ(umf_test_child_wait(&producer), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, FaultMatrix,
-                         ::testing::ValuesIn(rel_kinds()),
-                         [](const ::testing::TestParamInfo<RelKind> &info) {
-                             return std::string(info.param == RelKind::Cuda
-                                                    ? "cuda"
-                                                    : "level_zero");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Providers, FaultMatrix, ::testing::ValuesIn(gpu_kinds()),
+    [](const ::testing::TestParamInfo<umf_test_gpu_kind_t> &info) {
+        return std::string(info.param == UMF_TEST_GPU_CUDA ? "cuda"
+                                                           : "level_zero");
+    });
 
 } // namespace

@@ -66,11 +66,12 @@ UMF_TEST_CHILD(trust_producer) {
     if (argc < 3) {
         return 100;
     }
-    RelGpu *g = rel_gpu(static_cast<RelKind>(std::atoi(argv[0])));
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
     unsigned seed = static_cast<unsigned>(std::atoi(argv[1]));
     int count = std::atoi(argv[2]);
     umf_memory_provider_handle_t h =
-        g->why.empty() ? g->make_or_null() : nullptr;
+        g->why == nullptr ? gpu_provider_or_null(g) : nullptr;
     if (h == nullptr || count < 1 || count > 2) {
         return 101;
     }
@@ -79,7 +80,7 @@ UMF_TEST_CHILD(trust_producer) {
     auto share = [&](int i, unsigned fill_seed) {
         s.data[i].size = sizeof(umf_ipc_data_t);
         s.base[i] = reinterpret_cast<uintptr_t>(p[i]);
-        return g->fill(p[i], kSize, fill_seed) &&
+        return umf_test_gpu_fill(g, nullptr, p[i], kSize, fill_seed) &&
                umfMemoryProviderGetIPCHandle(h, p[i], kSize, s.data[i].bytes) ==
                    UMF_RESULT_SUCCESS;
     };
@@ -111,7 +112,7 @@ UMF_TEST_CHILD(trust_producer) {
         }
     }
     umfMemoryProviderDestroy(h);
-    rel_gpu_release_all();
+    umf_test_gpu_release_all();
     return status;
 }
 
@@ -120,7 +121,7 @@ struct Producer {
     Shared s{};
     bool started = false;
 
-    bool Start(RelKind kind, unsigned seed, int count) {
+    bool Start(umf_test_gpu_kind_t kind, unsigned seed, int count) {
         std::string k = std::to_string(static_cast<int>(kind));
         std::string sd = std::to_string(seed), c = std::to_string(count);
         const char *args[] = {k.c_str(), sd.c_str(), c.c_str(), nullptr};
@@ -331,23 +332,25 @@ std::vector<Forged> ForgeFrom(const umf_ipc_data_t &valid,
 
 // ------------------------------------------------------------ the fixture
 
-class IpcTrust : public ::testing::TestWithParam<RelKind> {
+class IpcTrust : public ::testing::TestWithParam<umf_test_gpu_kind_t> {
   protected:
     void SetUp() override {
-        g_ = rel_gpu(GetParam());
-        REL_REQUIRE(g_);
-        h_ = g_->make_or_null();
+        g_ = umf_test_gpu(GetParam());
+        GPU_REQUIRE_EMULATED(g_);
+        h_ = gpu_provider_or_null(g_);
         ASSERT_NE(h_, nullptr);
-        imports_ = g_->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
-        allocations_ = g_->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+        imports_ = g_->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+        allocations_ = g_->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
     }
     void TearDown() override {
         if (h_ != nullptr) {
             umfMemoryProviderDestroy(h_);
         }
-        if (g_ != nullptr && g_->why.empty()) {
-            EXPECT_EQ(g_->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), imports_);
-            EXPECT_EQ(g_->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS), allocations_);
+        if (g_ != nullptr && g_->why == nullptr) {
+            EXPECT_EQ(g_->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                      imports_);
+            EXPECT_EQ(g_->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+                      allocations_);
         }
     }
 
@@ -361,7 +364,7 @@ class IpcTrust : public ::testing::TestWithParam<RelKind> {
     // that each forged case must return to.
     void Baseline() {
         fds_ = umf_test_count_open_fds();
-        case_imports_ = g_->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+        case_imports_ = g_->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
     }
 
     // One forged case: a refusal (INVALID_ARGUMENT: the data is not what was
@@ -375,9 +378,9 @@ class IpcTrust : public ::testing::TestWithParam<RelKind> {
             (*opened)++;
             uint64_t claimed = f.data.size - f.data.offset;
             ASSERT_LE(claimed, kSize) << f.name << ": opened past the mapping";
-            std::vector<unsigned char> want = rel_pattern(kSize, seed);
+            std::vector<unsigned char> want = gpu_pattern(kSize, seed);
             std::vector<unsigned char> got(claimed);
-            ASSERT_TRUE(g_->copy(got.data(), p, claimed))
+            ASSERT_TRUE(umf_test_gpu_copy(g_, nullptr, got.data(), p, claimed))
                 << f.name << ": the driver refuses the range handed out";
             EXPECT_EQ(
                 std::memcmp(got.data(), want.data() + f.data.offset, claimed),
@@ -390,7 +393,8 @@ class IpcTrust : public ::testing::TestWithParam<RelKind> {
             EXPECT_EQ(ret, UMF_RESULT_ERROR_INVALID_ARGUMENT) << f.name;
         }
         EXPECT_EQ(umf_test_count_open_fds(), fds_) << f.name << ": fd leak";
-        EXPECT_EQ(g_->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), case_imports_)
+        EXPECT_EQ(g_->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+                  case_imports_)
             << f.name << ": driver import leak";
     }
 
@@ -425,15 +429,11 @@ class IpcTrust : public ::testing::TestWithParam<RelKind> {
         return opened;
     }
 
-    RelGpu *g_ = nullptr;
+    const umf_test_gpu_t *g_ = nullptr;
     umf_memory_provider_handle_t h_ = nullptr;
     int64_t imports_ = 0, allocations_ = 0, case_imports_ = 0;
     int fds_ = -1;
 };
-
-std::string KindName(const ::testing::TestParamInfo<RelKind> &info) {
-    return info.param == RelKind::LevelZero ? "LevelZero" : "Cuda";
-}
 
 // ------------------------------------------------------------ forged records
 
@@ -455,7 +455,7 @@ void IpcTrust::PastTheAllocation(bool hold, unsigned seed) {
     void *p = nullptr;
     EXPECT_EQ(Open(d, &p), UMF_RESULT_ERROR_INVALID_ARGUMENT);
     if (hold) {
-        EXPECT_TRUE(g_->check(held, kSize, seed));
+        EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, held, kSize, seed));
         EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
                   UMF_RESULT_SUCCESS);
     }
@@ -507,7 +507,7 @@ void IpcTrust::ForgeRemote(bool hold, unsigned seed) {
     EXPECT_GT(CheckAllAgainst(valid, prod, other, seed), 0)
         << "no variant opened: the oracle saw nothing";
     if (hold) {
-        EXPECT_TRUE(g_->check(held, kSize, seed));
+        EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, held, kSize, seed));
         EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
                   UMF_RESULT_SUCCESS);
     }
@@ -532,8 +532,8 @@ TEST_P(IpcTrust, ForgedRecordsInTheExportersOwnOpen) {
     void *a = nullptr, *b = nullptr;
     ASSERT_EQ(umfMemoryProviderAlloc(h_, kSize, 0, &a), UMF_RESULT_SUCCESS);
     ASSERT_EQ(umfMemoryProviderAlloc(h_, kSize, 0, &b), UMF_RESULT_SUCCESS);
-    ASSERT_TRUE(g_->fill(a, kSize, 60));
-    ASSERT_TRUE(g_->fill(b, kSize, 61));
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, a, kSize, 60));
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, b, kSize, 61));
     umf_ipc_data_t da, db;
     ASSERT_EQ(umfMemoryProviderGetIPCHandle(h_, a, kSize, &da),
               UMF_RESULT_SUCCESS);
@@ -577,7 +577,7 @@ TEST_P(IpcTrust, AReallocatedAddressIsNotServedForTheOldHandleInTheExporter) {
     ASSERT_EQ(umfMemoryProviderAlloc(h_, kSize, 0, &again), UMF_RESULT_SUCCESS);
     ASSERT_EQ(again, a) << "the driver did not reuse the address; the case "
                            "needs it to";
-    ASSERT_TRUE(g_->fill(again, kSize, 80));
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, again, kSize, 80));
     void *p = nullptr;
     EXPECT_EQ(Open(old, &p), UMF_RESULT_ERROR_INVALID_ARGUMENT)
         << "the old handle served the new allocation (old open held)";
@@ -587,7 +587,7 @@ TEST_P(IpcTrust, AReallocatedAddressIsNotServedForTheOldHandleInTheExporter) {
     void *q = nullptr;
     ASSERT_EQ(Open(fresh, &q), UMF_RESULT_SUCCESS);
     EXPECT_EQ(q, again);
-    EXPECT_TRUE(g_->check(q, kSize, 80));
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, q, kSize, 80));
     EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
               UMF_RESULT_SUCCESS);
     EXPECT_EQ(Open(old, &p), UMF_RESULT_ERROR_INVALID_ARGUMENT)
@@ -613,14 +613,15 @@ TEST_P(IpcTrust, AReallocatedAddressIsNotServedForTheOldHandleInAConsumer) {
     umf_ipc_data_t old = Record(prod.s.data[0]);
     void *held = nullptr;
     ASSERT_EQ(Open(old, &held), UMF_RESULT_SUCCESS);
-    ASSERT_TRUE(g_->check(held, kSize, 90));
+    ASSERT_TRUE(umf_test_gpu_check(g_, nullptr, held, kSize, 90));
     ASSERT_TRUE(prod.Reallocate());
     umf_ipc_data_t fresh = Record(prod.s.data[0]);
     void *p = nullptr;
     umf_result_t ret = Open(old, &p);
     if (ret == UMF_RESULT_SUCCESS) {
         EXPECT_EQ(p, held);
-        EXPECT_TRUE(g_->check(p, kSize, 90)) << "not the old allocation";
+        EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, p, kSize, 90))
+            << "not the old allocation";
         EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, p, kSize),
                   UMF_RESULT_SUCCESS);
     } else {
@@ -629,7 +630,8 @@ TEST_P(IpcTrust, AReallocatedAddressIsNotServedForTheOldHandleInAConsumer) {
     void *q = nullptr;
     ASSERT_EQ(Open(fresh, &q), UMF_RESULT_SUCCESS);
     EXPECT_NE(q, held);
-    EXPECT_TRUE(g_->check(q, kSize, 190)) << "not the new allocation";
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, q, kSize, 190))
+        << "not the new allocation";
     EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, held, kSize),
               UMF_RESULT_SUCCESS);
     EXPECT_EQ(Open(old, &p), UMF_RESULT_ERROR_INVALID_ARGUMENT);
@@ -646,7 +648,7 @@ TEST_P(IpcTrust, AReallocatedAddressIsNotServedForTheOldHandleInAConsumer) {
         << "the freed allocation's handle opened the new one";
     umf_ipc_data_t third = Record(prod.s.data[0]);
     ASSERT_EQ(Open(third, &q), UMF_RESULT_SUCCESS);
-    EXPECT_TRUE(g_->check(q, kSize, 190));
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, q, kSize, 190));
     EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h_, q, kSize),
               UMF_RESULT_SUCCESS);
     EXPECT_EQ(prod.Stop(), 0);
@@ -668,15 +670,6 @@ bool SetLastPid(pid_t pid) {
     return ok;
 }
 
-// Fails the child with a line on stderr.
-#define PR_CHECK(cond)                                                         \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
-
 // pid 1 of a fresh pid namespace, with a /proc of its own; argv: kind. The
 // consumer and the orchestrator: exporter 1 gets pid 100 and shares an
 // allocation; the consumer opens it and keeps the mapping; exporter 1
@@ -692,59 +685,59 @@ UMF_TEST_CHILD(pid_reuse_ns) {
         std::perror("mount /proc");
         return 101;
     }
-    RelKind kind = static_cast<RelKind>(std::atoi(argv[0]));
-    RelGpu *g = rel_gpu(kind);
+    umf_test_gpu_kind_t kind =
+        static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0]));
+    const umf_test_gpu_t *g = umf_test_gpu(kind);
     umf_memory_provider_handle_t h =
-        g->why.empty() ? g->make_or_null() : nullptr;
+        g->why == nullptr ? gpu_provider_or_null(g) : nullptr;
     if (h == nullptr) {
         return 102;
     }
-    int failures = 0;
     constexpr pid_t kPid = 100;
     Producer first, second;
-    PR_CHECK(SetLastPid(kPid - 1) && first.Start(kind, 1, 1));
-    PR_CHECK(first.child.pid == kPid);
+    CHILD_EXPECT(SetLastPid(kPid - 1) && first.Start(kind, 1, 1));
+    CHILD_EXPECT(first.child.pid == kPid);
     umf_ipc_data_t old = Record(first.s.data[0]);
     void *held = nullptr;
-    PR_CHECK(umfMemoryProviderOpenIPCHandle(h, &old, &held) ==
-             UMF_RESULT_SUCCESS);
-    PR_CHECK(g->check(held, kSize, 1));
-    PR_CHECK(first.Stop() == 0);
+    CHILD_EXPECT(umfMemoryProviderOpenIPCHandle(h, &old, &held) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(umf_test_gpu_check(g, nullptr, held, kSize, 1));
+    CHILD_EXPECT(first.Stop() == 0);
     // The next process with this pid is another exporter, of the same
     // allocation id, fd number and offset in all likelihood.
-    PR_CHECK(SetLastPid(kPid - 1) && second.Start(kind, 2, 1));
-    PR_CHECK(second.child.pid == kPid);
+    CHILD_EXPECT(SetLastPid(kPid - 1) && second.Start(kind, 2, 1));
+    CHILD_EXPECT(second.child.pid == kPid);
     umf_ipc_data_t fresh = Record(second.s.data[0]);
-    PR_CHECK(fresh.producer_pid == old.producer_pid);
+    CHILD_EXPECT(fresh.producer_pid == old.producer_pid);
     // While the consumer holds the first exporter's mapping: the old handle
     // is that mapping or refused, never the second exporter's memory; the
     // new one opens the second exporter's memory.
     void *p = nullptr;
     umf_result_t ret = umfMemoryProviderOpenIPCHandle(h, &old, &p);
-    PR_CHECK(ret == UMF_RESULT_SUCCESS ||
-             ret == UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    CHILD_EXPECT(ret == UMF_RESULT_SUCCESS ||
+                 ret == UMF_RESULT_ERROR_INVALID_ARGUMENT);
     if (ret == UMF_RESULT_SUCCESS) {
-        PR_CHECK(p == held && g->check(p, kSize, 1));
-        PR_CHECK(umfMemoryProviderCloseIPCHandle(h, p, kSize) ==
-                 UMF_RESULT_SUCCESS);
+        CHILD_EXPECT(p == held && umf_test_gpu_check(g, nullptr, p, kSize, 1));
+        CHILD_EXPECT(umfMemoryProviderCloseIPCHandle(h, p, kSize) ==
+                     UMF_RESULT_SUCCESS);
     }
     void *q = nullptr;
-    PR_CHECK(umfMemoryProviderOpenIPCHandle(h, &fresh, &q) ==
-             UMF_RESULT_SUCCESS);
-    PR_CHECK(q != held && g->check(q, kSize, 2));
-    PR_CHECK(g->check(held, kSize, 1));
-    PR_CHECK(umfMemoryProviderCloseIPCHandle(h, held, kSize) ==
-             UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(umfMemoryProviderOpenIPCHandle(h, &fresh, &q) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(q != held && umf_test_gpu_check(g, nullptr, q, kSize, 2));
+    CHILD_EXPECT(umf_test_gpu_check(g, nullptr, held, kSize, 1));
+    CHILD_EXPECT(umfMemoryProviderCloseIPCHandle(h, held, kSize) ==
+                 UMF_RESULT_SUCCESS);
     // With nothing of the first exporter open: refused.
-    PR_CHECK(umfMemoryProviderOpenIPCHandle(h, &old, &p) ==
-             UMF_RESULT_ERROR_INVALID_ARGUMENT);
-    PR_CHECK(umfMemoryProviderCloseIPCHandle(h, q, kSize) ==
-             UMF_RESULT_SUCCESS);
-    PR_CHECK(g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS) == 0);
-    PR_CHECK(second.Stop() == 0);
+    CHILD_EXPECT(umfMemoryProviderOpenIPCHandle(h, &old, &p) ==
+                 UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    CHILD_EXPECT(umfMemoryProviderCloseIPCHandle(h, q, kSize) ==
+                 UMF_RESULT_SUCCESS);
+    CHILD_EXPECT(g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS) == 0);
+    CHILD_EXPECT(second.Stop() == 0);
     umfMemoryProviderDestroy(h);
-    rel_gpu_release_all();
-    return failures == 0 ? 0 : 1;
+    umf_test_gpu_release_all();
+    return 0; // the dispatcher fails the child for each CHILD_EXPECT
 }
 
 // Makes a pid namespace and runs pid_reuse_ns as its first process.
@@ -799,10 +792,11 @@ UMF_TEST_CHILD(refused_consumer) {
     if (argc < 2) {
         return 100;
     }
-    RelGpu *g = rel_gpu(static_cast<RelKind>(std::atoi(argv[0])));
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
     std::string mode = argv[1];
     umf_memory_provider_handle_t h =
-        g->why.empty() ? g->make_or_null() : nullptr;
+        g->why == nullptr ? gpu_provider_or_null(g) : nullptr;
     RelIpcData d;
     if (h == nullptr || umf_test_recv(sock, &d, sizeof(d)) != 0) {
         return 101;
@@ -846,11 +840,12 @@ UMF_TEST_CHILD(refused_consumer) {
         umfMemoryProviderCloseIPCHandle(h, p, kSize);
     }
     umfMemoryProviderDestroy(h);
-    rel_gpu_release_all();
+    umf_test_gpu_release_all();
     return umf_test_send(sock, &o, sizeof(o)) == 0 ? 0 : 104;
 }
 
-Outcome RunRefused(RelKind kind, const char *mode, const RelIpcData &d) {
+Outcome RunRefused(umf_test_gpu_kind_t kind, const char *mode,
+                   const RelIpcData &d) {
     Outcome o = {};
     o.result = -1;
     std::string k = std::to_string(static_cast<int>(kind));
@@ -868,7 +863,7 @@ Outcome RunRefused(RelKind kind, const char *mode, const RelIpcData &d) {
 }
 
 // A producer shares an allocation with a refused_consumer in `mode`.
-Outcome Refused(RelKind kind, const char *mode) {
+Outcome Refused(umf_test_gpu_kind_t kind, const char *mode) {
     Producer prod;
     if (!prod.Start(kind, 5, 1)) {
         ADD_FAILURE() << "the producer did not start";
@@ -901,7 +896,7 @@ TEST_P(IpcTrust, NoFdLeftIsOutOfResources) {
               UMF_RESULT_ERROR_OUT_OF_RESOURCES);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, IpcTrust, ::testing::ValuesIn(rel_kinds()),
-                         KindName);
+INSTANTIATE_TEST_SUITE_P(Providers, IpcTrust, ::testing::ValuesIn(gpu_kinds()),
+                         gpu_kind_param_name);
 
 } // namespace

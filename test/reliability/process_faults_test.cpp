@@ -47,9 +47,10 @@ UMF_TEST_CHILD(pf_producer) {
     if (argc < 1) {
         return 100;
     }
-    RelGpu *g = rel_gpu(static_cast<RelKind>(std::atoi(argv[0])));
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
     umf_memory_provider_handle_t h =
-        g->why.empty() ? g->make_or_null() : nullptr;
+        g->why == nullptr ? gpu_provider_or_null(g) : nullptr;
     if (h == nullptr) {
         return 101;
     }
@@ -61,7 +62,8 @@ UMF_TEST_CHILD(pf_producer) {
         d.size = 0;
         if (umfMemoryProviderAlloc(h, kRelSharedSize, 0, &p) !=
                 UMF_RESULT_SUCCESS ||
-            !g->fill(p, kRelSharedSize, rel_shared_seed(i)) ||
+            !umf_test_gpu_fill(g, nullptr, p, kRelSharedSize,
+                               rel_shared_seed(i)) ||
             umfMemoryProviderGetIPCHandle(h, p, kRelSharedSize, d.bytes) !=
                 UMF_RESULT_SUCCESS ||
             umf_test_send(sock, &d, sizeof(d)) != 0) {
@@ -90,9 +92,10 @@ UMF_TEST_CHILD(pf_consumer) {
     if (argc < 1) {
         return 100;
     }
-    RelGpu *g = rel_gpu(static_cast<RelKind>(std::atoi(argv[0])));
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
     umf_memory_provider_handle_t h =
-        g->why.empty() ? g->make_or_null() : nullptr;
+        g->why == nullptr ? gpu_provider_or_null(g) : nullptr;
     if (h == nullptr) {
         return 101;
     }
@@ -105,7 +108,10 @@ UMF_TEST_CHILD(pf_consumer) {
         Ack ack = {0};
         if (umfMemoryProviderOpenIPCHandle(h, d.bytes, &p) ==
             UMF_RESULT_SUCCESS) {
-            ack.ok = g->check(p, kRelSharedSize, rel_shared_seed(i)) ? 1 : 0;
+            ack.ok = umf_test_gpu_check(g, nullptr, p, kRelSharedSize,
+                                        rel_shared_seed(i))
+                         ? 1
+                         : 0;
         }
         if (umf_test_send(sock, &ack, sizeof(ack)) != 0) {
             return 0;
@@ -150,13 +156,13 @@ struct Counts {
 // The survivor's counts. Quarantined: freed blocks that the driver keeps
 // out of use while another process imports them; a killed consumer's
 // imports must not keep them there.
-Counts counts(RelGpu *g) {
+Counts counts(const umf_test_gpu_t *g) {
     return {umf_test_count_open_fds(),
             umf_test_count_mappings(),
             count_driver_mappings(),
-            g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
-            g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
-            g->live(UMF_GPU_MOCK_LIVE_QUARANTINED)};
+            g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+            g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
+            g->mock.live(UMF_GPU_MOCK_LIVE_QUARANTINED)};
 }
 
 std::string show(const Counts &c) {
@@ -178,7 +184,7 @@ void kill_later(std::mt19937_64 &rng, umf_test_child_t *child) {
 }
 
 // This process consumes; the producer dies after `steps` exchanges.
-void consumer_round(RelGpu *g, umf_memory_provider_handle_t h,
+void consumer_round(const umf_test_gpu_t *g, umf_memory_provider_handle_t h,
                     std::mt19937_64 &rng, int *opened_total) {
     umf_test_child_t child;
     std::string k = std::to_string(static_cast<int>(g->kind));
@@ -194,7 +200,8 @@ void consumer_round(RelGpu *g, umf_memory_provider_handle_t h,
         void *p = nullptr;
         ASSERT_EQ(umfMemoryProviderOpenIPCHandle(h, d.bytes, &p),
                   UMF_RESULT_SUCCESS);
-        EXPECT_TRUE(g->check(p, kRelSharedSize, rel_shared_seed(i)));
+        EXPECT_TRUE(umf_test_gpu_check(g, nullptr, p, kRelSharedSize,
+                                       rel_shared_seed(i)));
         opened.push_back({p, i});
         last = d;
         have_last = true;
@@ -205,8 +212,8 @@ void consumer_round(RelGpu *g, umf_memory_provider_handle_t h,
     *opened_total += static_cast<int>(opened.size());
     // The mappings outlive the producer, with their data.
     for (auto &o : opened) {
-        EXPECT_TRUE(
-            g->check(o.first, kRelSharedSize, rel_shared_seed(o.second)))
+        EXPECT_TRUE(umf_test_gpu_check(g, nullptr, o.first, kRelSharedSize,
+                                       rel_shared_seed(o.second)))
             << "mapping " << o.second << " lost its data";
         EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h, o.first, kRelSharedSize),
                   UMF_RESULT_SUCCESS);
@@ -222,7 +229,7 @@ void consumer_round(RelGpu *g, umf_memory_provider_handle_t h,
 }
 
 // This process produces; the consumer dies after `steps` exchanges.
-void producer_round(RelGpu *g, umf_memory_provider_handle_t h,
+void producer_round(const umf_test_gpu_t *g, umf_memory_provider_handle_t h,
                     std::mt19937_64 &rng) {
     std::vector<void *> ptrs(kShared);
     std::vector<RelIpcData> data(kShared);
@@ -230,8 +237,8 @@ void producer_round(RelGpu *g, umf_memory_provider_handle_t h,
         ASSERT_EQ(umfMemoryProviderAlloc(h, kRelSharedSize, 0,
                                          &ptrs[static_cast<size_t>(i)]),
                   UMF_RESULT_SUCCESS);
-        ASSERT_TRUE(g->fill(ptrs[static_cast<size_t>(i)], kRelSharedSize,
-                            rel_shared_seed(i)));
+        ASSERT_TRUE(umf_test_gpu_fill(g, nullptr, ptrs[static_cast<size_t>(i)],
+                                      kRelSharedSize, rel_shared_seed(i)));
         ASSERT_EQ(umfMemoryProviderGetIPCHandle(
                       h, ptrs[static_cast<size_t>(i)], kRelSharedSize,
                       data[static_cast<size_t>(i)].bytes),
@@ -256,8 +263,8 @@ void producer_round(RelGpu *g, umf_memory_provider_handle_t h,
     }
     kill_later(rng, &child);
     for (int i = 0; i < kShared; i++) {
-        EXPECT_TRUE(g->check(ptrs[static_cast<size_t>(i)], kRelSharedSize,
-                             rel_shared_seed(i)))
+        EXPECT_TRUE(umf_test_gpu_check(g, nullptr, ptrs[static_cast<size_t>(i)],
+                                       kRelSharedSize, rel_shared_seed(i)))
             << "allocation " << i << " lost its data";
         EXPECT_EQ(umfMemoryProviderPutIPCHandle(
                       h, data[static_cast<size_t>(i)].bytes),
@@ -269,10 +276,10 @@ void producer_round(RelGpu *g, umf_memory_provider_handle_t h,
 }
 
 // The provider still allocates, shares with itself and frees.
-void check_working(RelGpu *g, umf_memory_provider_handle_t h) {
+void check_working(const umf_test_gpu_t *g, umf_memory_provider_handle_t h) {
     void *p = nullptr;
     ASSERT_EQ(umfMemoryProviderAlloc(h, 8192, 0, &p), UMF_RESULT_SUCCESS);
-    EXPECT_TRUE(g->fill(p, 8192, 3));
+    EXPECT_TRUE(umf_test_gpu_fill(g, nullptr, p, 8192, 3));
     RelIpcData d;
     EXPECT_EQ(umfMemoryProviderGetIPCHandle(h, p, 8192, d.bytes),
               UMF_RESULT_SUCCESS);
@@ -282,29 +289,29 @@ void check_working(RelGpu *g, umf_memory_provider_handle_t h) {
     EXPECT_EQ(q, p);
     EXPECT_EQ(umfMemoryProviderCloseIPCHandle(h, q, 8192), UMF_RESULT_SUCCESS);
     EXPECT_EQ(umfMemoryProviderPutIPCHandle(h, d.bytes), UMF_RESULT_SUCCESS);
-    EXPECT_TRUE(g->check(p, 8192, 3));
+    EXPECT_TRUE(umf_test_gpu_check(g, nullptr, p, 8192, 3));
     EXPECT_EQ(umfMemoryProviderFree(h, p, 8192), UMF_RESULT_SUCCESS);
 }
 
 TEST(ProcessFaults, SigkillAtRandomPointsOfAnIpcExchange) {
-    std::vector<RelKind> kinds = rel_kinds();
+    std::vector<umf_test_gpu_kind_t> kinds = gpu_kinds();
     ASSERT_FALSE(kinds.empty());
     std::mt19937_64 rng(rel_seed() ^ 0x9f0c);
     struct Side {
-        RelGpu *g;
+        const umf_test_gpu_t *g;
         umf_memory_provider_handle_t h;
         void *own; // held through every round
         Counts base;
     };
     std::vector<Side> sides;
-    for (RelKind kind : kinds) {
-        RelGpu *g = rel_gpu(kind);
-        REL_REQUIRE(g);
-        Side s = {g, g->make_or_null(), nullptr, {}};
+    for (umf_test_gpu_kind_t kind : kinds) {
+        const umf_test_gpu_t *g = umf_test_gpu(kind);
+        GPU_REQUIRE_EMULATED(g);
+        Side s = {g, gpu_provider_or_null(g), nullptr, {}};
         ASSERT_NE(s.h, nullptr);
         ASSERT_EQ(umfMemoryProviderAlloc(s.h, kRelSharedSize, 0, &s.own),
                   UMF_RESULT_SUCCESS);
-        ASSERT_TRUE(g->fill(s.own, kRelSharedSize, 77));
+        ASSERT_TRUE(umf_test_gpu_fill(g, nullptr, s.own, kRelSharedSize, 77));
         // One round of each side first: the driver makes what it keeps for
         // the process's life (arenas, caches) before the counts are taken.
         int opened = 0;
@@ -332,7 +339,7 @@ TEST(ProcessFaults, SigkillAtRandomPointsOfAnIpcExchange) {
         Counts now = counts(s.g);
         EXPECT_TRUE(now == s.base)
             << "after the round: " << show(now) << "; before: " << show(s.base);
-        EXPECT_TRUE(s.g->check(s.own, kRelSharedSize, 77))
+        EXPECT_TRUE(umf_test_gpu_check(s.g, nullptr, s.own, kRelSharedSize, 77))
             << "the survivor's own allocation changed";
         check_working(s.g, s.h);
         if (HasFailure()) {

@@ -2,10 +2,10 @@
 
 #include "rel_child.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-std::atomic<int> g_rel_failures{0};
 
 // argv: kind (0 Level Zero, 1 CUDA), count. Sends count, then each
 // RelIpcData; keeps the allocations until the parent closes the socket.
@@ -13,13 +13,14 @@ UMF_TEST_CHILD(rel_producer) {
     if (argc < 2) {
         return 100;
     }
-    RelGpu *g = rel_gpu(static_cast<RelKind>(std::atoi(argv[0])));
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
     int count = std::atoi(argv[1]);
-    if (!g->why.empty()) {
-        std::fprintf(stderr, "producer: %s\n", g->why.c_str());
+    if (g->why != nullptr) {
+        std::fprintf(stderr, "producer: %s\n", g->why);
         return 101;
     }
-    umf_memory_provider_handle_t h = g->make_or_null();
+    umf_memory_provider_handle_t h = gpu_provider_or_null(g);
     if (h == nullptr) {
         return 102;
     }
@@ -36,8 +37,8 @@ UMF_TEST_CHILD(rel_producer) {
             umfMemoryProviderAlloc(h, kRelSharedSize, 0,
                                    &ptrs[static_cast<size_t>(i)]) !=
                 UMF_RESULT_SUCCESS ||
-            !g->fill(ptrs[static_cast<size_t>(i)], kRelSharedSize,
-                     rel_shared_seed(i)) ||
+            !umf_test_gpu_fill(g, nullptr, ptrs[static_cast<size_t>(i)],
+                               kRelSharedSize, rel_shared_seed(i)) ||
             umfMemoryProviderGetIPCHandle(h, ptrs[static_cast<size_t>(i)],
                                           kRelSharedSize,
                                           d.bytes) != UMF_RESULT_SUCCESS) {
@@ -55,8 +56,8 @@ UMF_TEST_CHILD(rel_producer) {
     }
     // The data must still be what the consumers read.
     for (int i = 0; i < count && status == 0; i++) {
-        if (!g->check(ptrs[static_cast<size_t>(i)], kRelSharedSize,
-                      rel_shared_seed(i))) {
+        if (!umf_test_gpu_check(g, nullptr, ptrs[static_cast<size_t>(i)],
+                                kRelSharedSize, rel_shared_seed(i))) {
             status = 105;
         }
     }
@@ -69,12 +70,13 @@ UMF_TEST_CHILD(rel_producer) {
         }
     }
     umfMemoryProviderDestroy(h);
-    rel_gpu_release_all();
+    umf_test_gpu_release_all();
     return status;
 }
 
-bool rel_start_producer(RelKind kind, int count, umf_test_child_t *child,
-                        std::vector<RelIpcData> *data, std::string *why) {
+bool rel_start_producer(umf_test_gpu_kind_t kind, int count,
+                        umf_test_child_t *child, std::vector<RelIpcData> *data,
+                        std::string *why) {
     std::string k = std::to_string(static_cast<int>(kind));
     std::string c = std::to_string(count);
     const char *args[] = {k.c_str(), c.c_str(), nullptr};
@@ -96,4 +98,23 @@ bool rel_start_producer(RelKind kind, int count, umf_test_child_t *child,
         return false;
     }
     return true;
+}
+
+uint64_t rel_seed() {
+    static uint64_t seed = [] {
+        const char *env = std::getenv("UMF_GPU_REL_SEED");
+        uint64_t s =
+            env != nullptr && env[0] != '\0'
+                ? std::strtoull(env, nullptr, 0)
+                : static_cast<uint64_t>(std::chrono::steady_clock::now()
+                                            .time_since_epoch()
+                                            .count());
+        std::printf("reliability seed: UMF_GPU_REL_SEED=%llu\n",
+                    static_cast<unsigned long long>(s));
+        std::fflush(stdout);
+        // Child processes draw from the same seed.
+        setenv("UMF_GPU_REL_SEED", std::to_string(s).c_str(), 1);
+        return s;
+    }();
+    return seed;
 }

@@ -62,7 +62,7 @@ const char *const kOpNames[OP_COUNT] = {
     "ipc_close", "props", "stats", "hand_over", "error"};
 
 struct Shared {
-    RelGpu *g;
+    const umf_test_gpu_t *g;
     umf_memory_provider_handle_t h;
     std::vector<RelIpcData> remote;
     std::atomic<bool> stop{false};
@@ -81,10 +81,10 @@ struct Worker {
     unsigned next_seed;
 
     bool mark(const Piece &p) {
-        return s->g->fill(p.ptr, marked(p), p.seed);
+        return umf_test_gpu_fill(s->g, nullptr, p.ptr, marked(p), p.seed);
     }
     bool intact(const Piece &p) {
-        return s->g->check(p.ptr, marked(p), p.seed);
+        return umf_test_gpu_check(s->g, nullptr, p.ptr, marked(p), p.seed);
     }
 
     void alloc() {
@@ -95,16 +95,16 @@ struct Worker {
         size_t align = aligns[rng() % 6];
         void *p = nullptr;
         umf_result_t r = umfMemoryProviderAlloc(s->h, size, align, &p);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         if (r != UMF_RESULT_SUCCESS) {
             std::fprintf(stderr, "alloc(%zu, %zu): %s\n", size, align,
-                         s->g->native_message().c_str());
+                         gpu_native_message(s->g).c_str());
             return;
         }
         s->allocs++;
-        REL_CHECK(align == 0 || reinterpret_cast<uintptr_t>(p) % align == 0);
+        CHILD_EXPECT(align == 0 || reinterpret_cast<uintptr_t>(p) % align == 0);
         Piece pc = {static_cast<char *>(p), size, s->next_group++, next_seed++};
-        REL_CHECK(mark(pc));
+        CHILD_EXPECT(mark(pc));
         mine.push_back(pc);
     }
 
@@ -112,9 +112,9 @@ struct Worker {
         Piece pc = mine[i];
         mine[i] = mine.back();
         mine.pop_back();
-        REL_CHECK(intact(pc));
+        CHILD_EXPECT(intact(pc));
         umf_result_t r = umfMemoryProviderFree(s->h, pc.ptr, pc.size);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         s->frees += r == UMF_RESULT_SUCCESS;
     }
 
@@ -126,14 +126,14 @@ struct Worker {
         size_t first = 1 + rng() % (pc.size - 1);
         umf_result_t r =
             umfMemoryProviderAllocationSplit(s->h, pc.ptr, pc.size, first);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         if (r != UMF_RESULT_SUCCESS) {
             return;
         }
         Piece high = {pc.ptr + first, pc.size - first, pc.group, next_seed++};
         pc.size = first;
-        REL_CHECK(mark(pc));
-        REL_CHECK(mark(high));
+        CHILD_EXPECT(mark(pc));
+        CHILD_EXPECT(mark(high));
         mine.push_back(high);
     }
 
@@ -144,10 +144,10 @@ struct Worker {
             if (mine[j].ptr == lo.ptr + lo.size && mine[j].group == lo.group) {
                 umf_result_t r = umfMemoryProviderAllocationMerge(
                     s->h, lo.ptr, mine[j].ptr, lo.size + mine[j].size);
-                REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+                CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
                 if (r == UMF_RESULT_SUCCESS) {
                     mine[i].size += mine[j].size;
-                    REL_CHECK(mark(mine[i]));
+                    CHILD_EXPECT(mark(mine[i]));
                     mine[j] = mine.back();
                     mine.pop_back();
                 }
@@ -161,20 +161,20 @@ struct Worker {
         RelIpcData d;
         umf_result_t r =
             umfMemoryProviderGetIPCHandle(s->h, pc.ptr, pc.size, d.bytes);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         if (r != UMF_RESULT_SUCCESS) {
             return;
         }
         void *p = nullptr;
         r = umfMemoryProviderOpenIPCHandle(s->h, d.bytes, &p);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         if (r == UMF_RESULT_SUCCESS) {
-            REL_CHECK(p == pc.ptr);
-            REL_CHECK_EQ(umfMemoryProviderCloseIPCHandle(s->h, p, pc.size),
-                         UMF_RESULT_SUCCESS);
+            CHILD_EXPECT(p == pc.ptr);
+            CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s->h, p, pc.size),
+                            UMF_RESULT_SUCCESS);
         }
-        REL_CHECK_EQ(umfMemoryProviderPutIPCHandle(s->h, d.bytes),
-                     UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(umfMemoryProviderPutIPCHandle(s->h, d.bytes),
+                        UMF_RESULT_SUCCESS);
     }
 
     void remote_open() {
@@ -185,12 +185,13 @@ struct Worker {
         RelIpcData d = s->remote[static_cast<size_t>(which)];
         void *p = nullptr;
         umf_result_t r = umfMemoryProviderOpenIPCHandle(s->h, d.bytes, &p);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         if (r != UMF_RESULT_SUCCESS) {
             return;
         }
         if (rng() % 4 == 0) {
-            REL_CHECK(s->g->check(p, kRelSharedSize, rel_shared_seed(which)));
+            CHILD_EXPECT(umf_test_gpu_check(s->g, nullptr, p, kRelSharedSize,
+                                            rel_shared_seed(which)));
         }
         opened.push_back({p, which});
     }
@@ -200,9 +201,9 @@ struct Worker {
             return;
         }
         size_t i = rng() % opened.size();
-        REL_CHECK_EQ(umfMemoryProviderCloseIPCHandle(s->h, opened[i].first,
-                                                     kRelSharedSize),
-                     UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(umfMemoryProviderCloseIPCHandle(s->h, opened[i].first,
+                                                        kRelSharedSize),
+                        UMF_RESULT_SUCCESS);
         opened[i] = opened.back();
         opened.pop_back();
     }
@@ -213,23 +214,23 @@ struct Worker {
         size_t off = rng() % pc.size;
         umf_result_t r = umfGpuMemoryProviderGetAllocationProperties(
             s->h, pc.ptr + off, &props);
-        REL_CHECK_EQ(r, UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_SUCCESS);
         if (r == UMF_RESULT_SUCCESS) {
-            REL_CHECK(props.base == pc.ptr);
-            REL_CHECK_EQ(props.size, pc.size);
-            REL_CHECK_EQ(props.memory_type, UMF_MEMORY_TYPE_DEVICE);
+            CHILD_EXPECT(props.base == pc.ptr);
+            CHILD_EXPECT_EQ(props.size, pc.size);
+            CHILD_EXPECT_EQ(props.memory_type, UMF_MEMORY_TYPE_DEVICE);
         }
     }
 
     void stats() {
         umf_gpu_provider_stats_t st;
-        REL_CHECK_EQ(umfGpuMemoryProviderGetStats(s->h, &st),
-                     UMF_RESULT_SUCCESS);
+        CHILD_EXPECT_EQ(umfGpuMemoryProviderGetStats(s->h, &st),
+                        UMF_RESULT_SUCCESS);
         // Read while others count: each counter at some recent value, but
         // never wrapped below zero.
-        REL_CHECK(st.allocated_bytes < (uint64_t(1) << 48));
-        REL_CHECK(st.ipc_handles_open < (uint64_t(1) << 32));
-        REL_CHECK(st.ipc_handles_exported < (uint64_t(1) << 32));
+        CHILD_EXPECT(st.allocated_bytes < (uint64_t(1) << 48));
+        CHILD_EXPECT(st.ipc_handles_open < (uint64_t(1) << 32));
+        CHILD_EXPECT(st.ipc_handles_exported < (uint64_t(1) << 32));
     }
 
     void hand_over() {
@@ -249,12 +250,12 @@ struct Worker {
     void error() {
         void *p = nullptr;
         umf_result_t r = umfMemoryProviderAlloc(s->h, size_t(1) << 40, 0, &p);
-        REL_CHECK_EQ(r, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
-        REL_CHECK_EQ(s->g->native_code(), s->g->oom_code);
+        CHILD_EXPECT_EQ(r, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+        CHILD_EXPECT_EQ(gpu_native_code(s->g), s->g->oom_code);
         char local[64];
-        REL_CHECK_EQ(umfMemoryProviderFree(s->h, local, sizeof(local)),
-                     UMF_RESULT_ERROR_INVALID_ARGUMENT);
-        REL_CHECK_EQ(umfGetLastFailedMemoryProvider(), s->h);
+        CHILD_EXPECT_EQ(umfMemoryProviderFree(s->h, local, sizeof(local)),
+                        UMF_RESULT_ERROR_INVALID_ARGUMENT);
+        CHILD_EXPECT_EQ(umfGetLastFailedMemoryProvider(), s->h);
     }
 
     void run() {
@@ -323,11 +324,11 @@ double stress_seconds() {
     return s > 0.0 ? s : 2.0;
 }
 
-class Stress : public ::testing::TestWithParam<RelKind> {};
+class Stress : public ::testing::TestWithParam<umf_test_gpu_kind_t> {};
 
 TEST_P(Stress, ThreadsMixEveryOperation) {
-    RelGpu *g = rel_gpu(GetParam());
-    REL_REQUIRE(g);
+    const umf_test_gpu_t *g = umf_test_gpu(GetParam());
+    GPU_REQUIRE_EMULATED(g);
     uint64_t seed = rel_seed();
 
     umf_test_child_t producer;
@@ -335,14 +336,14 @@ TEST_P(Stress, ThreadsMixEveryOperation) {
     std::string why;
     ASSERT_TRUE(rel_start_producer(g->kind, 4, &producer, &remote, &why))
         << why;
-    int64_t allocs = g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
-    int64_t imports = g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+    int64_t allocs = g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    int64_t imports = g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
     double seconds = stress_seconds();
 
     for (int threads : {2, 8}) {
         Shared s;
         s.g = g;
-        s.h = g->make_or_null();
+        s.h = gpu_provider_or_null(g);
         ASSERT_NE(s.h, nullptr);
         s.remote = remote;
         for (auto &o : s.ops) {
@@ -383,8 +384,8 @@ TEST_P(Stress, ThreadsMixEveryOperation) {
         EXPECT_EQ(st.ipc_handles_open, 0u);
         EXPECT_EQ(st.ipc_handles_exported, 0u);
         umfMemoryProviderDestroy(s.h);
-        EXPECT_EQ(g->live(UMF_GPU_MOCK_LIVE_ALLOCATIONS), allocs);
-        EXPECT_EQ(g->live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), imports);
+        EXPECT_EQ(g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS), allocs);
+        EXPECT_EQ(g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), imports);
 
         uint64_t total = 0;
         std::string mix;
@@ -403,7 +404,7 @@ TEST_P(Stress, ThreadsMixEveryOperation) {
         EXPECT_GT(s.ops[OP_SPLIT].load(), 0u);
         EXPECT_GT(s.ops[OP_IPC_REMOTE_OPEN].load(), 0u);
     }
-    EXPECT_EQ(g_rel_failures.load(), 0) << "see the failed checks above";
+    EXPECT_EQ(umf_test_child_failures(), 0) << "see the failed checks above";
     EXPECT_EQ(umf_test_child_wait(&producer), 0)
         << "the producer's data changed or it failed";
 }
@@ -413,9 +414,9 @@ TEST_P(Stress, ThreadsMixEveryOperation) {
 // request to the device's counter before checking it, so that a huge
 // request made concurrent small ones fail for a moment.)
 TEST_P(Stress, AnOversizedRequestFailsNoOtherThread) {
-    RelGpu *g = rel_gpu(GetParam());
-    REL_REQUIRE(g);
-    umf_memory_provider_handle_t h = g->make_or_null();
+    const umf_test_gpu_t *g = umf_test_gpu(GetParam());
+    GPU_REQUIRE_EMULATED(g);
+    umf_memory_provider_handle_t h = gpu_provider_or_null(g);
     ASSERT_NE(h, nullptr);
     std::atomic<bool> stop{false};
     std::atomic<int> huge{0};
@@ -454,11 +455,11 @@ TEST_P(Stress, AnOversizedRequestFailsNoOtherThread) {
     umfMemoryProviderDestroy(h);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Stress, ::testing::ValuesIn(rel_kinds()),
-                         [](const ::testing::TestParamInfo<RelKind> &info) {
-                             return std::string(info.param == RelKind::Cuda
-                                                    ? "cuda"
-                                                    : "level_zero");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Providers, Stress, ::testing::ValuesIn(gpu_kinds()),
+    [](const ::testing::TestParamInfo<umf_test_gpu_kind_t> &info) {
+        return std::string(info.param == UMF_TEST_GPU_CUDA ? "cuda"
+                                                           : "level_zero");
+    });
 
 } // namespace

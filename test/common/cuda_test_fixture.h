@@ -31,17 +31,9 @@ inline void PrintTo(CUresult r, std::ostream *os) {
 #define CU_ASSERT_OK(call) ASSERT_EQ((call), CUDA_SUCCESS)
 #define CU_EXPECT_OK(call) EXPECT_EQ((call), CUDA_SUCCESS)
 
-// In a child role (UMF_TEST_CHILD): a failed check prints where and ends
-// the role with status 1.
-#define CHILD_CHECK(cond)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,        \
-                         __LINE__, #cond);                                     \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
-#define CHILD_CU(call) CHILD_CHECK((call) == CUDA_SUCCESS)
+// In a child role (UMF_TEST_CHILD): a driver call that must succeed, else
+// the role ends with status 1 (CHILD_ASSERT, test_child.h).
+#define CHILD_CU(call) CHILD_ASSERT((call) == CUDA_SUCCESS)
 
 // Attribute `attr` of `ptr`, read as a T (zero-initialised first); a failed
 // call is a test failure.

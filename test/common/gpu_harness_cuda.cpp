@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The harness's CUDA backend.
+
+#include "gpu_harness_cuda.h"
+
+#include <string>
+
+#include "gpu_harness_backend.h"
+#include "provider_driver_calls.h"
+
+namespace {
+
+const cuda_test_driver_t *g_cu; // set once the driver is usable
+
+std::string bring_up(umf_test_gpu_t *g) {
+    std::string why;
+    const cuda_test_driver_t *cu = cuda_test_driver_load(&why);
+    if (cu == nullptr) {
+        return why;
+    }
+    CUresult r = cu->cuInit(0);
+    if (r != CUDA_SUCCESS) {
+        return "cuInit failed: " + cuda_test_result(r);
+    }
+    int count = 0;
+    r = cu->cuDeviceGetCount(&count);
+    if (r != CUDA_SUCCESS || count == 0) {
+        return "no CUDA device (" + cuda_test_result(r) + ")";
+    }
+    CUcontext ctx = nullptr;
+    r = cu->cuDevicePrimaryCtxRetain(&ctx, 0);
+    if (r != CUDA_SUCCESS) {
+        return "cuDevicePrimaryCtxRetain failed: " + cuda_test_result(r);
+    }
+    g_cu = cu;
+    g->ops = umfCUDAMemoryProviderOps();
+    g->context = ctx;
+    g->device_count = count;
+    g->mock = umf_test_gpu_mock_resolve("umfCudaMock", cuda_test_driver_symbol);
+    g->provider_calls = kCudaProviderDriverCalls;
+    g->provider_call_count =
+        sizeof(kCudaProviderDriverCalls) / sizeof(kCudaProviderDriverCalls[0]);
+    g->init_call = "cuInit";
+    g->fault_code = CUDA_ERROR_UNKNOWN;
+    g->fault_name = "CUDA_ERROR_UNKNOWN";
+    g->oom_code = CUDA_ERROR_OUT_OF_MEMORY;
+    return "";
+}
+
+void release(umf_test_gpu_t *g) {
+    (void)g;
+    g_cu->cuDevicePrimaryCtxRelease_v2(0);
+}
+
+void *context_create(const umf_test_gpu_t *g, int device) {
+    (void)g;
+    CUdevice dev = 0;
+    CUcontext ctx = nullptr, popped = nullptr;
+    if (g_cu->cuDeviceGet(&dev, device) != CUDA_SUCCESS ||
+        g_cu->cuCtxCreate_v2(&ctx, 0, dev) != CUDA_SUCCESS) {
+        return nullptr;
+    }
+    // cuCtxCreate made it current: give the thread its context back.
+    if (g_cu->cuCtxPopCurrent_v2(&popped) != CUDA_SUCCESS || popped != ctx) {
+        g_cu->cuCtxDestroy_v2(ctx);
+        return nullptr;
+    }
+    return ctx;
+}
+
+bool context_destroy(const umf_test_gpu_t *g, void *context) {
+    (void)g;
+    return g_cu->cuCtxDestroy_v2(static_cast<CUcontext>(context)) ==
+           CUDA_SUCCESS;
+}
+
+umf_result_t provider(const umf_test_gpu_t *g,
+                      const umf_test_provider_opts_t &o,
+                      umf_memory_provider_handle_t *out) {
+    (void)g;
+    cuda_provider_config cfg;
+    cfg.context = static_cast<CUcontext>(o.context);
+    cfg.device = o.device;
+    cfg.type = o.type;
+    cfg.set_flags = o.set_alloc_flags;
+    cfg.flags = o.alloc_flags;
+    cfg.name = o.name;
+    return cuda_try_provider(cfg, out);
+}
+
+// Push and pop rather than set: the provider calls cuCtxSetCurrent, and a
+// fault rule on it must not hit the test's copies.
+bool copy(const umf_test_gpu_t *g, void *context, void *dst, const void *src,
+          size_t size) {
+    (void)g;
+    if (g_cu->cuCtxPushCurrent_v2(static_cast<CUcontext>(context)) !=
+        CUDA_SUCCESS) {
+        return false;
+    }
+    bool ok = g_cu->cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
+                             reinterpret_cast<CUdeviceptr>(src),
+                             size) == CUDA_SUCCESS;
+    CUcontext popped = nullptr;
+    ok &= g_cu->cuCtxPopCurrent_v2(&popped) == CUDA_SUCCESS;
+    return ok;
+}
+
+} // namespace
+
+const umf_test_gpu_backend_t umf_test_cuda_backend = {
+    bring_up, release, context_create, context_destroy, provider, copy,
+};
+
+const cuda_test_driver_t *umf_test_cuda(void) {
+    (void)umf_test_gpu(UMF_TEST_GPU_CUDA);
+    return g_cu;
+}
+
+umf_result_t cuda_try_provider(const cuda_provider_config &cfg,
+                               umf_memory_provider_handle_t *out) {
+    *out = nullptr;
+    const umf_test_gpu_t *g = umf_test_gpu(UMF_TEST_GPU_CUDA);
+    CUcontext ctx = cfg.context != nullptr ? cfg.context
+                                           : static_cast<CUcontext>(g->context);
+    umf_cuda_memory_provider_params_handle_t params = nullptr;
+    umf_result_t r = umfCUDAMemoryProviderParamsCreate(&params);
+    if (r != UMF_RESULT_SUCCESS) {
+        return r;
+    }
+    r = umfCUDAMemoryProviderParamsSetContext(params, ctx);
+    if (r == UMF_RESULT_SUCCESS) {
+        r = umfCUDAMemoryProviderParamsSetDevice(params, cfg.device);
+    }
+    if (r == UMF_RESULT_SUCCESS) {
+        r = umfCUDAMemoryProviderParamsSetMemoryType(params, cfg.type);
+    }
+    if (r == UMF_RESULT_SUCCESS && cfg.set_flags) {
+        r = umfCUDAMemoryProviderParamsSetAllocFlags(params, cfg.flags);
+    }
+    if (r == UMF_RESULT_SUCCESS && cfg.name != nullptr) {
+        r = umfCUDAMemoryProviderParamsSetName(params, cfg.name);
+    }
+    if (r == UMF_RESULT_SUCCESS) {
+        r = umfMemoryProviderCreate(umfCUDAMemoryProviderOps(), params, out);
+    }
+    umf_result_t d = umfCUDAMemoryProviderParamsDestroy(params);
+    if (r == UMF_RESULT_SUCCESS && d != UMF_RESULT_SUCCESS) {
+        umfMemoryProviderDestroy(*out);
+        *out = nullptr;
+        return d;
+    }
+    return r;
+}
