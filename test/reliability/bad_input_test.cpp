@@ -353,8 +353,11 @@ void add_core_cases() {
                                                                &props);
         },
         foreign);
+    // Without Level Zero in the build, its functions are not supported at
+    // all (README, "Two commands").
     add(
-        "level_zero/resident_change/not a Level Zero provider", IA,
+        "level_zero/resident_change/not a Level Zero provider",
+        UMF_TEST_HAVE_LEVEL_ZERO ? IA : NOSUP,
         [] {
             return umfLevelZeroMemoryProviderResidentDeviceChange(
                 foreign, reinterpret_cast<ze_device_handle_t>(g_stack_like),
