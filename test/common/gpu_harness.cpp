@@ -177,6 +177,19 @@ bool umf_test_gpu_copy(const umf_test_gpu_t *g, void *context, void *dst,
                                      src, size);
 }
 
+bool umf_test_gpu_driver_alloc(const umf_test_gpu_t *g, void *context,
+                               size_t size, void **ptr) {
+    *ptr = nullptr;
+    return usable(g) && backend_of(g->kind)->driver_alloc(
+                            g, context ? context : g->context, size, ptr);
+}
+
+bool umf_test_gpu_driver_free(const umf_test_gpu_t *g, void *context,
+                              void *ptr) {
+    return usable(g) && backend_of(g->kind)->driver_free(
+                            g, context ? context : g->context, ptr);
+}
+
 void umf_test_pattern(void *dst, size_t size, unsigned seed) {
     unsigned char *p = static_cast<unsigned char *>(dst);
     uint32_t x = seed * 2654435761u + 12345u;

@@ -171,6 +171,14 @@ bool umf_test_gpu_fill(const umf_test_gpu_t *g, void *context, void *dst,
 bool umf_test_gpu_check(const umf_test_gpu_t *g, void *context, const void *src,
                         size_t size, unsigned seed);
 
+// Device memory on device 0 straight from the driver (zeMemAllocDevice,
+// cuMemAlloc_v2), no provider involved, in `context` (NULL: g->context); and
+// its release (zeMemFree, cuMemFree_v2). True on success.
+bool umf_test_gpu_driver_alloc(const umf_test_gpu_t *g, void *context,
+                               size_t size, void **ptr);
+bool umf_test_gpu_driver_free(const umf_test_gpu_t *g, void *context,
+                              void *ptr);
+
 // The emulated driver's counts; -1 on a real driver.
 int64_t umf_test_gpu_live(const umf_test_gpu_t *g, umf_gpu_mock_live_t what);
 int64_t umf_test_gpu_calls(const umf_test_gpu_t *g, const char *entry);

@@ -25,6 +25,9 @@ struct umf_test_gpu_backend_t {
                              umf_memory_provider_handle_t *out);
     bool (*copy)(const umf_test_gpu_t *g, void *context, void *dst,
                  const void *src, size_t size);
+    bool (*driver_alloc)(const umf_test_gpu_t *g, void *context, size_t size,
+                         void **ptr);
+    bool (*driver_free)(const umf_test_gpu_t *g, void *context, void *ptr);
 };
 
 // Defined only where the build has the kind (UMF_TEST_HAVE_LEVEL_ZERO,

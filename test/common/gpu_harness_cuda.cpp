@@ -89,27 +89,53 @@ umf_result_t provider(const umf_test_gpu_t *g,
     return cuda_try_provider(cfg, out);
 }
 
-// Push and pop rather than set: the provider calls cuCtxSetCurrent, and a
-// fault rule on it must not hit the test's copies.
-bool copy(const umf_test_gpu_t *g, void *context, void *dst, const void *src,
-          size_t size) {
-    (void)g;
+// Runs f() with `context` pushed, then pops it; push and pop rather than
+// set, because the provider calls cuCtxSetCurrent and a fault rule on it must
+// not hit the test's own calls. True when all three succeed.
+template <typename F> bool in_context(void *context, F f) {
     if (g_cu->cuCtxPushCurrent_v2(static_cast<CUcontext>(context)) !=
         CUDA_SUCCESS) {
         return false;
     }
-    bool ok = g_cu->cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
-                             reinterpret_cast<CUdeviceptr>(src),
-                             size) == CUDA_SUCCESS;
+    bool ok = f();
     CUcontext popped = nullptr;
     ok &= g_cu->cuCtxPopCurrent_v2(&popped) == CUDA_SUCCESS;
     return ok;
 }
 
+bool copy(const umf_test_gpu_t *g, void *context, void *dst, const void *src,
+          size_t size) {
+    (void)g;
+    return in_context(context, [&] {
+        return g_cu->cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
+                              reinterpret_cast<CUdeviceptr>(src),
+                              size) == CUDA_SUCCESS;
+    });
+}
+
+bool driver_alloc(const umf_test_gpu_t *g, void *context, size_t size,
+                  void **ptr) {
+    (void)g;
+    CUdeviceptr p = 0;
+    bool ok = in_context(
+        context, [&] { return g_cu->cuMemAlloc_v2(&p, size) == CUDA_SUCCESS; });
+    *ptr = reinterpret_cast<void *>(p);
+    return ok;
+}
+
+bool driver_free(const umf_test_gpu_t *g, void *context, void *ptr) {
+    (void)g;
+    return in_context(context, [&] {
+        return g_cu->cuMemFree_v2(reinterpret_cast<CUdeviceptr>(ptr)) ==
+               CUDA_SUCCESS;
+    });
+}
+
 } // namespace
 
 const umf_test_gpu_backend_t umf_test_cuda_backend = {
-    bring_up, release, context_create, context_destroy, provider, copy,
+    bring_up, release, context_create, context_destroy,
+    provider, copy,    driver_alloc,   driver_free,
 };
 
 const cuda_test_driver_t *umf_test_cuda(void) {

@@ -145,10 +145,27 @@ bool copy(const umf_test_gpu_t *g, void *context, void *dst, const void *src,
                             src, size);
 }
 
+bool driver_alloc(const umf_test_gpu_t *g, void *context, size_t size,
+                  void **ptr) {
+    ze_device_mem_alloc_desc_t desc = {};
+    desc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+    return g_ze.zeMemAllocDevice(static_cast<ze_context_handle_t>(context),
+                                 &desc, size, 0,
+                                 static_cast<ze_device_handle_t>(g->devices[0]),
+                                 ptr) == ZE_RESULT_SUCCESS;
+}
+
+bool driver_free(const umf_test_gpu_t *g, void *context, void *ptr) {
+    (void)g;
+    return g_ze.zeMemFree(static_cast<ze_context_handle_t>(context), ptr) ==
+           ZE_RESULT_SUCCESS;
+}
+
 } // namespace
 
 const umf_test_gpu_backend_t umf_test_ze_backend = {
-    bring_up, release, context_create, context_destroy, provider, copy,
+    bring_up, release, context_create, context_destroy,
+    provider, copy,    driver_alloc,   driver_free,
 };
 
 extern "C" const umf_test_ze_t *umf_test_ze(void) {

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The provider contract (provider_contract.h): what the ops header
+// (memory_provider_ops.h), the core's header (memory_provider.h), the GPU
+// extensions (memory_provider_gpu.h) and both providers' headers promise
+// alike, checked for each kind and table. A rule that holds for one
+// provider only belongs in that provider's suite; everything here must
+// hold for both.
+//
+// Runs on the emulated drivers and, unchanged, on real ones; the cases that
+// need the emulated driver's control API skip elsewhere.
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "provider_contract.h"
+#include "test_child.h"
+
+namespace {
+
+constexpr size_t KiB = 1024, MiB = 1024 * KiB;
+constexpr umf_result_t kOk = UMF_RESULT_SUCCESS;
+constexpr umf_result_t kInvalid = UMF_RESULT_ERROR_INVALID_ARGUMENT;
+
+bool is_power_of_two(size_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+// What each kind's header names: its default name and its device memory
+// allocation call.
+const char *default_name(const umf_test_gpu_t *g) {
+    return g->kind == UMF_TEST_GPU_CUDA ? "CUDA" : "LEVEL_ZERO";
+}
+const char *device_alloc_call(const umf_test_gpu_t *g) {
+    return g->kind == UMF_TEST_GPU_CUDA ? "cuMemAlloc" : "zeMemAllocDevice";
+}
+const char *oom_name(const umf_test_gpu_t *g) {
+    return g->kind == UMF_TEST_GPU_CUDA
+               ? "CUDA_ERROR_OUT_OF_MEMORY"
+               : "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY";
+}
+
+// The device a provider on device 0 reports in its allocation properties:
+// the handle for Level Zero, the ordinal cast to a pointer for CUDA.
+void *device0(const umf_test_gpu_t *g) {
+    return g->kind == UMF_TEST_GPU_CUDA ? nullptr : g->devices[0];
+}
+
+// No device has a TiB: the allocation runs out of device memory on any
+// driver.
+constexpr size_t kTooBig = size_t(1) << 40;
+
+using Contract = ProviderContract;
+
+// ------------------------------------------------------------ alloc/free
+
+TEST_P(Contract, AllocHoldsDataAndFrees) {
+    const ContractProvider &p = make();
+    ASSERT_TRUE(p.ok());
+    for (size_t size : {size_t(1), size_t(63), size_t(64), size_t(4095),
+                        size_t(4096), 64 * KiB + 1, 3 * MiB}) {
+        void *ptr = p.alloc_or_null(size);
+        ASSERT_NE(ptr, nullptr);
+        EXPECT_TRUE(fill(ptr, size, static_cast<unsigned>(size)));
+        EXPECT_TRUE(check(ptr, size, static_cast<unsigned>(size)));
+        EXPECT_EQ(p.free(ptr, size), kOk) << size;
+    }
+}
+
+TEST_P(Contract, EachMemoryTypeAllocatesAndReportsItsType) {
+    for (umf_usm_memory_type_t type :
+         {UMF_MEMORY_TYPE_HOST, UMF_MEMORY_TYPE_DEVICE,
+          UMF_MEMORY_TYPE_SHARED}) {
+        const ContractProvider &p = make(type);
+        ASSERT_TRUE(p.ok()) << type;
+        void *ptr = p.alloc_or_null(10000);
+        ASSERT_NE(ptr, nullptr);
+        EXPECT_TRUE(fill(ptr, 10000, 3));
+        EXPECT_TRUE(check(ptr, 10000, 3));
+        umf_gpu_allocation_properties_t props;
+        ASSERT_EQ(p.properties(ptr, &props), kOk);
+        EXPECT_EQ(props.memory_type, type);
+        EXPECT_EQ(props.base, ptr);
+        EXPECT_EQ(props.size, 10000u);
+        EXPECT_EQ(p.free(ptr, 10000), kOk);
+    }
+}
+
+TEST_P(Contract, SizeZeroIsAnInvalidArgument) {
+    const ContractProvider &p = make();
+    void *ptr = nullptr;
+    EXPECT_EQ(p.alloc(0, 0, &ptr), kInvalid);
+    EXPECT_EQ(p.alloc(0, 4096, &ptr), kInvalid);
+    EXPECT_EQ(p.stats().alloc_count, 0u);
+}
+
+TEST_P(Contract, LiveAllocationsNeverOverlap) {
+    const ContractProvider &p = make();
+    std::vector<std::pair<char *, size_t>> live;
+    for (unsigned i = 0; i < 64; i++) {
+        size_t size = 1 + (i * 7919u) % (70 * KiB);
+        char *ptr = static_cast<char *>(p.alloc_or_null(size));
+        ASSERT_NE(ptr, nullptr);
+        ASSERT_TRUE(fill(ptr, size, i));
+        live.emplace_back(ptr, size);
+    }
+    std::vector<std::pair<char *, size_t>> sorted = live;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 1; i < sorted.size(); i++) {
+        EXPECT_LE(sorted[i - 1].first + sorted[i - 1].second, sorted[i].first)
+            << "two live allocations overlap";
+    }
+    for (unsigned i = 0; i < live.size(); i++) {
+        EXPECT_TRUE(check(live[i].first, live[i].second, i)) << i;
+        EXPECT_EQ(p.free(live[i].first, live[i].second), kOk);
+    }
+}
+
+// Every power of two up to 2 MiB (what both providers honour); 0 is the
+// provider's natural alignment.
+TEST_P(Contract, AlignmentsUpTo2MiBAreHonoured) {
+    const ContractProvider &p = make();
+    for (size_t align = 1; align <= 2 * MiB; align *= 2) {
+        for (size_t size : {size_t(1), align, 3 * align + 5}) {
+            void *ptr = p.alloc_or_null(size, align);
+            ASSERT_NE(ptr, nullptr) << size << " aligned to " << align;
+            EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % align, 0u)
+                << size << " aligned to " << align;
+            EXPECT_EQ(p.free(ptr, size), kOk);
+        }
+    }
+}
+
+TEST_P(Contract, AlignmentsThatAreNoPowerOfTwoAreRefused) {
+    const ContractProvider &p = make();
+    for (size_t align : {size_t(3), size_t(6), size_t(12), size_t(100),
+                         size_t(4097), (size_t(1) << 21) + 4096, SIZE_MAX}) {
+        void *ptr = nullptr;
+        EXPECT_EQ(p.alloc(64, align, &ptr), UMF_RESULT_ERROR_INVALID_ALIGNMENT)
+            << align;
+    }
+    EXPECT_EQ(p.stats().alloc_count, 0u);
+}
+
+TEST_P(Contract, FreeRefusesWhatNoProviderAllocated) {
+    const ContractProvider &p = make();
+    char *live = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(live, nullptr);
+    ASSERT_TRUE(fill(live, 64 * KiB, 9));
+    static char static_memory[256];
+    char stack_memory[256];
+    std::vector<char> heap_memory(256);
+    for (void *ptr :
+         {static_cast<void *>(static_memory), static_cast<void *>(stack_memory),
+          static_cast<void *>(heap_memory.data())}) {
+        EXPECT_EQ(p.free(ptr, 256), kInvalid);
+    }
+    // Inside a live allocation: neither a free of it nor of a piece.
+    EXPECT_EQ(p.free(live + 4096, 4096), kInvalid);
+    EXPECT_EQ(p.free(live + 1, 64 * KiB - 1), kInvalid);
+    EXPECT_TRUE(check(live, 64 * KiB, 9)) << "a refused free changed memory";
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 64 * KiB);
+    EXPECT_EQ(s.free_count, 0u);
+    EXPECT_EQ(p.free(live, 64 * KiB), kOk);
+}
+
+TEST_P(Contract, SecondFreeIsRefusedAndChangesNothing) {
+    const ContractProvider &p = make();
+    void *a = p.alloc_or_null(4 * KiB);
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(p.free(a, 4 * KiB), kOk);
+    // The address may be handed out again; a second free must not take it.
+    void *b = p.alloc_or_null(4 * KiB);
+    ASSERT_NE(b, nullptr);
+    ASSERT_TRUE(fill(b, 4 * KiB, 4));
+    if (a != b) {
+        EXPECT_EQ(p.free(a, 4 * KiB), kInvalid);
+    }
+    EXPECT_TRUE(check(b, 4 * KiB, 4));
+    EXPECT_EQ(p.free(b, 4 * KiB), kOk);
+    EXPECT_EQ(p.free(b, 4 * KiB), kInvalid);
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.alloc_count, 2u);
+    EXPECT_EQ(s.free_count, 2u);
+    EXPECT_EQ(s.allocated_bytes, 0u);
+}
+
+// ----------------------------------------------------------- page sizes
+
+TEST_P(Contract, PageSizesArePowersOfTwo) {
+    const ContractProvider &p = make();
+    size_t min_page = 0;
+    ASSERT_EQ(p.min_page_size(nullptr, &min_page), kOk);
+    EXPECT_TRUE(is_power_of_two(min_page)) << min_page;
+    for (size_t size : {size_t(1), size_t(4096), 1 * MiB, 64 * MiB}) {
+        size_t page = 0;
+        ASSERT_EQ(p.recommended_page_size(size, &page), kOk) << size;
+        EXPECT_TRUE(is_power_of_two(page)) << page;
+        EXPECT_GE(page, min_page) << "recommended below the minimum";
+    }
+}
+
+// The page size of a pointer is that of its allocation: the same for any
+// pointer inside it, a power of two the allocation starts on.
+TEST_P(Contract, PageSizeOfAPointerIsItsAllocations) {
+    const ContractProvider &p = make();
+    for (size_t size : {size_t(64), size_t(10000), 3 * MiB}) {
+        char *ptr = static_cast<char *>(p.alloc_or_null(size));
+        ASSERT_NE(ptr, nullptr);
+        size_t page = 0;
+        ASSERT_EQ(p.min_page_size(ptr, &page), kOk);
+        EXPECT_TRUE(is_power_of_two(page)) << page;
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % page, 0u);
+        for (size_t off : {size_t(1), size / 2, size - 1}) {
+            size_t inner = 0;
+            ASSERT_EQ(p.min_page_size(ptr + off, &inner), kOk) << off;
+            EXPECT_EQ(inner, page) << "at offset " << off << " of " << size;
+        }
+        EXPECT_EQ(p.free(ptr, size), kOk);
+    }
+}
+
+TEST_P(Contract, PageSizeOfMemoryOfNoProviderIsRefused) {
+    const ContractProvider &p = make();
+    char local[64];
+    size_t page = 0;
+    EXPECT_EQ(p.min_page_size(local, &page), kInvalid);
+}
+
+// ----------------------------------------------------------------- names
+
+TEST_P(Contract, NameIsTheDefaultOrTheOneGivenUpTo63Characters) {
+    const ContractProvider &p = make();
+    ASSERT_NE(p.name(), nullptr);
+    EXPECT_STREQ(p.name(), default_name(g));
+    std::string long_name(100, 'n');
+    for (std::string given : {std::string("pool of a runtime"), long_name}) {
+        umf_test_provider_opts_t opts = {};
+        opts.name = given.c_str();
+        const ContractProvider &named = make(&opts);
+        given[0] = 'X'; // the provider keeps a copy
+        ASSERT_NE(named.name(), nullptr);
+        EXPECT_EQ(std::string(named.name()),
+                  std::string(given.size() > 63 ? long_name.substr(0, 63)
+                                                : "pool of a runtime"));
+    }
+}
+
+// --------------------------------------------------------- native errors
+
+// The ops header: the message and code are stored in thread-local storage
+// before ERROR_MEMORY_PROVIDER_SPECIFIC returns; the message is
+// NUL-terminated and owned by the provider; another thread sees nothing of
+// it.
+TEST_P(Contract, RunningOutOfDeviceMemoryIsTellable) {
+    const ContractProvider &p = make();
+    void *ptr = nullptr;
+    ASSERT_EQ(p.alloc(kTooBig, 0, &ptr),
+              UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+    const char *msg = nullptr;
+    int32_t code = 0;
+    p.last_native_error(&msg, &code);
+    EXPECT_EQ(code, g->oom_code);
+    ASSERT_NE(msg, nullptr);
+    std::string text = msg;
+    EXPECT_NE(text.find(device_alloc_call(g)), std::string::npos) << text;
+    EXPECT_NE(text.find("size=" + std::to_string(kTooBig)), std::string::npos)
+        << text;
+    EXPECT_NE(text.find(oom_name(g)), std::string::npos) << text;
+    EXPECT_NE(text.find("device memory ran out"), std::string::npos) << text;
+    // The same through the ops table alone (as after a failed create).
+    const char *ops_msg = nullptr;
+    int32_t ops_code = 0;
+    umf_test_gpu_native_error(g, &ops_msg, &ops_code);
+    EXPECT_EQ(ops_code, code);
+    EXPECT_STREQ(ops_msg, msg);
+    EXPECT_EQ(p.stats().alloc_count, 0u) << "a failed alloc counts nothing";
+
+    std::thread([&] {
+        const char *other_msg = nullptr;
+        int32_t other_code = -1;
+        p.last_native_error(&other_msg, &other_code);
+        EXPECT_EQ(other_code, 0);
+        ASSERT_NE(other_msg, nullptr);
+        EXPECT_STREQ(other_msg, "");
+        // A failure of its own leaves the first thread's alone.
+        void *q = nullptr;
+        EXPECT_EQ(p.alloc(kTooBig / 2, 0, &q),
+                  UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+    }).join();
+    const char *again = nullptr;
+    int32_t again_code = 0;
+    p.last_native_error(&again, &again_code);
+    EXPECT_EQ(again_code, code);
+    EXPECT_EQ(std::string(again), text);
+}
+
+TEST_P(Contract, InjectedDriverFailureIsProviderSpecificWithItsCode) {
+    GPU_REQUIRE_EMULATED(g);
+    const ContractProvider &p = make();
+    const char *entry =
+        g->kind == UMF_TEST_GPU_CUDA ? "cuMemAlloc_v2" : "zeMemAllocDevice";
+    std::string rule = std::string(entry) + ":1=" + g->fault_name;
+    ASSERT_EQ(g->mock.inject(rule.c_str()), 0);
+    void *ptr = nullptr;
+    EXPECT_EQ(p.alloc(4096, 0, &ptr),
+              UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
+    const char *msg = nullptr;
+    int32_t code = 0;
+    p.last_native_error(&msg, &code);
+    EXPECT_EQ(code, g->fault_code);
+    ASSERT_NE(msg, nullptr);
+    EXPECT_NE(std::strstr(msg, entry), nullptr) << msg;
+    EXPECT_NE(std::strstr(msg, g->fault_name), nullptr) << msg;
+    g->mock.clear();
+    // And the provider goes on working.
+    void *q = p.alloc_or_null(4096);
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(p.free(q, 4096), kOk);
+}
+
+// ----------------------------------------------------------- split/merge
+
+TEST_P(Contract, SplitPiecesFreeIndependentlyInEitherOrder) {
+    const ContractProvider &p = make();
+    for (bool low_first : {true, false}) {
+        char *ptr = static_cast<char *>(p.alloc_or_null(64 * KiB));
+        ASSERT_NE(ptr, nullptr);
+        ASSERT_TRUE(fill(ptr, 64 * KiB, 1));
+        ASSERT_EQ(p.split(ptr, 64 * KiB, 16 * KiB), kOk);
+        char *first = low_first ? ptr : ptr + 16 * KiB;
+        size_t first_size = low_first ? 16 * KiB : 48 * KiB;
+        char *second = low_first ? ptr + 16 * KiB : ptr;
+        size_t second_size = 64 * KiB - first_size;
+        ASSERT_EQ(p.free(first, first_size), kOk);
+        // The other piece is still there, with its data.
+        std::vector<unsigned char> want = gpu_pattern(64 * KiB, 1);
+        std::vector<unsigned char> got(second_size);
+        ASSERT_TRUE(
+            umf_test_gpu_copy(g, nullptr, got.data(), second, second_size));
+        EXPECT_TRUE(
+            std::equal(got.begin(), got.end(), want.begin() + (second - ptr)));
+        umf_gpu_allocation_properties_t props;
+        ASSERT_EQ(p.properties(second, &props), kOk);
+        EXPECT_EQ(props.base, second);
+        EXPECT_EQ(props.size, second_size);
+        ASSERT_EQ(p.free(second, second_size), kOk);
+    }
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 0u);
+    EXPECT_EQ(s.alloc_count, 2u);
+    EXPECT_EQ(s.free_count, 4u) << "each piece's free counts";
+}
+
+TEST_P(Contract, MergedPiecesFreeAsOne) {
+    const ContractProvider &p = make();
+    char *ptr = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(ptr, nullptr);
+    ASSERT_EQ(p.split(ptr, 64 * KiB, 16 * KiB), kOk);
+    ASSERT_EQ(p.split(ptr + 16 * KiB, 48 * KiB, 16 * KiB), kOk);
+    ASSERT_EQ(p.merge(ptr, ptr + 16 * KiB, 32 * KiB), kOk);
+    ASSERT_EQ(p.merge(ptr, ptr + 32 * KiB, 64 * KiB), kOk);
+    umf_gpu_allocation_properties_t props;
+    ASSERT_EQ(p.properties(ptr + 40 * KiB, &props), kOk);
+    EXPECT_EQ(props.base, ptr);
+    EXPECT_EQ(props.size, 64 * KiB);
+    EXPECT_EQ(p.free(ptr, 64 * KiB), kOk);
+    EXPECT_EQ(p.stats().allocated_bytes, 0u);
+}
+
+TEST_P(Contract, SplitRefusesSizesOutOfRange) {
+    const ContractProvider &p = make();
+    char *ptr = static_cast<char *>(p.alloc_or_null(8 * KiB));
+    ASSERT_NE(ptr, nullptr);
+    EXPECT_EQ(p.split(ptr, 8 * KiB, 0), kInvalid);
+    EXPECT_EQ(p.split(ptr, 8 * KiB, 8 * KiB), kInvalid);
+    EXPECT_EQ(p.split(ptr, 8 * KiB, 9 * KiB), kInvalid);
+    EXPECT_EQ(p.split(ptr, 16 * KiB, 4 * KiB), kInvalid)
+        << "more than the allocation";
+    EXPECT_EQ(p.split(ptr + 64, 4 * KiB, 64), kInvalid) << "interior";
+    char local[64];
+    EXPECT_EQ(p.split(local, 64, 32), kInvalid) << "no provider's memory";
+    // Nothing changed: the allocation frees whole.
+    EXPECT_EQ(p.free(ptr, 8 * KiB), kOk);
+}
+
+TEST_P(Contract, MergeRefusesPiecesThatAreNotNeighbours) {
+    const ContractProvider &p = make();
+    char *a = static_cast<char *>(p.alloc_or_null(8 * KiB));
+    char *b = static_cast<char *>(p.alloc_or_null(8 * KiB));
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(p.split(a, 8 * KiB, 2 * KiB), kOk);
+    ASSERT_EQ(p.split(a + 2 * KiB, 6 * KiB, 2 * KiB), kOk);
+    ASSERT_EQ(p.split(b, 8 * KiB, 4 * KiB), kOk);
+    // a: [0, 2K) [2K, 4K) [4K, 8K). Not adjacent, out of order, of two
+    // driver allocations.
+    EXPECT_EQ(p.merge(a, a + 4 * KiB, 6 * KiB), kInvalid);
+    EXPECT_EQ(p.merge(a + 2 * KiB, a, 4 * KiB), kInvalid);
+    EXPECT_EQ(p.merge(a + 4 * KiB, b, 8 * KiB), kInvalid);
+    if (b == a + 8 * KiB) {
+        EXPECT_EQ(p.merge(a + 4 * KiB, b, 8 * KiB), kInvalid);
+    }
+    for (auto piece :
+         {std::make_pair(a, 2 * KiB), std::make_pair(a + 2 * KiB, 2 * KiB),
+          std::make_pair(a + 4 * KiB, 4 * KiB), std::make_pair(b, 4 * KiB),
+          std::make_pair(b + 4 * KiB, 4 * KiB)}) {
+        EXPECT_EQ(p.free(piece.first, piece.second), kOk);
+    }
+}
+
+// ------------------------------------------------------------------- IPC
+
+TEST_P(Contract, IpcDataOpensToTheSameMemoryInTheProducer) {
+    const ContractProvider &p = make();
+    size_t n = 0;
+    ASSERT_EQ(p.ipc_handle_size(&n), kOk);
+    EXPECT_GT(n, 0u);
+    char *ptr = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(ptr, nullptr);
+    ASSERT_TRUE(fill(ptr, 64 * KiB, 5));
+    for (size_t off : {size_t(0), size_t(4096), size_t(100)}) {
+        std::vector<unsigned char> data = p.ipc_data(ptr + off, 4096);
+        ASSERT_FALSE(data.empty());
+        EXPECT_EQ(p.stats().ipc_handles_exported, 1u);
+        void *opened = nullptr;
+        ASSERT_EQ(p.open_ipc_handle(data.data(), &opened), kOk);
+        EXPECT_EQ(opened, ptr + off) << "the producer's own memory";
+        EXPECT_EQ(p.stats().ipc_handles_open, 1u);
+        EXPECT_EQ(p.close_ipc_handle(opened, 4096), kOk);
+        EXPECT_EQ(p.stats().ipc_handles_open, 0u);
+        EXPECT_EQ(p.put_ipc_handle(data.data()), kOk);
+        EXPECT_EQ(p.stats().ipc_handles_exported, 0u);
+    }
+    EXPECT_EQ(p.free(ptr, 64 * KiB), kOk);
+}
+
+TEST_P(Contract, IpcRefusesMemoryOfNoProviderAndMalformedData) {
+    const ContractProvider &p = make();
+    size_t n = 0;
+    ASSERT_EQ(p.ipc_handle_size(&n), kOk);
+    std::vector<unsigned char> data(n);
+    char local[64];
+    EXPECT_EQ(p.get_ipc_handle(local, sizeof(local), data.data()), kInvalid);
+    EXPECT_EQ(p.stats().ipc_handles_exported, 0u);
+    for (unsigned char byte : {0x00, 0x5a, 0xff}) {
+        std::fill(data.begin(), data.end(), byte);
+        void *opened = nullptr;
+        EXPECT_EQ(p.open_ipc_handle(data.data(), &opened), kInvalid) << byte;
+        EXPECT_EQ(p.put_ipc_handle(data.data()), kInvalid) << byte;
+    }
+    EXPECT_EQ(p.stats().ipc_handles_open, 0u);
+}
+
+// A producer child shares an allocation; this process opens it, reads and
+// changes it; the producer sees the change. (This way round because
+// taking another process's fd needs ptrace rights over it, which a parent
+// has over its child.)
+struct IpcMessage {
+    uint32_t kind;
+    uint32_t table; // index in contract_tables()
+    uint64_t size;
+    unsigned char data[512];
+};
+
+UMF_TEST_CHILD(contract_producer) {
+    (void)argc, (void)argv;
+    IpcMessage m = {};
+    CHILD_ASSERT_EQ(umf_test_recv(sock, &m, sizeof(m)), 0);
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(m.kind));
+    CHILD_ASSERT(g->why == nullptr);
+    std::vector<const ContractTable *> tables = contract_tables();
+    CHILD_ASSERT(m.table < tables.size());
+    ContractProvider p(tables[m.table], g, nullptr);
+    CHILD_ASSERT(p.ok());
+    void *ptr = nullptr;
+    CHILD_ASSERT_EQ(p.alloc(m.size, 0, &ptr), kOk);
+    CHILD_ASSERT(umf_test_gpu_fill(g, nullptr, ptr, m.size, 21));
+    size_t n = 0;
+    CHILD_ASSERT_EQ(p.ipc_handle_size(&n), kOk);
+    CHILD_ASSERT(n <= sizeof(m.data));
+    CHILD_ASSERT_EQ(p.get_ipc_handle(ptr, m.size, m.data), kOk);
+    CHILD_ASSERT_EQ(umf_test_send(sock, &m, sizeof(m)), 0);
+    // The consumer has changed the memory when it answers.
+    uint32_t done = 0;
+    CHILD_ASSERT_EQ(umf_test_recv(sock, &done, sizeof(done)), 0);
+    CHILD_EXPECT(umf_test_gpu_check(g, nullptr, ptr, m.size, 22));
+    CHILD_EXPECT_EQ(p.put_ipc_handle(m.data), kOk);
+    CHILD_EXPECT_EQ(p.free(ptr, m.size), kOk);
+    return 0;
+}
+
+TEST_P(Contract, IpcDataOpensInAnotherProcess) {
+    const ContractProvider &p = make();
+    ASSERT_TRUE(p.ok());
+    std::vector<const ContractTable *> tables = contract_tables();
+    IpcMessage m = {};
+    m.kind = static_cast<uint32_t>(g->kind);
+    m.table = static_cast<uint32_t>(
+        std::find(tables.begin(), tables.end(), table) - tables.begin());
+    m.size = 256 * KiB;
+    umf_test_child_t child;
+    ASSERT_EQ(umf_test_child_start(&child, "contract_producer", nullptr), 0);
+    ASSERT_EQ(umf_test_send(child.sock, &m, sizeof(m)), 0);
+    bool got = umf_test_recv(child.sock, &m, sizeof(m)) == 0;
+    EXPECT_TRUE(got) << "the producer failed";
+    if (got) {
+        void *opened = nullptr;
+        ASSERT_EQ(p.open_ipc_handle(m.data, &opened), kOk);
+        EXPECT_TRUE(check(opened, m.size, 21));
+        EXPECT_TRUE(fill(opened, m.size, 22));
+        // A second open of the same data shares the mapping.
+        void *again = nullptr;
+        EXPECT_EQ(p.open_ipc_handle(m.data, &again), kOk);
+        EXPECT_EQ(again, opened);
+        EXPECT_EQ(p.stats().ipc_handles_open, 2u);
+        EXPECT_EQ(p.close_ipc_handle(again, m.size), kOk);
+        EXPECT_EQ(p.close_ipc_handle(opened, m.size), kOk);
+        EXPECT_EQ(p.stats().ipc_handles_open, 0u);
+        uint32_t done = 1;
+        EXPECT_EQ(umf_test_send(child.sock, &done, sizeof(done)), 0);
+    }
+    EXPECT_EQ(umf_test_child_wait(&child), 0);
+}
+
+// ----------------------------------------------------------------- stats
+
+TEST_P(Contract, StatsCountExactly) {
+    const ContractProvider &p = make();
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 0u);
+    EXPECT_EQ(s.peak_bytes, 0u);
+    EXPECT_EQ(s.alloc_count, 0u);
+    EXPECT_EQ(s.free_count, 0u);
+    void *a = p.alloc_or_null(3 * MiB);
+    void *b = p.alloc_or_null(100);
+    void *c = p.alloc_or_null(5000);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_NE(c, nullptr);
+    s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 3 * MiB + 5100);
+    EXPECT_EQ(s.peak_bytes, 3 * MiB + 5100);
+    EXPECT_EQ(s.alloc_count, 3u);
+    ASSERT_EQ(p.free(a, 3 * MiB), kOk);
+    s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 5100u);
+    EXPECT_EQ(s.peak_bytes, 3 * MiB + 5100) << "the peak stays";
+    EXPECT_EQ(s.free_count, 1u);
+    ASSERT_EQ(p.free(b, 100), kOk);
+    ASSERT_EQ(p.free(c, 5000), kOk);
+    s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 0u);
+    EXPECT_EQ(s.alloc_count, 3u);
+    EXPECT_EQ(s.free_count, 3u);
+    // Each provider counts its own.
+    const ContractProvider &other = make();
+    void *d = other.alloc_or_null(4096);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(p.stats().allocated_bytes, 0u);
+    EXPECT_EQ(other.stats().allocated_bytes, 4096u);
+    EXPECT_EQ(other.free(d, 4096), kOk);
+}
+
+// ------------------------------------------------- allocation properties
+
+TEST_P(Contract, PropertiesOfAnyPointerInside) {
+    const ContractProvider &p = make();
+    char *a = static_cast<char *>(p.alloc_or_null(10000));
+    char *b = static_cast<char *>(p.alloc_or_null(10000));
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    umf_gpu_allocation_properties_t pa = {}, pb = {};
+    for (size_t off : {size_t(0), size_t(1), size_t(5000), size_t(9999)}) {
+        std::memset(&pa, 0xab, sizeof(pa));
+        ASSERT_EQ(p.properties(a + off, &pa), kOk) << off;
+        EXPECT_EQ(pa.memory_type, UMF_MEMORY_TYPE_DEVICE);
+        EXPECT_EQ(pa.base, a);
+        EXPECT_EQ(pa.size, 10000u);
+        EXPECT_EQ(pa.device, device0(g));
+        EXPECT_EQ(pa.context, g->context);
+    }
+    ASSERT_EQ(p.properties(b, &pb), kOk);
+    EXPECT_NE(pa.driver_id, 0u);
+    EXPECT_NE(pa.driver_id, pb.driver_id);
+    char local[64];
+    EXPECT_EQ(p.properties(local, &pa), kInvalid);
+    EXPECT_EQ(p.free(a, 10000), kOk);
+    EXPECT_EQ(p.properties(a, &pa), kInvalid) << "freed";
+    EXPECT_EQ(p.free(b, 10000), kOk);
+}
+
+// ----------------------------------------------------------------- purge
+
+// Neither driver can drop the pages of its allocations (both headers).
+TEST_P(Contract, PurgeIsNotSupported) {
+    const ContractProvider &p = make();
+    void *ptr = p.alloc_or_null(64 * KiB);
+    ASSERT_NE(ptr, nullptr);
+    EXPECT_EQ(p.purge_lazy(ptr, 64 * KiB), UMF_RESULT_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(p.purge_force(ptr, 64 * KiB), UMF_RESULT_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(p.free(ptr, 64 * KiB), kOk);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, Contract,
+                         ::testing::ValuesIn(contract_params()),
+                         contract_param_name);
+
+} // namespace
