@@ -81,7 +81,8 @@ driver_tests=(test_cuda_api test_cuda_ipc test_cuda_vmm test_cuda_stream
     test_cuda_host test_cuda_query test_cuda_threads test_cuda_emulated)
 linked_programs=(test_cuda_link example_cuda_vmm_two_processes)
 provider_tests=(test_provider_cuda_driver test_provider_cuda
-    test_provider_cuda_ipc test_provider_cuda_threads test_provider_cuda_faults)
+    test_provider_cuda_ipc test_provider_cuda_threads test_provider_cuda_faults
+    test_provider_contract)
 targets=("${driver_tests[@]}" "${linked_programs[@]}" "${provider_tests[@]}"
     umf-gpu-bench umf_gpu_cuda_mock)
 start=$(date +%s)
