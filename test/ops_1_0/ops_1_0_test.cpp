@@ -14,7 +14,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#if UMF_REL_HAVE_CUDA
+#if UMF_TEST_HAVE_CUDA
 #include <cuda.h>
 #endif
 
@@ -24,31 +24,31 @@
 #include <umf/providers/provider_ops_1_0.h>
 
 #include "core_1_0.h"
-#include "rel_gpu.h"
+#include "gpu_test.h"
 #include "test_child.h"
 
 namespace {
 
-const umf_gpu_memory_provider_ops_1_0_t *table_of(RelKind kind) {
-    return kind == RelKind::LevelZero ? umfLevelZeroMemoryProviderOps_1_0()
-                                      : umfCUDAMemoryProviderOps_1_0();
+const umf_gpu_memory_provider_ops_1_0_t *table_of(umf_test_gpu_kind_t kind) {
+    return kind == UMF_TEST_GPU_LEVEL_ZERO ? umfLevelZeroMemoryProviderOps_1_0()
+                                           : umfCUDAMemoryProviderOps_1_0();
 }
 
-const umf_memory_provider_ops_t *table_0_9_of(RelKind kind) {
-    return kind == RelKind::LevelZero ? umfLevelZeroMemoryProviderOps()
-                                      : umfCUDAMemoryProviderOps();
+const umf_memory_provider_ops_t *table_0_9_of(umf_test_gpu_kind_t kind) {
+    return kind == UMF_TEST_GPU_LEVEL_ZERO ? umfLevelZeroMemoryProviderOps()
+                                           : umfCUDAMemoryProviderOps();
 }
 
-const char *default_name(RelKind kind) {
-    return kind == RelKind::LevelZero ? "LEVEL_ZERO" : "CUDA";
+const char *default_name(umf_test_gpu_kind_t kind) {
+    return kind == UMF_TEST_GPU_LEVEL_ZERO ? "LEVEL_ZERO" : "CUDA";
 }
 
 // A DEVICE provider of g's kind made by the stand-in 1.x consumer from the
 // 1.0 table, with the provider's own params (kept only for the create).
-umf_result_t make_1_0(const RelGpu *g, c10_provider_t **out) {
+umf_result_t make_1_0(const umf_test_gpu_t *g, c10_provider_t **out) {
     umf_result_t res = UMF_RESULT_ERROR_NOT_SUPPORTED;
-#if UMF_REL_HAVE_ZE
-    if (g->kind == RelKind::LevelZero) {
+#if UMF_TEST_HAVE_LEVEL_ZERO
+    if (g->kind == UMF_TEST_GPU_LEVEL_ZERO) {
         umf_level_zero_memory_provider_params_handle_t p = nullptr;
         res = umfLevelZeroMemoryProviderParamsCreate(&p);
         if (res == UMF_RESULT_SUCCESS) {
@@ -61,8 +61,8 @@ umf_result_t make_1_0(const RelGpu *g, c10_provider_t **out) {
         }
     }
 #endif
-#if UMF_REL_HAVE_CUDA
-    if (g->kind == RelKind::Cuda) {
+#if UMF_TEST_HAVE_CUDA
+    if (g->kind == UMF_TEST_GPU_CUDA) {
         umf_cuda_memory_provider_params_handle_t p = nullptr;
         res = umfCUDAMemoryProviderParamsCreate(&p);
         if (res == UMF_RESULT_SUCCESS) {
@@ -85,28 +85,28 @@ size_t ctl_size(c10_provider_t *p, const char *stat) {
     return v;
 }
 
-class Ops10 : public ::testing::TestWithParam<RelKind> {
+class Ops10 : public ::testing::TestWithParam<umf_test_gpu_kind_t> {
   protected:
     void SetUp() override {
-        g_ = rel_gpu(GetParam());
-        REL_REQUIRE(g_);
+        g_ = umf_test_gpu(GetParam());
+        GPU_REQUIRE_EMULATED(g_);
         ASSERT_EQ(make_1_0(g_, &p_), UMF_RESULT_SUCCESS);
     }
     void TearDown() override {
-        if (g_ != nullptr && g_->clear != nullptr) {
-            g_->clear(); // a failed check may have left a fault rule
+        if (g_ != nullptr && g_->emulated) {
+            g_->mock.clear(); // a failed check may have left a fault rule
         }
         if (p_ != nullptr) {
             EXPECT_EQ(c10_destroy(p_), UMF_RESULT_SUCCESS)
                 << "finalize returns umf_result_t";
         }
     }
-    const RelGpu *g_ = nullptr;
+    const umf_test_gpu_t *g_ = nullptr;
     c10_provider_t *p_ = nullptr;
 };
 
 TEST(Ops10Tables, VersionOneZeroAndEveryOpSet) {
-    for (RelKind kind : rel_kinds()) {
+    for (umf_test_gpu_kind_t kind : gpu_kinds()) {
         const umf_gpu_memory_provider_ops_1_0_t *t = table_of(kind);
         ASSERT_NE(t, nullptr);
         EXPECT_EQ(t->version, UMF_GPU_OPS_VERSION_1_0);
@@ -159,7 +159,7 @@ TEST_P(Ops10, NameAndPageSizesAreTheProvidersOwn) {
               UMF_RESULT_SUCCESS);
     EXPECT_STREQ(name, default_name(GetParam())) << "get_name(NULL, ...)";
 
-    umf_memory_provider_handle_t h = g_->make_or_null();
+    umf_memory_provider_handle_t h = gpu_provider_or_null(g_);
     ASSERT_NE(h, nullptr);
     size_t page = 0, min = 0, page09 = 0, min09 = 0;
     EXPECT_EQ(c10_recommended_page_size(p_, 1 << 20, &page),
@@ -180,8 +180,8 @@ TEST_P(Ops10, AllocAndFreeKeepDataAndStats) {
     void *ptr = nullptr;
     ASSERT_EQ(c10_alloc(p_, size, 0, &ptr), UMF_RESULT_SUCCESS);
     ASSERT_NE(ptr, nullptr);
-    ASSERT_TRUE(g_->fill(ptr, size, 7));
-    EXPECT_TRUE(g_->check(ptr, size, 7));
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, ptr, size, 7));
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, ptr, size, 7));
     size_t min = 0;
     EXPECT_EQ(c10_min_page_size(p_, ptr, &min), UMF_RESULT_SUCCESS);
     EXPECT_GT(min, 0u);
@@ -201,11 +201,12 @@ TEST_P(Ops10, SplitAndMerge) {
     const size_t total = 4 * page;
     void *ptr = nullptr;
     ASSERT_EQ(c10_alloc(p_, total, 0, &ptr), UMF_RESULT_SUCCESS);
-    ASSERT_TRUE(g_->fill(ptr, total, 3));
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, ptr, total, 3));
     char *high = static_cast<char *>(ptr) + page;
     ASSERT_EQ(c10_split(p_, ptr, total, page), UMF_RESULT_SUCCESS);
     EXPECT_EQ(c10_merge(p_, ptr, high, total), UMF_RESULT_SUCCESS);
-    EXPECT_TRUE(g_->check(ptr, total, 3)) << "data survives split and merge";
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, ptr, total, 3))
+        << "data survives split and merge";
     // Split again and free the pieces one by one.
     ASSERT_EQ(c10_split(p_, ptr, total, page), UMF_RESULT_SUCCESS);
     EXPECT_EQ(c10_split(p_, ptr, page, page), UMF_RESULT_ERROR_INVALID_ARGUMENT)
@@ -216,13 +217,13 @@ TEST_P(Ops10, SplitAndMerge) {
 }
 
 TEST_P(Ops10, NativeErrorAfterADriverFailure) {
-    const char *entry =
-        g_->kind == RelKind::LevelZero ? "zeMemAllocDevice" : "cuMemAlloc_v2";
+    const char *entry = g_->kind == UMF_TEST_GPU_LEVEL_ZERO ? "zeMemAllocDevice"
+                                                            : "cuMemAlloc_v2";
     std::string rule = std::string(entry) + ":p100=" + g_->fault_name;
-    ASSERT_EQ(g_->inject(rule.c_str()), 0) << rule;
+    ASSERT_EQ(g_->mock.inject(rule.c_str()), 0) << rule;
     void *ptr = nullptr;
     umf_result_t res = c10_alloc(p_, 4096, 0, &ptr);
-    g_->clear();
+    g_->mock.clear();
     ASSERT_EQ(res, UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC);
     const char *message = nullptr;
     int32_t code = 0;
@@ -232,7 +233,7 @@ TEST_P(Ops10, NativeErrorAfterADriverFailure) {
     EXPECT_NE(std::string(message).find(entry), std::string::npos) << message;
     EXPECT_NE(std::string(message).find(g_->fault_name), std::string::npos)
         << message;
-    EXPECT_EQ(g_->native_code(), code) << "the same store as the 0.9 table";
+    EXPECT_EQ(gpu_native_code(g_), code) << "the same store as the 0.9 table";
 }
 
 TEST_P(Ops10, ControlQueriesAnswerNameAndStatsOnly) {
@@ -359,11 +360,12 @@ UMF_TEST_CHILD(ops_1_0_consumer) {
     if (argc < 1) {
         return 100;
     }
-    RelKind kind =
-        std::string(argv[0]) == "cuda" ? RelKind::Cuda : RelKind::LevelZero;
-    const RelGpu *g = rel_gpu(kind);
+    umf_test_gpu_kind_t kind = std::string(argv[0]) == "cuda"
+                                   ? UMF_TEST_GPU_CUDA
+                                   : UMF_TEST_GPU_LEVEL_ZERO;
+    const umf_test_gpu_t *g = umf_test_gpu(kind);
     c10_provider_t *p = nullptr;
-    if (!g->why.empty() || make_1_0(g, &p) != UMF_RESULT_SUCCESS) {
+    if (g->why != nullptr || make_1_0(g, &p) != UMF_RESULT_SUCCESS) {
         return 101;
     }
     size_t size = 0;
@@ -380,9 +382,9 @@ UMF_TEST_CHILD(ops_1_0_consumer) {
     if (c10_ipc_open(p, data.data(), &ptr) != UMF_RESULT_SUCCESS) {
         rc = 104;
     } else {
-        if (!g->check(ptr, kIpcSize, 11)) {
+        if (!umf_test_gpu_check(g, nullptr, ptr, kIpcSize, 11)) {
             rc = 105;
-        } else if (!g->fill(ptr, kIpcSize, 12)) {
+        } else if (!umf_test_gpu_fill(g, nullptr, ptr, kIpcSize, 12)) {
             rc = 106;
         }
         if (c10_ipc_close(p, ptr, kIpcSize) != UMF_RESULT_SUCCESS) {
@@ -392,7 +394,7 @@ UMF_TEST_CHILD(ops_1_0_consumer) {
     if (c10_destroy(p) != UMF_RESULT_SUCCESS) {
         rc = rc != 0 ? rc : 108;
     }
-    rel_gpu_release_all();
+    umf_test_gpu_release_all();
     char done = 'd';
     (void)umf_test_send(sock, &done, 1);
     return rc;
@@ -401,7 +403,7 @@ UMF_TEST_CHILD(ops_1_0_consumer) {
 TEST_P(Ops10, IpcAcrossProcesses) {
     void *ptr = nullptr;
     ASSERT_EQ(c10_alloc(p_, kIpcSize, 0, &ptr), UMF_RESULT_SUCCESS);
-    ASSERT_TRUE(g_->fill(ptr, kIpcSize, 11));
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, ptr, kIpcSize, 11));
     size_t size = 0;
     ASSERT_EQ(c10_ipc_handle_size(p_, &size), UMF_RESULT_SUCCESS);
     ASSERT_GT(size, 0u);
@@ -417,13 +419,14 @@ TEST_P(Ops10, IpcAcrossProcesses) {
     char done = 0;
     EXPECT_EQ(umf_test_recv(child.sock, &done, 1), 0);
     EXPECT_EQ(umf_test_child_wait(&child), 0);
-    EXPECT_TRUE(g_->check(ptr, kIpcSize, 12)) << "the consumer's write";
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, ptr, kIpcSize, 12))
+        << "the consumer's write";
 
     // Opening in the producer itself gives the memory back.
     void *same = nullptr;
     EXPECT_EQ(c10_ipc_open(p_, data.data(), &same), UMF_RESULT_SUCCESS);
     if (same != nullptr) {
-        EXPECT_TRUE(g_->check(same, kIpcSize, 12));
+        EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, same, kIpcSize, 12));
         EXPECT_EQ(c10_ipc_close(p_, same, kIpcSize), UMF_RESULT_SUCCESS);
     }
     EXPECT_EQ(c10_ipc_put(p_, data.data()), UMF_RESULT_SUCCESS);
@@ -438,15 +441,16 @@ TEST_P(Ops10, IpcAcrossProcesses) {
 // The contexts go before the emulated drivers' strict leak check at exit.
 class ReleaseContexts : public ::testing::Environment {
     void TearDown() override {
-        rel_gpu_release_all();
+        umf_test_gpu_release_all();
     }
 };
 ::testing::Environment *const release_contexts =
     ::testing::AddGlobalTestEnvironment(new ReleaseContexts);
 
-INSTANTIATE_TEST_SUITE_P(BothProviders, Ops10, ::testing::ValuesIn(rel_kinds()),
-                         [](const ::testing::TestParamInfo<RelKind> &info) {
-                             return std::string(rel_gpu(info.param)->name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    BothProviders, Ops10, ::testing::ValuesIn(gpu_kinds()),
+    [](const ::testing::TestParamInfo<umf_test_gpu_kind_t> &info) {
+        return std::string(umf_test_gpu(info.param)->name);
+    });
 
 } // namespace
