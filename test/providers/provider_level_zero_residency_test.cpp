@@ -24,7 +24,11 @@
 #include <level_zero/layers/zel_tracing_api.h>
 #include <level_zero/layers/zel_tracing_register_cb.h>
 
-#include "ze_test_env.h"
+extern "C" {
+#include "ze/ze_loader.h"
+}
+
+#include "gpu_test_ze.h"
 
 namespace {
 
@@ -202,7 +206,7 @@ class ZeResidencyDuringChurn : public ZeProviderTest {
 
 TEST_F(ZeResidencyDuringChurn, EveryAllocationEndsWithTheNewResidency) {
     ZE_TEST_REQUIRE_ENV();
-    ASSERT_GE(ze_env().devices.size(), 2u);
+    ASSERT_GE(ze_devices().size(), 2u);
     Tracer tracer;
     if (!tracer.ok()) {
         GTEST_SKIP() << "needs the loader's tracing layer "
