@@ -21,6 +21,7 @@
 
 #include "gpu_provider.h"
 #include "log.h"
+#include "ops_1_0.h"
 #include "provider_args.h"
 #include "utils_common.h"
 
@@ -236,6 +237,17 @@ static umf_result_t adapt_ctl(void *provider, umf_gpu_ctl_query_source_t source,
     umf_gpu_stats_read(cls->stats(a->priv), &stats);
     return ctl_size(arg, size,
                     is_allocated ? stats.allocated_bytes : stats.peak_bytes);
+}
+
+umf_result_t umf_gpu_ops_1_0_provider_state(
+    void *provider, const umf_memory_provider_ops_t **ops, void **state) {
+    const adapter_t *a = provider;
+    if (a == NULL || ops == NULL || state == NULL) {
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    *ops = a->ops;
+    *state = a->priv;
+    return UMF_RESULT_SUCCESS;
 }
 
 // Each provider's table: its own initialize and get_name (which must answer

@@ -141,10 +141,10 @@ bool umf_test_gpu_context_destroy(const umf_test_gpu_t *g, void *context) {
            backend_of(g->kind)->context_destroy(g, context);
 }
 
-umf_result_t umf_test_gpu_provider(const umf_test_gpu_t *g,
-                                   const umf_test_provider_opts_t *opts,
-                                   umf_memory_provider_handle_t *out) {
-    *out = nullptr;
+umf_result_t umf_test_gpu_provider_with(const umf_test_gpu_t *g,
+                                        const umf_test_provider_opts_t *opts,
+                                        umf_test_gpu_create_fn create,
+                                        void *arg) {
     if (!usable(g)) {
         return UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE;
     }
@@ -156,7 +156,22 @@ umf_result_t umf_test_gpu_provider(const umf_test_gpu_t *g,
     if (o.context == nullptr) {
         o.context = g->context;
     }
-    return backend_of(g->kind)->provider(g, o, out);
+    return backend_of(g->kind)->provider(g, o, create, arg);
+}
+
+umf_result_t umf_test_gpu_provider(const umf_test_gpu_t *g,
+                                   const umf_test_provider_opts_t *opts,
+                                   umf_memory_provider_handle_t *out) {
+    *out = nullptr;
+    return umf_test_gpu_provider_with(
+        g, opts,
+        [](const umf_test_gpu_t *kind, const void *params, void *arg) {
+            // The 0.9 table takes its parameters as void *; ours only read.
+            return umfMemoryProviderCreate(
+                kind->ops, const_cast<void *>(params),
+                static_cast<umf_memory_provider_handle_t *>(arg));
+        },
+        out);
 }
 
 void umf_test_gpu_native_error(const umf_test_gpu_t *g, const char **message,

@@ -148,6 +148,19 @@ umf_result_t umf_test_gpu_provider(const umf_test_gpu_t *g,
                                    const umf_test_provider_opts_t *opts,
                                    umf_memory_provider_handle_t *out);
 
+// The same parameters handed to `create` instead of umfMemoryProviderCreate:
+// for a provider made through another ops table (the UMF 1.0 layout's
+// initialize takes the same parameters). `params` is the kind's parameters
+// handle (umf_level_zero_memory_provider_params_handle_t,
+// umf_cuda_memory_provider_params_handle_t), valid during the call only.
+// Returns the first failed setter's result or create's.
+typedef umf_result_t (*umf_test_gpu_create_fn)(const umf_test_gpu_t *g,
+                                               const void *params, void *arg);
+umf_result_t umf_test_gpu_provider_with(const umf_test_gpu_t *g,
+                                        const umf_test_provider_opts_t *opts,
+                                        umf_test_gpu_create_fn create,
+                                        void *arg);
+
 // The calling thread's last native error of the kind, read through its ops
 // table (as after a failed create: no provider handle needed). A failed
 // read gives NULL and 0.

@@ -20,9 +20,11 @@ struct umf_test_gpu_backend_t {
     void (*release)(umf_test_gpu_t *g);
     void *(*context_create)(const umf_test_gpu_t *g, int device);
     bool (*context_destroy)(const umf_test_gpu_t *g, void *context);
+    // The kind's parameters from `opts` (complete: type and context set),
+    // handed to create.
     umf_result_t (*provider)(const umf_test_gpu_t *g,
                              const umf_test_provider_opts_t &opts,
-                             umf_memory_provider_handle_t *out);
+                             umf_test_gpu_create_fn create, void *arg);
     bool (*copy)(const umf_test_gpu_t *g, void *context, void *dst,
                  const void *src, size_t size);
     bool (*driver_alloc)(const umf_test_gpu_t *g, void *context, size_t size,

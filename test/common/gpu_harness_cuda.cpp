@@ -75,10 +75,13 @@ bool context_destroy(const umf_test_gpu_t *g, void *context) {
            CUDA_SUCCESS;
 }
 
+umf_result_t with_params(const cuda_provider_config &cfg,
+                         const umf_test_gpu_t *g, umf_test_gpu_create_fn create,
+                         void *arg);
+
 umf_result_t provider(const umf_test_gpu_t *g,
                       const umf_test_provider_opts_t &o,
-                      umf_memory_provider_handle_t *out) {
-    (void)g;
+                      umf_test_gpu_create_fn create, void *arg) {
     cuda_provider_config cfg;
     cfg.context = static_cast<CUcontext>(o.context);
     cfg.device = o.device;
@@ -86,7 +89,7 @@ umf_result_t provider(const umf_test_gpu_t *g,
     cfg.set_flags = o.set_alloc_flags;
     cfg.flags = o.alloc_flags;
     cfg.name = o.name;
-    return cuda_try_provider(cfg, out);
+    return with_params(cfg, g, create, arg);
 }
 
 // Runs f() with `context` pushed, then pops it; push and pop rather than
@@ -143,10 +146,13 @@ const cuda_test_driver_t *umf_test_cuda(void) {
     return g_cu;
 }
 
-umf_result_t cuda_try_provider(const cuda_provider_config &cfg,
-                               umf_memory_provider_handle_t *out) {
-    *out = nullptr;
-    const umf_test_gpu_t *g = umf_test_gpu(UMF_TEST_GPU_CUDA);
+namespace {
+
+// The parameters of cfg, handed to create; the first failed setter's result
+// (or the parameters' destroy's) or create's.
+umf_result_t with_params(const cuda_provider_config &cfg,
+                         const umf_test_gpu_t *g, umf_test_gpu_create_fn create,
+                         void *arg) {
     CUcontext ctx = cfg.context != nullptr ? cfg.context
                                            : static_cast<CUcontext>(g->context);
     umf_cuda_memory_provider_params_handle_t params = nullptr;
@@ -168,13 +174,29 @@ umf_result_t cuda_try_provider(const cuda_provider_config &cfg,
         r = umfCUDAMemoryProviderParamsSetName(params, cfg.name);
     }
     if (r == UMF_RESULT_SUCCESS) {
-        r = umfMemoryProviderCreate(umfCUDAMemoryProviderOps(), params, out);
+        r = create(g, params, arg);
     }
     umf_result_t d = umfCUDAMemoryProviderParamsDestroy(params);
-    if (r == UMF_RESULT_SUCCESS && d != UMF_RESULT_SUCCESS) {
+    return r == UMF_RESULT_SUCCESS ? d : r;
+}
+
+} // namespace
+
+umf_result_t cuda_try_provider(const cuda_provider_config &cfg,
+                               umf_memory_provider_handle_t *out) {
+    *out = nullptr;
+    umf_result_t r = with_params(
+        cfg, umf_test_gpu(UMF_TEST_GPU_CUDA),
+        [](const umf_test_gpu_t *, const void *params, void *arg) {
+            return umfMemoryProviderCreate(
+                umfCUDAMemoryProviderOps(), const_cast<void *>(params),
+                static_cast<umf_memory_provider_handle_t *>(arg));
+        },
+        out);
+    if (r != UMF_RESULT_SUCCESS && *out != nullptr) {
+        // Made, but the parameters' destroy failed.
         umfMemoryProviderDestroy(*out);
         *out = nullptr;
-        return d;
     }
     return r;
 }

@@ -113,9 +113,12 @@ bool context_destroy(const umf_test_gpu_t *g, void *context) {
            ZE_RESULT_SUCCESS;
 }
 
+umf_result_t with_params(const ZeProviderConfig &cfg, const umf_test_gpu_t *g,
+                         umf_test_gpu_create_fn create, void *arg);
+
 umf_result_t provider(const umf_test_gpu_t *g,
                       const umf_test_provider_opts_t &o,
-                      umf_memory_provider_handle_t *out) {
+                      umf_test_gpu_create_fn create, void *arg) {
     if (o.device < 0 || o.device >= g->device_count) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
@@ -135,7 +138,7 @@ umf_result_t provider(const umf_test_gpu_t *g,
         cfg.policy = UMF_LEVEL_ZERO_MEMORY_PROVIDER_FREE_POLICY_BLOCKING_FREE;
     }
     cfg.name = o.name;
-    return ze_test_try_provider(cfg, out);
+    return with_params(cfg, g, create, arg);
 }
 
 bool copy(const umf_test_gpu_t *g, void *context, void *dst, const void *src,
@@ -192,9 +195,12 @@ extern "C" bool umf_test_ze_copy(ze_context_handle_t context,
     return ok;
 }
 
-umf_result_t ze_test_try_provider(const ZeProviderConfig &cfg,
-                                  umf_memory_provider_handle_t *out) {
-    *out = nullptr;
+namespace {
+
+// The parameters of cfg, handed to create; the first failed setter's result
+// or create's.
+umf_result_t with_params(const ZeProviderConfig &cfg, const umf_test_gpu_t *g,
+                         umf_test_gpu_create_fn create, void *arg) {
     umf_level_zero_memory_provider_params_handle_t params = nullptr;
     umf_result_t ret = umfLevelZeroMemoryProviderParamsCreate(&params);
     if (ret != UMF_RESULT_SUCCESS) {
@@ -225,9 +231,23 @@ umf_result_t ze_test_try_provider(const ZeProviderConfig &cfg,
         ret = umfLevelZeroMemoryProviderParamsSetName(params, cfg.name);
     }
     if (ret == UMF_RESULT_SUCCESS) {
-        ret = umfMemoryProviderCreate(umfLevelZeroMemoryProviderOps(), params,
-                                      out);
+        ret = create(g, params, arg);
     }
     umfLevelZeroMemoryProviderParamsDestroy(params);
     return ret;
+}
+
+} // namespace
+
+umf_result_t ze_test_try_provider(const ZeProviderConfig &cfg,
+                                  umf_memory_provider_handle_t *out) {
+    *out = nullptr;
+    return with_params(
+        cfg, umf_test_gpu(UMF_TEST_GPU_LEVEL_ZERO),
+        [](const umf_test_gpu_t *, const void *params, void *arg) {
+            return umfMemoryProviderCreate(
+                umfLevelZeroMemoryProviderOps(), const_cast<void *>(params),
+                static_cast<umf_memory_provider_handle_t *>(arg));
+        },
+        out);
 }

@@ -115,6 +115,10 @@ umf_result_t c10_destroy(c10_provider_t *p) {
     return r;
 }
 
+void *c10_state(const c10_provider_t *p) {
+    return p != NULL ? p->priv : NULL;
+}
+
 umf_result_t c10_alloc(c10_provider_t *p, size_t size, size_t alignment,
                        void **ptr) {
     if (p == NULL || ptr == NULL) {

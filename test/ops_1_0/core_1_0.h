@@ -33,6 +33,8 @@ umf_result_t c10_create(const void *ops, const void *params,
                         c10_provider_t **out);
 // finalize's result.
 umf_result_t c10_destroy(c10_provider_t *p);
+// What the table's initialize returned: the pointer every op gets.
+void *c10_state(const c10_provider_t *p);
 
 umf_result_t c10_alloc(c10_provider_t *p, size_t size, size_t alignment,
                        void **ptr);

@@ -6,16 +6,16 @@
 // of one provider, is a failing case.
 //
 // The parameter has two dimensions, kind x table. A table is one way to
-// drive a provider's ops: today the UMF 0.9 table through the core
-// (umfMemoryProvider*, kContractTableUmf09). Adding a table (e.g. the UMF 1.0
-// layout of issue 19) is one more dimension value:
-//   1. define `extern const ContractTable kContractTableUmf10` in a file of
-//      its own (provider_contract_table_umf10.cpp): each member calls that
-//      table's op for the provider made by its create (the core's argument
-//      checks aside: a UMF 1.x core makes them before it calls an op);
+// drive a provider's ops: the UMF 0.9 table through our core
+// (umfMemoryProvider*, kContractTableUmf09), and the UMF 1.0-layout table
+// (umf*MemoryProviderOps_1_0(), issue 19) through a stand-in UMF 1.x
+// consumer (kContractTableUmf10). Cases are named .../LevelZero_Umf09,
+// .../Cuda_Umf10 and so on. Adding a table:
+//   1. define `extern const ContractTable kContractTable<Name>` in a file of
+//      its own (provider_contract_table_<name>.cpp): each member calls that
+//      table's op for the provider made by its create;
 //   2. add it to contract_tables() in provider_contract_tables.cpp;
 //   3. list the file in test_provider_contract's SOURCES.
-// Every case then runs for it too, named .../LevelZero_Umf10 and so on.
 
 #ifndef UMF_GPU_TEST_PROVIDER_CONTRACT_H
 #define UMF_GPU_TEST_PROVIDER_CONTRACT_H 1
@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,7 @@ struct ContractTable {
 };
 
 extern const ContractTable kContractTableUmf09;
+extern const ContractTable kContractTableUmf10;
 
 // The tables of this build.
 std::vector<const ContractTable *> contract_tables();
@@ -74,6 +76,9 @@ struct ContractParam {
     umf_test_gpu_kind_t kind;
     const ContractTable *table;
 };
+
+// How GoogleTest shows a parameter (--gtest_list_tests): "Cuda_Umf09".
+void PrintTo(const ContractParam &param, std::ostream *os);
 
 // Every kind x table of this build, and their test names ("Cuda_Umf09").
 std::vector<ContractParam> contract_params();

@@ -78,7 +78,7 @@ const ContractTable kContractTableUmf09 = {
 };
 
 std::vector<const ContractTable *> contract_tables() {
-    return {&kContractTableUmf09};
+    return {&kContractTableUmf09, &kContractTableUmf10};
 }
 
 std::vector<ContractParam> contract_params() {
@@ -91,11 +91,22 @@ std::vector<ContractParam> contract_params() {
     return params;
 }
 
+namespace {
+
+std::string param_name(const ContractParam &param) {
+    return std::string(param.kind == UMF_TEST_GPU_CUDA ? "Cuda" : "LevelZero") +
+           "_" + param.table->name;
+}
+
+} // namespace
+
+void PrintTo(const ContractParam &param, std::ostream *os) {
+    *os << param_name(param);
+}
+
 std::string
 contract_param_name(const ::testing::TestParamInfo<ContractParam> &info) {
-    return std::string(info.param.kind == UMF_TEST_GPU_CUDA ? "Cuda"
-                                                            : "LevelZero") +
-           "_" + info.param.table->name;
+    return param_name(info.param);
 }
 
 ContractProvider::ContractProvider(const ContractTable *table,
