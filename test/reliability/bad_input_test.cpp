@@ -1745,29 +1745,62 @@ std::string describe(int64_t v) {
     }
 }
 
-TEST(BadInput, EveryPublicFunction) {
-    std::vector<KindFix> fixes(2);
-    std::vector<KindFix *> ready;
+// ------------------------------------------------ one test per case
+
+// What every case of the process works with: both kinds' fixtures, the
+// health base, the cases. Made once, before GoogleTest runs (the cases are
+// registered from it), released after the last test.
+struct Inventory {
+    std::vector<KindFix> fixes = std::vector<KindFix>(2);
+    Health health;
+    std::string why;   // why the fixtures could not be made; "" when fine
+    bool skip = false; // a real driver: the inventory needs the emulated one
+    int ran = 0;
+};
+
+Inventory *g_inv = nullptr;
+
+// Makes the fixtures of every kind of the build; false (and g_inv->why) when
+// a kind is unusable.
+bool make_fixtures(Inventory &inv) {
     for (umf_test_gpu_kind_t kind : gpu_kinds()) {
-        KindFix &f = fixes[static_cast<size_t>(kind)];
+        KindFix &f = inv.fixes[static_cast<size_t>(kind)];
         f.g = umf_test_gpu(kind);
-        GPU_REQUIRE_EMULATED(f.g);
+        if (f.g->why != nullptr) {
+            inv.why = std::string(f.g->title) + ": " + f.g->why;
+            return false;
+        }
+        if (!f.g->emulated) {
+            inv.why = std::string(f.g->title) +
+                      ": the driver is not the emulated one (no control API)";
+            inv.skip = true;
+            return false;
+        }
         f.dev = gpu_provider_or_null(f.g);
         f.dev2 = gpu_provider_or_null(f.g);
-        ASSERT_NE(f.dev, nullptr);
-        ASSERT_NE(f.dev2, nullptr);
-        f.live = fresh(f.dev, f.live_size);
-        ASSERT_NE(f.live, nullptr);
-        ASSERT_TRUE(umf_test_gpu_fill(f.g, nullptr, f.live, f.live_size, 11));
+        f.live = f.dev != nullptr ? fresh(f.dev, f.live_size) : nullptr;
+        if (f.live == nullptr || f.dev2 == nullptr ||
+            !umf_test_gpu_fill(f.g, nullptr, f.live, f.live_size, 11)) {
+            inv.why = std::string(f.g->title) +
+                      ": the inventory's providers or allocation failed";
+            return false;
+        }
         f.live_data = ipc_get(f.dev, f.live, f.live_size);
-        ASSERT_FALSE(f.live_data.empty());
-        ready.push_back(&f);
+        if (f.live_data.empty()) {
+            inv.why = std::string(f.g->title) + ": get_ipc_handle failed";
+            return false;
+        }
+        inv.health.fixes.push_back(&f);
     }
+    return true;
+}
+
+void add_all_cases(Inventory &inv) {
     g_cases.clear();
     add_core_cases();
-    for (KindFix *f : ready) {
+    for (KindFix *f : inv.health.fixes) {
         KindFix *other = nullptr;
-        for (KindFix *o : ready) {
+        for (KindFix *o : inv.health.fixes) {
             other = o != f ? o : other;
         }
         add_provider_cases(*f, other);
@@ -1783,46 +1816,143 @@ TEST(BadInput, EveryPublicFunction) {
 #endif
         add_mock_cases(f->g, f->dev);
     }
-
-    Health hl;
-    hl.fixes = ready;
-    for (KindFix *f : ready) {
-        hl.base[f->g] = {f->g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
-                         f->g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS)};
+    for (KindFix *f : inv.health.fixes) {
+        inv.health.base[f->g] = {
+            f->g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+            f->g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS)};
     }
-    std::map<std::string, int> per_group;
-    int ran = 0, failed = 0;
-    for (const BadCase &c : g_cases) {
-        int64_t got = c.run();
-        ran++;
-        per_group[c.name.substr(0, c.name.find('/'))]++;
-        bool ok = got == c.expected;
-        EXPECT_EQ(describe(got), describe(c.expected)) << c.name;
-        if (ok && c.failed != nullptr && c.expected != OK) {
-            EXPECT_EQ(umfGetLastFailedMemoryProvider(), c.failed)
-                << c.name << ": the last failed provider";
-        }
-        std::string health = check_health(hl);
-        EXPECT_EQ(health, "") << "after " << c.name;
-        failed += !ok || !health.empty();
-    }
-
-    for (KindFix *f : ready) {
-        umfMemoryProviderPutIPCHandle(f->dev, f->live_data.data());
-        EXPECT_EQ(umfMemoryProviderFree(f->dev, f->live, f->live_size),
-                  UMF_RESULT_SUCCESS);
-        umfMemoryProviderDestroy(f->dev);
-        umfMemoryProviderDestroy(f->dev2);
-    }
-    umf_test_gpu_release_all();
-    std::printf("bad-input inventory: %d cases ran (", ran);
-    const char *sep = "";
-    for (auto &kv : per_group) {
-        std::printf("%s%s %d", sep, kv.first.c_str(), kv.second);
-        sep = ", ";
-    }
-    std::printf("), %d failed\n", failed);
-    EXPECT_GE(ran, 200);
 }
 
+// A case's name as a test name: what GoogleTest filters and ctest names
+// take apart (':', '*', '?', '-', '.', spaces, quotes) become '_', runs of
+// them one; the '/' of the groups stays. Two cases that differ only there
+// get "__2", "__3" (see umf_test_register_tests). The case's own words are
+// the test's parameter text (--gtest_list_tests shows them).
+std::string test_name(const std::string &name) {
+    std::string out;
+    for (char ch : name) {
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '/';
+        char c = keep ? ch : '_';
+        if (c == '_' &&
+            (out.empty() || out.back() == '_' || out.back() == '/')) {
+            continue;
+        }
+        if (c == '/' && !out.empty() && out.back() == '_') {
+            out.back() = '/';
+            continue;
+        }
+        out += c;
+    }
+    while (!out.empty() && out.back() == '_') {
+        out.pop_back();
+    }
+    return out;
+}
+
+class BadInputCase : public ::testing::Test {
+  public:
+    explicit BadInputCase(const BadCase *c) : c_(c) {}
+
+    void TestBody() override {
+        int64_t got = c_->run();
+        g_inv->ran++;
+        EXPECT_EQ(describe(got), describe(c_->expected)) << c_->name;
+        if (got == c_->expected && c_->failed != nullptr &&
+            c_->expected != OK) {
+            EXPECT_EQ(umfGetLastFailedMemoryProvider(), c_->failed)
+                << c_->name << ": the last failed provider";
+        }
+        EXPECT_EQ(check_health(g_inv->health), "") << "after " << c_->name;
+    }
+
+  private:
+    const BadCase *c_;
+};
+
+// Stands for the inventory when its fixtures could not be made.
+class BadInputUnavailable : public ::testing::Test {
+  public:
+    void TestBody() override {
+        if (g_inv->skip) {
+            GTEST_SKIP() << g_inv->why;
+        }
+        FAIL() << g_inv->why;
+    }
+};
+
+// The inventory as a whole: every group has its cases.
+class BadInputInventory : public ::testing::Test {
+  public:
+    void TestBody() override {
+        std::map<std::string, int> per_group;
+        for (const BadCase &c : g_cases) {
+            per_group[c.name.substr(0, c.name.find('/'))]++;
+        }
+        std::printf("bad-input inventory: %zu cases (", g_cases.size());
+        const char *sep = "";
+        for (auto &kv : per_group) {
+            std::printf("%s%s %d", sep, kv.first.c_str(), kv.second);
+            sep = ", ";
+        }
+        std::printf(")\n");
+        std::vector<std::string> groups = {"core", "gpu", "mock"};
+        for (umf_test_gpu_kind_t kind : gpu_kinds()) {
+            groups.push_back(umf_test_gpu_kind_name(kind));
+        }
+        for (const std::string &group : groups) {
+            EXPECT_GT(per_group[group], 0) << group;
+        }
+        EXPECT_GE(g_cases.size(), 400u);
+    }
+};
+
+// Releases the fixtures after the last test.
+class InventoryRelease : public ::testing::Environment {
+  public:
+    void TearDown() override {
+        for (KindFix *f : g_inv->health.fixes) {
+            umfMemoryProviderPutIPCHandle(f->dev, f->live_data.data());
+            EXPECT_EQ(umfMemoryProviderFree(f->dev, f->live, f->live_size),
+                      UMF_RESULT_SUCCESS);
+            umfMemoryProviderDestroy(f->dev);
+            umfMemoryProviderDestroy(f->dev2);
+        }
+        umf_test_gpu_release_all();
+    }
+};
+
 } // namespace
+
+// Called by test_main.cpp before GoogleTest runs: one test per case,
+// BadInput.<group>/<call>/<what>, so that each can be listed and filtered
+// (ctest registers each as its own test, see CMakeLists.txt). The
+// fixtures are made first, in every process: a run of one case is the
+// same case as in a run of all.
+extern "C" void umf_test_register_tests(void) {
+    g_inv = new Inventory();
+    if (!make_fixtures(*g_inv)) {
+        ::testing::RegisterTest(
+            "BadInput", "Unavailable", nullptr, nullptr, __FILE__, __LINE__,
+            []() -> ::testing::Test * { return new BadInputUnavailable(); });
+        return;
+    }
+    add_all_cases(*g_inv);
+    ::testing::AddGlobalTestEnvironment(new InventoryRelease());
+    ::testing::RegisterTest(
+        "BadInput", "Inventory", nullptr, nullptr, __FILE__, __LINE__,
+        []() -> ::testing::Test * { return new BadInputInventory(); });
+    std::map<std::string, int> seen;
+    for (const BadCase &c : g_cases) {
+        std::string name = test_name(c.name);
+        int n = ++seen[name];
+        if (n > 1) { // two cases that differ only in what became '_'
+            name += "__" + std::to_string(n);
+        }
+        const BadCase *cp = &c;
+        ::testing::RegisterTest(
+            "BadInput", name.c_str(), nullptr, c.name.c_str(), __FILE__,
+            __LINE__,
+            [cp]() -> ::testing::Test * { return new BadInputCase(cp); });
+    }
+}
