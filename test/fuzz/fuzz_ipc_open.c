@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fuzz_env.h"
+#include "fuzz_target.h"
 #include "ipc_data.h"
 #include "mock_ipc.h"
 #include "test_child.h"
@@ -44,7 +44,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const fuzz_env_t *env;
+static const fuzz_target_t *target;
 static pid_t helper = -1;
 static void *live;           // a live allocation of the provider
 static umf_ipc_data_t valid; // its IPC data
@@ -57,7 +57,7 @@ static void report(void) {
     fprintf(stderr,
             "fuzz_ipc_open %s: %lu inputs, %lu opened and closed (%lu of "
             "them mapped by the driver from another process)\n",
-            env->name, inputs, opened, imported);
+            target->name, inputs, opened, imported);
 }
 
 static void stop_helper(void) {
@@ -70,11 +70,11 @@ static void stop_helper(void) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
-    env = fuzz_env(FUZZ_KIND);
-    if (umfMemoryProviderAlloc(env->provider, 64 * 1024, 0, &live) !=
+    target = fuzz_target(FUZZ_KIND);
+    if (umfMemoryProviderAlloc(target->provider, 64 * 1024, 0, &live) !=
             UMF_RESULT_SUCCESS ||
-        umfMemoryProviderGetIPCHandle(env->provider, live, 64 * 1024, &valid) !=
-            UMF_RESULT_SUCCESS) {
+        umfMemoryProviderGetIPCHandle(target->provider, live, 64 * 1024,
+                                      &valid) != UMF_RESULT_SUCCESS) {
         fuzz_fail("cannot make the live allocation's IPC data");
     }
     // The helper: a child holding copies of our fds (the driver's memory
@@ -95,7 +95,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
     atexit(stop_helper);
     atexit(report);
-    base_imports = fuzz_live(env, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+    base_imports = fuzz_live(target, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
     return 0;
 }
 
@@ -172,15 +172,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     void *p = NULL;
-    umf_result_t r = umfMemoryProviderOpenIPCHandle(env->provider, &rec, &p);
+    umf_result_t r = umfMemoryProviderOpenIPCHandle(target->provider, &rec, &p);
     inputs++;
     opened += r == UMF_RESULT_SUCCESS;
     if (r == UMF_RESULT_SUCCESS) {
-        imported +=
-            fuzz_live(env, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS) > base_imports;
+        imported += fuzz_live(target, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS) >
+                    base_imports;
         FUZZ_CHECK(p != NULL, "open succeeded with a NULL pointer");
         umf_result_t c =
-            umfMemoryProviderCloseIPCHandle(env->provider, p, rec.size);
+            umfMemoryProviderCloseIPCHandle(target->provider, p, rec.size);
         FUZZ_CHECK(c == UMF_RESULT_SUCCESS, "close of an open failed: %d", c);
     } else {
         FUZZ_CHECK(r == UMF_RESULT_ERROR_INVALID_ARGUMENT ||
@@ -191,11 +191,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    "open returned %d", r);
     }
     umf_gpu_provider_stats_t st;
-    FUZZ_CHECK(umfGpuMemoryProviderGetStats(env->provider, &st) ==
+    FUZZ_CHECK(umfGpuMemoryProviderGetStats(target->provider, &st) ==
                        UMF_RESULT_SUCCESS &&
                    st.ipc_handles_open == 0,
                "an open is left counted");
-    int64_t imports = fuzz_live(env, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
+    int64_t imports = fuzz_live(target, UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS);
     FUZZ_CHECK(imports == base_imports, "%lld imports left (were %lld)",
                (long long)imports, (long long)base_imports);
     int fds = umf_test_count_open_fds();

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_env.h"
+#include "fuzz_target.h"
 
 #ifndef FUZZ_KIND
 #error "FUZZ_KIND must name the provider kind"
@@ -65,7 +65,7 @@ typedef struct input_t {
     size_t left;
 } input_t;
 
-static const fuzz_env_t *env;
+static const fuzz_target_t *target;
 static int64_t base_allocs;
 static uint64_t base_bytes; // the counter at the start of an input
 static bool trace;          // UMF_FUZZ_TRACE set: print every call
@@ -79,8 +79,8 @@ static bool trace;          // UMF_FUZZ_TRACE set: print every call
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
-    env = fuzz_env(FUZZ_KIND);
-    base_allocs = fuzz_live(env, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    target = fuzz_target(FUZZ_KIND);
+    base_allocs = fuzz_live(target, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
     trace = getenv("UMF_FUZZ_TRACE") != NULL;
     return 0;
 }
@@ -105,13 +105,13 @@ static void put_mark(piece_t *pc) {
         bytes[i] =
             (unsigned char)(pc->mark >> (8 * (i % 4))) ^ (unsigned char)i;
     }
-    FUZZ_CHECK(fuzz_copy(env, pc->ptr, bytes, n), "copy to a piece failed");
+    FUZZ_CHECK(fuzz_copy(target, pc->ptr, bytes, n), "copy to a piece failed");
 }
 
 static void check_mark(const piece_t *pc) {
     size_t n = pc->size < MARK ? pc->size : MARK;
     unsigned char got[MARK];
-    FUZZ_CHECK(fuzz_copy(env, got, pc->ptr, n), "copy from a piece failed");
+    FUZZ_CHECK(fuzz_copy(target, got, pc->ptr, n), "copy from a piece failed");
     for (size_t i = 0; i < n; i++) {
         FUZZ_CHECK(got[i] == ((unsigned char)(pc->mark >> (8 * (i % 4))) ^
                               (unsigned char)i),
@@ -163,7 +163,7 @@ static bool overlaps_live(const model_t *m, const char *p, size_t size) {
 static void op_alloc(model_t *m, input_t *in) {
     size_t size = fuzz_size(in), align = fuzz_alignment(in);
     void *p = NULL;
-    umf_result_t r = umfMemoryProviderAlloc(env->provider, size, align, &p);
+    umf_result_t r = umfMemoryProviderAlloc(target->provider, size, align, &p);
     TRACE("alloc(%zu, %zu) = %d, %p\n", size, align, r, p);
     // Both wrong: either error will do.
     if (size == 0 &&
@@ -189,7 +189,7 @@ static void op_alloc(model_t *m, input_t *in) {
             m->bytes < (512u << 20)) {
             const char *msg = NULL;
             int32_t code = 0;
-            umfMemoryProviderGetLastNativeError(env->provider, &msg, &code);
+            umfMemoryProviderGetLastNativeError(target->provider, &msg, &code);
             fuzz_fail("alloc(%zu, %zu) failed: %d, native %d: %s", size, align,
                       r, code, msg ? msg : "(null)");
         }
@@ -200,7 +200,7 @@ static void op_alloc(model_t *m, input_t *in) {
     FUZZ_CHECK(!overlaps_live(m, p, size), "alloc returned live memory %p", p);
     m->big |= size >= (512u << 20);
     if (m->count == MAX_PIECES) {
-        FUZZ_CHECK(umfMemoryProviderFree(env->provider, p, size) ==
+        FUZZ_CHECK(umfMemoryProviderFree(target->provider, p, size) ==
                        UMF_RESULT_SUCCESS,
                    "free of a fresh allocation failed");
         return;
@@ -258,13 +258,13 @@ static void op_free(model_t *m, input_t *in) {
         check_mark(&pc);
         // The exact size, or 0 ("the size it has").
         size_t size = k % 3 == 1 ? pc.size : 0;
-        umf_result_t r = umfMemoryProviderFree(env->provider, pc.ptr, size);
+        umf_result_t r = umfMemoryProviderFree(target->provider, pc.ptr, size);
         FUZZ_CHECK(r == UMF_RESULT_SUCCESS,
                    "free(%p, %zu) of a %zu-byte "
                    "piece: %d",
                    (void *)pc.ptr, size, pc.size, r);
         m->bytes -= pc.size;
-        m->inexact |= size == 0 && env->kind == UMF_TEST_GPU_CUDA;
+        m->inexact |= size == 0 && target->kind == UMF_TEST_GPU_CUDA;
         forget(m, i, true);
         return;
     }
@@ -272,7 +272,7 @@ static void op_free(model_t *m, input_t *in) {
     if (is_piece_start(m, p) || p == NULL) {
         return; // a freed address that a live piece has taken since
     }
-    umf_result_t r = umfMemoryProviderFree(env->provider, p, 1);
+    umf_result_t r = umfMemoryProviderFree(target->provider, p, 1);
     TRACE("free(%p, 1) (no piece) = %d\n", (void *)p, r);
     FUZZ_CHECK(r == UMF_RESULT_ERROR_INVALID_ARGUMENT ||
                    r == UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC,
@@ -291,14 +291,15 @@ static void op_split(model_t *m, input_t *in) {
                    : pc->size > 1 ? 1 + (size_t)(take(in, 4) % (pc->size - 1))
                                   : 0;
     bool valid = total == pc->size && first > 0 && first < total;
-    umf_result_t r =
-        umfMemoryProviderAllocationSplit(env->provider, pc->ptr, total, first);
+    umf_result_t r = umfMemoryProviderAllocationSplit(target->provider, pc->ptr,
+                                                      total, first);
     TRACE("split(%p, %zu, %zu) = %d\n", (void *)pc->ptr, total, first, r);
     // The CUDA provider knows a whole allocation's size only as the driver
     // tells it, maybe rounded up: it takes a smaller total for one. The
     // pieces are then what it was told, and the rest in none.
-    if (!valid && r == UMF_RESULT_SUCCESS && env->kind == UMF_TEST_GPU_CUDA &&
-        pc->whole && first > 0 && first < total && total < pc->size) {
+    if (!valid && r == UMF_RESULT_SUCCESS &&
+        target->kind == UMF_TEST_GPU_CUDA && pc->whole && first > 0 &&
+        first < total && total < pc->size) {
         m->inexact = true;
         m->bytes -= pc->size - total;
         pc->size = total;
@@ -308,7 +309,7 @@ static void op_split(model_t *m, input_t *in) {
         if (valid && r == UMF_RESULT_SUCCESS) {
             // No room in the model: put it back together.
             FUZZ_CHECK(umfMemoryProviderAllocationMerge(
-                           env->provider, pc->ptr, pc->ptr + first, total) ==
+                           target->provider, pc->ptr, pc->ptr + first, total) ==
                            UMF_RESULT_SUCCESS,
                        "merge after a split failed");
             return;
@@ -339,7 +340,7 @@ static void op_merge(model_t *m, input_t *in) {
     size_t total = k % 4 == 0 ? fuzz_size(in) : lo->size + hi->size;
     bool valid = a != b && lo->ptr + lo->size == hi->ptr &&
                  lo->group == hi->group && total == lo->size + hi->size;
-    umf_result_t r = umfMemoryProviderAllocationMerge(env->provider, lo->ptr,
+    umf_result_t r = umfMemoryProviderAllocationMerge(target->provider, lo->ptr,
                                                       hi->ptr, total);
     TRACE("merge(%p, %p, %zu) = %d\n", (void *)lo->ptr, (void *)hi->ptr, total,
           r);
@@ -380,14 +381,14 @@ static void op_query(model_t *m, input_t *in) {
         inside =
             p >= m->pieces[i].ptr && p < m->pieces[i].ptr + m->pieces[i].size;
     }
-    if (!inside && env->kind == UMF_TEST_GPU_CUDA && in_page_tail(m, p)) {
+    if (!inside && target->kind == UMF_TEST_GPU_CUDA && in_page_tail(m, p)) {
         return; // either answer is right
     }
     switch ((k >> 1) % 4) {
     case 0: {
         umf_gpu_allocation_properties_t props;
         umf_result_t r = umfGpuMemoryProviderGetAllocationProperties(
-            env->provider, p, &props);
+            target->provider, p, &props);
         if (own) {
             FUZZ_CHECK(r == UMF_RESULT_SUCCESS && props.base == pc->ptr &&
                            props.size == pc->size,
@@ -403,7 +404,7 @@ static void op_query(model_t *m, input_t *in) {
     case 1: {
         size_t page = 0;
         umf_result_t r =
-            umfMemoryProviderGetMinPageSize(env->provider, p, &page);
+            umfMemoryProviderGetMinPageSize(target->provider, p, &page);
         FUZZ_CHECK(r != UMF_RESULT_SUCCESS || (page > 0 && is_pow2_or_0(page)),
                    "page size %zu", page);
         FUZZ_CHECK(!inside || r == UMF_RESULT_SUCCESS, "page size: %d", r);
@@ -414,14 +415,14 @@ static void op_query(model_t *m, input_t *in) {
         size_t size =
             k % 8 < 4 && own ? pc->size - (size_t)(p - pc->ptr) : fuzz_size(in);
         umf_result_t r =
-            umfMemoryProviderGetIPCHandle(env->provider, p, size, buf);
+            umfMemoryProviderGetIPCHandle(target->provider, p, size, buf);
         if (r == UMF_RESULT_SUCCESS) {
             FUZZ_CHECK(inside, "IPC handle of %p, no piece's memory",
                        (void *)p);
             // Only what the piece holds is shared (a CUDA provider's whole
             // allocation: up to the driver's page).
             size_t room = own ? pc->size - (size_t)(p - pc->ptr) : SIZE_MAX;
-            if (own && env->kind == UMF_TEST_GPU_CUDA && pc->whole) {
+            if (own && target->kind == UMF_TEST_GPU_CUDA && pc->whole) {
                 uintptr_t end = (uintptr_t)pc->ptr + pc->size;
                 room += (size_t)(((end + 4095) & ~(uintptr_t)4095) - end);
             }
@@ -430,14 +431,14 @@ static void op_query(model_t *m, input_t *in) {
                        "its piece",
                        size, (void *)p, room);
             void *q = NULL;
-            FUZZ_CHECK(umfMemoryProviderOpenIPCHandle(env->provider, buf, &q) ==
-                               UMF_RESULT_SUCCESS &&
+            FUZZ_CHECK(umfMemoryProviderOpenIPCHandle(
+                           target->provider, buf, &q) == UMF_RESULT_SUCCESS &&
                            q == p,
                        "own IPC data of %p opened as %p", (void *)p, q);
             FUZZ_CHECK(umfMemoryProviderCloseIPCHandle(
-                           env->provider, q, size) == UMF_RESULT_SUCCESS,
+                           target->provider, q, size) == UMF_RESULT_SUCCESS,
                        "close failed");
-            FUZZ_CHECK(umfMemoryProviderPutIPCHandle(env->provider, buf) ==
+            FUZZ_CHECK(umfMemoryProviderPutIPCHandle(target->provider, buf) ==
                            UMF_RESULT_SUCCESS,
                        "put failed");
         } else {
@@ -447,9 +448,9 @@ static void op_query(model_t *m, input_t *in) {
         break;
     }
     default: {
-        umf_result_t r = k % 16 < 8
-                             ? umfMemoryProviderPurgeLazy(env->provider, p, 1)
-                             : umfMemoryProviderPurgeForce(env->provider, p, 1);
+        umf_result_t r =
+            k % 16 < 8 ? umfMemoryProviderPurgeLazy(target->provider, p, 1)
+                       : umfMemoryProviderPurgeForce(target->provider, p, 1);
         FUZZ_CHECK(r == UMF_RESULT_ERROR_NOT_SUPPORTED, "purge: %d", r);
         break;
     }
@@ -458,7 +459,7 @@ static void op_query(model_t *m, input_t *in) {
 
 static void check_stats(const model_t *m) {
     umf_gpu_provider_stats_t st;
-    FUZZ_CHECK(umfGpuMemoryProviderGetStats(env->provider, &st) ==
+    FUZZ_CHECK(umfGpuMemoryProviderGetStats(target->provider, &st) ==
                    UMF_RESULT_SUCCESS,
                "stats failed");
     FUZZ_CHECK(m->inexact || st.allocated_bytes - base_bytes == m->bytes,
@@ -476,7 +477,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&m, 0, sizeof(m));
     input_t in = {data, size};
     umf_gpu_provider_stats_t st;
-    FUZZ_CHECK(umfGpuMemoryProviderGetStats(env->provider, &st) ==
+    FUZZ_CHECK(umfGpuMemoryProviderGetStats(target->provider, &st) ==
                    UMF_RESULT_SUCCESS,
                "stats failed");
     base_bytes = st.allocated_bytes;
@@ -504,14 +505,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (m.count > 0) {
         piece_t pc = m.pieces[m.count - 1];
         check_mark(&pc);
-        umf_result_t r = umfMemoryProviderFree(env->provider, pc.ptr, pc.size);
+        umf_result_t r =
+            umfMemoryProviderFree(target->provider, pc.ptr, pc.size);
         FUZZ_CHECK(r == UMF_RESULT_SUCCESS, "final free of %p: %d",
                    (void *)pc.ptr, r);
         m.bytes -= pc.size;
         m.count--;
     }
     check_stats(&m);
-    int64_t allocs = fuzz_live(env, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    int64_t allocs = fuzz_live(target, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
     FUZZ_CHECK(allocs == base_allocs,
                "%lld driver allocations left (were %lld)", (long long)allocs,
                (long long)base_allocs);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "fuzz_env.h"
+#include "fuzz_target.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,11 +28,11 @@ static void set_defaults(void) {
     setenv("UMF_GPU_MOCK_LOG", "off", 0);
 }
 
-static fuzz_env_t envs[UMF_TEST_GPU_KIND_COUNT];
+static fuzz_target_t targets[UMF_TEST_GPU_KIND_COUNT];
 static bool made[UMF_TEST_GPU_KIND_COUNT];
 
-const fuzz_env_t *fuzz_env(umf_test_gpu_kind_t kind) {
-    fuzz_env_t *e = &envs[kind];
+const fuzz_target_t *fuzz_target(umf_test_gpu_kind_t kind) {
+    fuzz_target_t *e = &targets[kind];
     if (made[kind]) {
         return e;
     }

@@ -10,8 +10,8 @@
 // drivers' logs are off unless UMF_GPU_LOG / UMF_GPU_MOCK_LOG say otherwise
 // (every malformed input would log a line).
 
-#ifndef UMF_GPU_TEST_FUZZ_ENV_H
-#define UMF_GPU_TEST_FUZZ_ENV_H 1
+#ifndef UMF_GPU_TEST_FUZZ_TARGET_H
+#define UMF_GPU_TEST_FUZZ_TARGET_H 1
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,27 +19,27 @@
 
 #include "gpu_harness.h"
 
-typedef struct fuzz_env_t {
+typedef struct fuzz_target_t {
     const umf_test_gpu_t *gpu;             // the emulated driver of the kind
     umf_test_gpu_kind_t kind;              // gpu->kind
     const char *name;                      // gpu->name
     umf_memory_provider_handle_t provider; // DEVICE memory, device 0
-} fuzz_env_t;
+} fuzz_target_t;
 
-// The environment of `kind`, made on first use; aborts (with the reason on
-// stderr) when it cannot be made or the driver is not the emulated one.
-const fuzz_env_t *fuzz_env(umf_test_gpu_kind_t kind);
+// The target's provider of `kind`, made on first use; aborts (with the reason
+// on stderr) when it cannot be made or the driver is not the emulated one.
+const fuzz_target_t *fuzz_target(umf_test_gpu_kind_t kind);
 
 // Driver copy of `size` bytes (host or device memory either side).
-static inline bool fuzz_copy(const fuzz_env_t *env, void *dst, const void *src,
-                             size_t size) {
-    return umf_test_gpu_copy(env->gpu, NULL, dst, src, size);
+static inline bool fuzz_copy(const fuzz_target_t *target, void *dst,
+                             const void *src, size_t size) {
+    return umf_test_gpu_copy(target->gpu, NULL, dst, src, size);
 }
 
 // The emulated driver's live count of `what`.
-static inline int64_t fuzz_live(const fuzz_env_t *env,
+static inline int64_t fuzz_live(const fuzz_target_t *target,
                                 umf_gpu_mock_live_t what) {
-    return env->gpu->mock.live(what);
+    return target->gpu->mock.live(what);
 }
 
 // Prints "fuzz invariant broken: <what>" and aborts.
@@ -53,4 +53,4 @@ __attribute__((noreturn));
         }                                                                      \
     } while (0)
 
-#endif // UMF_GPU_TEST_FUZZ_ENV_H
+#endif // UMF_GPU_TEST_FUZZ_TARGET_H
