@@ -11,6 +11,8 @@
 // need the emulated driver's control API skip elsewhere.
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -188,6 +190,177 @@ TEST_P(Contract, SecondFreeIsRefusedAndChangesNothing) {
     EXPECT_EQ(s.alloc_count, 2u);
     EXPECT_EQ(s.free_count, 2u);
     EXPECT_EQ(s.allocated_bytes, 0u);
+}
+
+// ------------------------------------------------------------- ownership
+//
+// What a provider frees, splits, merges, exports or describes is a live
+// allocation (or piece) of its own, with the size it was made with; size
+// 0 on free is the recorded size. Anything else is INVALID_ARGUMENT and
+// changes nothing: not the memory, not the driver's allocations, not the
+// counters.
+
+TEST_P(Contract, AnotherProviderOnTheSameContextTouchesNothingOfIt) {
+    const ContractProvider &p = make();
+    const ContractProvider &q = make();
+    ASSERT_TRUE(p.ok() && q.ok());
+    char *a = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(a, nullptr);
+    ASSERT_TRUE(fill(a, 64 * KiB, 21));
+    int64_t driver_allocs = umf_test_gpu_live(g, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    EXPECT_EQ(q.free(a, 64 * KiB), kInvalid);
+    EXPECT_EQ(q.free(a, 0), kInvalid);
+    EXPECT_EQ(q.split(a, 64 * KiB, 16 * KiB), kInvalid);
+    size_t n = 0;
+    ASSERT_EQ(q.ipc_handle_size(&n), kOk);
+    std::vector<unsigned char> data(n);
+    EXPECT_EQ(q.get_ipc_handle(a, 64 * KiB, data.data()), kInvalid);
+    umf_gpu_allocation_properties_t props;
+    EXPECT_EQ(q.properties(a, &props), kInvalid);
+    // Pieces of p's allocation are p's too.
+    ASSERT_EQ(p.split(a, 64 * KiB, 16 * KiB), kOk);
+    EXPECT_EQ(q.free(a + 16 * KiB, 48 * KiB), kInvalid);
+    EXPECT_EQ(q.merge(a, a + 16 * KiB, 64 * KiB), kInvalid);
+    EXPECT_TRUE(check(a, 64 * KiB, 21)) << "a refused call changed memory";
+    EXPECT_EQ(umf_test_gpu_live(g, UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+              driver_allocs);
+    umf_gpu_provider_stats_t sq = q.stats();
+    EXPECT_EQ(sq.alloc_count, 0u);
+    EXPECT_EQ(sq.free_count, 0u);
+    EXPECT_EQ(sq.allocated_bytes, 0u);
+    EXPECT_EQ(sq.ipc_handles_exported, 0u);
+    EXPECT_EQ(p.stats().allocated_bytes, 64 * KiB);
+    EXPECT_EQ(p.merge(a, a + 16 * KiB, 64 * KiB), kOk);
+    EXPECT_EQ(p.free(a, 64 * KiB), kOk);
+    EXPECT_EQ(p.stats().allocated_bytes, 0u);
+}
+
+TEST_P(Contract, DriverMemoryNoProviderMadeIsRefused) {
+    const ContractProvider &p = make();
+    void *raw = nullptr;
+    ASSERT_TRUE(umf_test_gpu_driver_alloc(g, nullptr, 64 * KiB, &raw));
+    char *r = static_cast<char *>(raw);
+    EXPECT_TRUE(fill(r, 64 * KiB, 22));
+    int64_t driver_allocs = umf_test_gpu_live(g, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    EXPECT_EQ(p.free(r, 64 * KiB), kInvalid);
+    EXPECT_EQ(p.free(r, 0), kInvalid);
+    EXPECT_EQ(p.split(r, 64 * KiB, 16 * KiB), kInvalid);
+    EXPECT_EQ(p.merge(r, r + 16 * KiB, 64 * KiB), kInvalid);
+    size_t n = 0;
+    ASSERT_EQ(p.ipc_handle_size(&n), kOk);
+    std::vector<unsigned char> data(n);
+    EXPECT_EQ(p.get_ipc_handle(r, 64 * KiB, data.data()), kInvalid);
+    umf_gpu_allocation_properties_t props;
+    EXPECT_EQ(p.properties(r, &props), kInvalid);
+    EXPECT_TRUE(check(r, 64 * KiB, 22)) << "a refused call changed memory";
+    EXPECT_EQ(umf_test_gpu_live(g, UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+              driver_allocs)
+        << "the provider released driver memory it never made";
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.free_count, 0u);
+    EXPECT_EQ(s.allocated_bytes, 0u);
+    EXPECT_TRUE(umf_test_gpu_driver_free(g, nullptr, raw))
+        << "the driver allocation is gone";
+}
+
+TEST_P(Contract, FreeTakesTheRecordedSizeOrZero) {
+    const ContractProvider &p = make();
+    char *a = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(a, nullptr);
+    ASSERT_TRUE(fill(a, 64 * KiB, 23));
+    for (size_t wrong :
+         {size_t(1), 64 * KiB - 1, 64 * KiB + 1, 128 * KiB, SIZE_MAX}) {
+        EXPECT_EQ(p.free(a, wrong), kInvalid) << wrong;
+    }
+    EXPECT_TRUE(check(a, 64 * KiB, 23));
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 64 * KiB) << "the counters drifted";
+    EXPECT_EQ(s.free_count, 0u);
+    EXPECT_EQ(p.free(a, 0), kOk) << "size 0: the recorded size";
+    s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 0u);
+    EXPECT_EQ(s.free_count, 1u);
+    // A piece's recorded size is the piece's.
+    char *b = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(p.split(b, 64 * KiB, 16 * KiB), kOk);
+    EXPECT_EQ(p.free(b, 64 * KiB), kInvalid) << "the whole, not the piece";
+    EXPECT_EQ(p.free(b + 16 * KiB, 16 * KiB), kInvalid);
+    EXPECT_EQ(p.free(b, 0), kOk);
+    EXPECT_EQ(p.stats().allocated_bytes, 48 * KiB);
+    EXPECT_EQ(p.free(b + 16 * KiB, 0), kOk);
+    EXPECT_EQ(p.stats().allocated_bytes, 0u);
+}
+
+TEST_P(Contract, SplitAndMergeTakeExactTotals) {
+    const ContractProvider &p = make();
+    char *a = static_cast<char *>(p.alloc_or_null(64 * KiB));
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(p.split(a, 32 * KiB, 16 * KiB), kInvalid)
+        << "a total smaller than the allocation";
+    EXPECT_EQ(p.split(a, 64 * KiB - 1, 16 * KiB), kInvalid);
+    ASSERT_EQ(p.split(a, 64 * KiB, 16 * KiB), kOk);
+    EXPECT_EQ(p.split(a + 16 * KiB, 64 * KiB, 16 * KiB), kInvalid)
+        << "the piece is 48 KiB now";
+    EXPECT_EQ(p.merge(a, a + 16 * KiB, 64 * KiB - 1), kInvalid);
+    EXPECT_EQ(p.merge(a, a + 16 * KiB, 64 * KiB + 1), kInvalid);
+    EXPECT_EQ(p.merge(a, a + 16 * KiB, 32 * KiB), kInvalid);
+    // Refusals changed nothing: both pieces free as they are.
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.allocated_bytes, 64 * KiB);
+    EXPECT_EQ(p.free(a + 16 * KiB, 48 * KiB), kOk);
+    EXPECT_EQ(p.free(a, 16 * KiB), kOk);
+    EXPECT_EQ(p.stats().allocated_bytes, 0u);
+}
+
+// Threads that each allocate and free their own memory while trying the
+// refused calls on the others' (another size, another provider) leave exact
+// counters and nothing of the driver's behind.
+TEST_P(Contract, RefusalsUnderConcurrencyKeepCountersExact) {
+    const ContractProvider &p = make();
+    const ContractProvider &q = make();
+    ASSERT_TRUE(p.ok() && q.ok());
+    constexpr int kThreads = 4, kRounds = 100;
+    constexpr size_t kBlock = 4 * KiB;
+    int64_t driver_allocs = umf_test_gpu_live(g, UMF_GPU_MOCK_LIVE_ALLOCATIONS);
+    std::vector<std::atomic<void *>> slots(kThreads);
+    std::atomic<int> wrong_successes{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; t++) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < kRounds; i++) {
+                void *mine = nullptr;
+                if (p.alloc(kBlock, 0, &mine) != kOk) {
+                    wrong_successes++;
+                    continue;
+                }
+                slots[t].store(mine);
+                void *theirs = slots[(t + 1) % kThreads].load();
+                if (theirs != nullptr) {
+                    wrong_successes += p.free(theirs, kBlock + 1) == kOk;
+                    wrong_successes += q.free(theirs, kBlock) == kOk;
+                }
+                slots[t].store(nullptr);
+                // (No second free here: another thread may have the
+                // address again by then, and it would be theirs.)
+                if (p.free(mine, kBlock) != kOk) {
+                    wrong_successes++;
+                }
+            }
+        });
+    }
+    for (std::thread &th : threads) {
+        th.join();
+    }
+    EXPECT_EQ(wrong_successes.load(), 0);
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.alloc_count, uint64_t(kThreads) * kRounds);
+    EXPECT_EQ(s.free_count, uint64_t(kThreads) * kRounds);
+    EXPECT_EQ(s.allocated_bytes, 0u);
+    umf_gpu_provider_stats_t sq = q.stats();
+    EXPECT_EQ(sq.free_count, 0u);
+    EXPECT_EQ(umf_test_gpu_live(g, UMF_GPU_MOCK_LIVE_ALLOCATIONS),
+              driver_allocs);
 }
 
 // ----------------------------------------------------------- page sizes
