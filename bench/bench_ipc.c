@@ -7,7 +7,11 @@
 // once (a cache miss: the driver maps the memory), re-opens each several
 // times (cache hits), closes the extra references, and closes the last one
 // (the unmap), timing each phase; the provider's counters confirm which
-// opens were hits.
+// opens were hits. A second consumer does the same with its fds taken
+// through the producer's fd server only (UMF_GPU_IPC_FD_TRANSFER=socket):
+// ipc_open_first_socket, whose ratio is its first open over the pidfd
+// consumer's, and ipc_open_cached_socket, which must not change (a hit
+// makes no socket traffic).
 
 #include <errno.h>
 #include <math.h>
@@ -139,6 +143,58 @@ static bool measure_get_put(const bench_options_t *o, const char *provider,
     return true;
 }
 
+// One consumer process (environment `env`, may be NULL) opens the k
+// handles in `data`; *first gets its median first open (ns).
+static bool run_consumer(const bench_options_t *o, const char *provider,
+                         const char *mode, ipc_header_t hdr, const char *data,
+                         const char *const *env, double *first) {
+    int sv[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        bench_fail(provider, "socketpair: %s", strerror(errno));
+        return false;
+    }
+    char fd_text[16];
+    snprintf(fd_text, sizeof(fd_text), "%d", sv[1]);
+    const char *role[] = {"--ipc-consumer", fd_text, "--provider", provider,
+                          "--mode",         mode,    NULL};
+    const char *no_env[] = {NULL};
+    bench_child_t consumer;
+    bool ok = false;
+    if (!bench_spawn(o, role, env != NULL ? env : no_env, sv[1], false,
+                     &consumer)) {
+        goto out;
+    }
+    close(sv[1]);
+    sv[1] = -1;
+    // Where Yama restricts ptrace, the consumer needs leave to take our
+    // descriptors (pidfd_getfd); elsewhere this fails harmlessly.
+    (void)prctl(PR_SET_PTRACER, (unsigned long)consumer.pid, 0, 0, 0);
+    char done = 0;
+    bool sent =
+        sock_send_all(sv[0], &hdr, sizeof(hdr)) == 0 &&
+        sock_send_all(sv[0], data, (size_t)hdr.handles * hdr.handle_size) == 0;
+    // The consumer answers once it has closed everything, with its median
+    // first open.
+    bool answered = sent && sock_recv_all(sv[0], &done, 1) == 0 &&
+                    done == 'D' &&
+                    sock_recv_all(sv[0], first, sizeof(*first)) == 0;
+    int status = bench_wait(&consumer);
+    if (!answered || status != 0) {
+        bench_fail(provider, "the IPC consumer failed (exit status %d)",
+                   status);
+        goto out;
+    }
+    ok = true;
+out:
+    if (sv[0] >= 0) {
+        close(sv[0]);
+    }
+    if (sv[1] >= 0) {
+        close(sv[1]);
+    }
+    return ok;
+}
+
 bool bench_ipc_producer(const bench_options_t *o,
                         const bench_backend_t *backend, bench_driver_t *d,
                         umf_memory_provider_handle_t h, const char *mode) {
@@ -153,7 +209,6 @@ bool bench_ipc_producer(const bench_options_t *o,
     }
     void **ptrs = calloc(k, sizeof(*ptrs));
     char *data = calloc(k, handle_size);
-    int sv[2] = {-1, -1};
     bool ok = false, allocated = false;
     if (ptrs == NULL || data == NULL) {
         bench_fail(provider, "out of host memory");
@@ -176,34 +231,22 @@ bool bench_ipc_producer(const bench_options_t *o,
             goto out_put;
         }
     }
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        bench_fail(provider, "socketpair: %s", strerror(errno));
+    // pidfd_getfd, then the fd server with the pidfd run's first open as
+    // the socket run's reference.
+    double pidfd_first = NAN, socket_first = NAN;
+    char pidfd_env[64];
+    if (!run_consumer(o, provider, mode,
+                      (ipc_header_t){k, (uint32_t)handle_size, size}, data,
+                      NULL, &pidfd_first)) {
         goto out_put;
     }
-    char fd_text[16];
-    snprintf(fd_text, sizeof(fd_text), "%d", sv[1]);
-    const char *role[] = {"--ipc-consumer", fd_text, "--provider", provider,
-                          "--mode",         mode,    NULL};
-    const char *no_env[] = {NULL};
-    bench_child_t consumer;
-    if (!bench_spawn(o, role, no_env, sv[1], false, &consumer)) {
-        goto out_put;
-    }
-    close(sv[1]);
-    sv[1] = -1;
-    // Where Yama restricts ptrace, the consumer needs leave to take our
-    // descriptors (pidfd_getfd); elsewhere this fails harmlessly.
-    (void)prctl(PR_SET_PTRACER, (unsigned long)consumer.pid, 0, 0, 0);
-    ipc_header_t hdr = {k, (uint32_t)handle_size, size};
-    char done = 0;
-    bool sent = sock_send_all(sv[0], &hdr, sizeof(hdr)) == 0 &&
-                sock_send_all(sv[0], data, (size_t)k * handle_size) == 0;
-    // The consumer answers once it has closed everything.
-    bool answered = sent && sock_recv_all(sv[0], &done, 1) == 0 && done == 'D';
-    int status = bench_wait(&consumer);
-    if (!answered || status != 0) {
-        bench_fail(provider, "the IPC consumer failed (exit status %d)",
-                   status);
+    snprintf(pidfd_env, sizeof(pidfd_env), "UMF_GPU_BENCH_PIDFD_FIRST=%.3f",
+             pidfd_first);
+    const char *socket_env[] = {"UMF_GPU_IPC_FD_TRANSFER=socket", pidfd_env,
+                                NULL};
+    if (!run_consumer(o, provider, mode,
+                      (ipc_header_t){k, (uint32_t)handle_size, size}, data,
+                      socket_env, &socket_first)) {
         goto out_put;
     }
     ok = true;
@@ -215,12 +258,6 @@ out_put:
 out:
     if (allocated && !free_all(h, provider, ptrs, k, size)) {
         ok = false;
-    }
-    if (sv[0] >= 0) {
-        close(sv[0]);
-    }
-    if (sv[1] >= 0) {
-        close(sv[1]);
     }
     free(data);
     free(ptrs);
@@ -237,6 +274,7 @@ typedef struct consumer_t {
     size_t size, handle_size;
     char *data;
     void **ptrs;
+    double first_median; // ns
 } consumer_t;
 
 static bool open_all(consumer_t *c, bool check) {
@@ -330,8 +368,19 @@ static bool consume(consumer_t *c, const char *mode) {
     double hit_copy[BENCH_MAX_REPS], first_copy[BENCH_MAX_REPS];
     memcpy(hit_copy, hit, sizeof(hit));
     memcpy(first_copy, first, sizeof(first));
-    double ratio = bench_quantile(first_copy, o->ipc_reps, 0.5) /
-                   bench_quantile(hit_copy, o->ipc_reps, 0.5);
+    c->first_median = bench_quantile(first_copy, o->ipc_reps, 0.5);
+    // The socket run (UMF_GPU_IPC_FD_TRANSFER=socket, set by the producer):
+    // its first open against the pidfd run's.
+    const char *pidfd_first = getenv("UMF_GPU_BENCH_PIDFD_FIRST");
+    if (pidfd_first != NULL) {
+        write_summary("ipc_open_first_socket", c->provider, mode, c->size,
+                      first, o->ipc_reps,
+                      c->first_median / strtod(pidfd_first, NULL));
+        write_summary("ipc_open_cached_socket", c->provider, mode, c->size, hit,
+                      o->ipc_reps, NAN);
+        return true;
+    }
+    double ratio = c->first_median / bench_quantile(hit_copy, o->ipc_reps, 0.5);
     write_summary("ipc_open_first", c->provider, mode, c->size, first,
                   o->ipc_reps, ratio);
     write_summary("ipc_open_cached", c->provider, mode, c->size, hit,
@@ -381,7 +430,9 @@ int bench_ipc_consumer(const bench_options_t *o, const bench_backend_t *backend,
         status = 0;
     }
 out:
-    if (status == 0 && sock_send_all(sock, "D", 1) != 0) {
+    if (status == 0 &&
+        (sock_send_all(sock, "D", 1) != 0 ||
+         sock_send_all(sock, &c.first_median, sizeof(c.first_median)) != 0)) {
         status = 1;
     }
     free(c.ptrs);

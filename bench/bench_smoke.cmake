@@ -88,12 +88,15 @@ if(MOCKS)
         ipc_get_put_again
         ipc_open_first
         ipc_open_cached
+        ipc_open_first_socket
+        ipc_open_cached_socket
         ipc_close_ref
         ipc_close_last
         ipc_fd_take
         ipc_fd_take_checked_proc)
     set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
-                    ipc_open_first ipc_open_cached)
+                    ipc_open_first ipc_open_cached ipc_open_first_socket
+                    ipc_open_cached_socket)
     # Level Zero has resident devices; each driver's own calls are measured
     # (bench_cuda_driver.c, bench_ze_driver.c).
     set(ze_arena_names residency_idle residency_stall residency_change

@@ -2,6 +2,8 @@
 
 #include "mock_config.h"
 
+#include "util_fd_socket.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -175,6 +177,18 @@ bool umf_mock_config_load(umf_mock_config_t *cfg, umf_mock_env_fn env,
                  "UMF_GPU_MOCK_SEED='%s' is not an unsigned 64-bit number "
                  "(decimal or 0x hex)",
                  v);
+        return false;
+    }
+    // The fd server's variables (utils/util_fd_socket.c reads them itself,
+    // from the process's environment).
+    const char *bad = NULL;
+    if (!umf_fd_socket_env_ok(&bad)) {
+        snprintf(err, err_len,
+                 "%s is malformed (UMF_GPU_IPC_FD_TRANSFER auto|socket|pidfd, "
+                 "UMF_GPU_IPC_SOCKET_DIR an absolute path of at most 39 "
+                 "bytes, UMF_GPU_IPC_ALLOWED_UIDS up to 16 uids separated by "
+                 "commas)",
+                 bad);
         return false;
     }
     return true;

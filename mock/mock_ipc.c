@@ -21,7 +21,10 @@
 
 #define HANDLE_MAGIC 0x4b4d4755u // "UGMK"
 #define HANDLE_VERSION 2u
-#define HANDLE_PIDFS 1u // byte 56 holds the exporter's pidfd inode
+#define HANDLE_PIDFS 1u       // byte 56 holds the exporter's pidfd inode
+#define HANDLE_SERVED 2u      // the exporter serves the fd over a socket ...
+#define HANDLE_SERVED_PATH 4u // ... a path one (UMF_GPU_IPC_SOCKET_DIR)
+#define HANDLE_FLAGS (HANDLE_PIDFS | HANDLE_SERVED | HANDLE_SERVED_PATH)
 
 // What /proc/self/fd/N reads for our memfds (mock_memory.c, mock_arena.c).
 #define MEMFD_LINK "/memfd:umf-gpu-mock"
@@ -47,7 +50,11 @@ void umf_mock_ipc_pack(const umf_mock_ipc_desc_t *d,
     umf_mock_put32(h + 8, HANDLE_MAGIC);
     h[12] = (unsigned char)HANDLE_VERSION;
     h[13] = (unsigned char)d->arena_order;
-    h[14] = d->pidfs_ino != 0 ? HANDLE_PIDFS : 0;
+    h[14] =
+        (unsigned char)((d->pidfs_ino != 0 ? HANDLE_PIDFS : 0) |
+                        (d->served != UMF_FD_SOCKET_NONE ? HANDLE_SERVED : 0) |
+                        (d->served == UMF_FD_SOCKET_PATH ? HANDLE_SERVED_PATH
+                                                         : 0));
     umf_mock_put32(h + 16, (uint32_t)d->pid);
     umf_mock_put64(h + 24, d->offset);
     umf_mock_put64(h + 32, d->size);
@@ -91,8 +98,9 @@ umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
                     umf_mock_ipc_desc_t *d) {
     if (h == NULL || d == NULL || umf_mock_get32(h + 4) != 0 ||
         umf_mock_get32(h + 8) != HANDLE_MAGIC || h[12] != HANDLE_VERSION ||
-        (h[14] & ~HANDLE_PIDFS) != 0 || h[15] != 0 ||
-        umf_mock_get32(h + 20) != checksum(h)) {
+        (h[14] & ~HANDLE_FLAGS) != 0 ||
+        (h[14] & (HANDLE_SERVED | HANDLE_SERVED_PATH)) == HANDLE_SERVED_PATH ||
+        h[15] != 0 || umf_mock_get32(h + 20) != checksum(h)) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     d->fd = (int)umf_mock_get32(h + 0);
@@ -104,6 +112,9 @@ umf_mock_ipc_unpack(const unsigned char h[UMF_MOCK_IPC_HANDLE_BYTES],
     d->pidfs_ino = (h[14] & HANDLE_PIDFS) ? umf_mock_get64(h + 56) : 0;
     d->start_time = (h[14] & HANDLE_PIDFS) ? 0 : umf_mock_get64(h + 56);
     d->arena_order = h[13];
+    d->served = (h[14] & HANDLE_SERVED_PATH) ? UMF_FD_SOCKET_PATH
+                : (h[14] & HANDLE_SERVED)    ? UMF_FD_SOCKET_ABSTRACT
+                                             : UMF_FD_SOCKET_NONE;
     return desc_derive(d) ? UMF_MOCK_OK : UMF_MOCK_ERR_INVALID_ARGUMENT;
 }
 
@@ -123,6 +134,7 @@ static void allow_ptracers(void) {
 static void fill_desc(const umf_mock_rec_data_t *d, int fd, uint64_t ino,
                       umf_mock_arena_t *arena, umf_mock_ipc_desc_t *out) {
     out->fd = fd;
+    out->served = UMF_FD_SOCKET_NONE;
     out->pid = (int)getpid();
     out->pidfs_ino = umf_proc_self_pidfs_ino();
     out->start_time = out->pidfs_ino != 0 ? 0 : umf_proc_self_start_time();
@@ -335,6 +347,7 @@ umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
         umf_mock_record_store((uint64_t *)&rec->data.export_fd,
                               (uint64_t)(int64_t)UMF_MOCK_EXPORT_PUT);
         umf_mock_record_release(rec);
+        umf_fd_server_revoke(0, d.base); // before the fd goes
         umf_mock_stat_add(t, UMF_MOCK_STAT_IPC_HANDLES, -1);
         // The arena's export fd is a duplicate; the memfd mode's is the
         // allocation's own memory, which stays with it.
@@ -676,11 +689,10 @@ out:
 
 // ---- Taking an fd from another process -------------------------------------
 
-umf_mock_status_t umf_mock_fd_from_process(int pid, int fd,
-                                           const umf_fd_identity_t *identity,
-                                           int *out) {
-    // What each failure of utils/util_fd.c is to the drivers, and how loud:
-    // a ptrace refusal needs the user to act, the rest the caller handles.
+// What each failure of utils/util_fd.c is to the drivers, and how loud:
+// a refusal needs the user to act, the rest the caller handles.
+static umf_mock_status_t fd_status(umf_fd_status_t status,
+                                   const umf_fd_failure_t *why) {
     static const struct {
         umf_mock_status_t status;
         umf_log_level_t level;
@@ -697,17 +709,67 @@ umf_mock_status_t umf_mock_fd_from_process(int pid, int fd,
         [UMF_FD_OS_ERROR] = {UMF_MOCK_ERR_OS, UMF_LOG_LEVEL_WARN},
         [UMF_FD_NOT_EXPORTER] = {UMF_MOCK_ERR_NO_PROCESS, UMF_LOG_LEVEL_WARN},
         [UMF_FD_OTHER_FILE] = {UMF_MOCK_ERR_STALE_HANDLE, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_UID_REFUSED] = {UMF_MOCK_ERR_PERMISSION, UMF_LOG_LEVEL_ERROR},
+        [UMF_FD_NOT_SERVED] = {UMF_MOCK_ERR_PERMISSION, UMF_LOG_LEVEL_ERROR},
+        [UMF_FD_REVOKED] = {UMF_MOCK_ERR_STALE_HANDLE, UMF_LOG_LEVEL_WARN},
     };
-    umf_fd_failure_t why;
-    umf_fd_status_t status = umf_fd_from_process(pid, fd, identity, out, &why);
+    if ((unsigned)status >= sizeof(of_fd) / sizeof(of_fd[0])) {
+        return UMF_MOCK_ERR_OS;
+    }
     if (status == UMF_FD_OK || status == UMF_FD_INVALID_ARGUMENT) {
         return of_fd[status].status;
     }
     if (umf_logger_may_write(&umf_mock_logger, of_fd[status].level)) {
-        char message[512];
-        umf_fd_failure_describe(&why, message, sizeof(message));
+        char message[768];
+        umf_fd_failure_describe(why, message, sizeof(message));
         umf_logger_write(&umf_mock_logger, of_fd[status].level, __FILE_NAME__,
                          __LINE__, "%s", message);
     }
     return of_fd[status].status;
+}
+
+umf_mock_status_t umf_mock_fd_from_process(int pid, int fd,
+                                           const umf_fd_identity_t *identity,
+                                           int *out) {
+    umf_fd_failure_t why;
+    return fd_status(umf_fd_from_process(pid, fd, identity, out, &why), &why);
+}
+
+void umf_mock_ipc_socket(const umf_mock_ipc_desc_t *desc,
+                         umf_fd_socket_name_t *name) {
+    memset(name, 0, sizeof(*name));
+    if (desc->served != UMF_FD_SOCKET_NONE) {
+        umf_fd_socket_derived_name(
+            desc->pid,
+            desc->pidfs_ino != 0 ? desc->pidfs_ino : desc->start_time,
+            UMF_MOCK_FD_SERVER_TAG, desc->served == UMF_FD_SOCKET_PATH, name);
+    }
+}
+
+void umf_mock_ipc_serve(umf_mock_ipc_desc_t *desc, uint64_t base) {
+    umf_fd_serve_policy_t policy = {.tag = UMF_MOCK_FD_SERVER_TAG};
+    umf_fd_socket_name_t name;
+    int err = umf_fd_server_export(0, base, desc->id, desc->fd, &policy, &name);
+    if (err != 0) {
+        UMF_MOCK_LOG_WARN("IPC export of allocation %" PRIu64
+                          ": cannot serve its fd over a socket (%s); "
+                          "importers need pidfd_getfd",
+                          desc->id, strerror(err));
+        name.kind = UMF_FD_SOCKET_NONE;
+    }
+    desc->served = name.kind;
+}
+
+umf_mock_status_t umf_mock_ipc_take_fd(const umf_mock_ipc_desc_t *desc,
+                                       int *out) {
+    // The process behind the pid must be the exporter, and the fd the file
+    // it exported: pids and fd numbers are reused.
+    umf_fd_identity_t identity = {desc->start_time, desc->pidfs_ino, 0,
+                                  desc->file_ino};
+    umf_fd_socket_name_t name;
+    umf_mock_ipc_socket(desc, &name);
+    umf_fd_source_t src = {desc->pid, desc->fd, desc->id,
+                           &identity, &name,    UMF_FD_TRANSFER_DEFAULT};
+    umf_fd_failure_t why;
+    return fd_status(umf_fd_take(&src, out, &why), &why);
 }

@@ -24,6 +24,7 @@
 #include "mock_memory.h"
 #include "mock_status.h"
 #include "util_fd.h"
+#include "util_fd_socket.h"
 
 // Both drivers' IPC handles are 64 bytes.
 #define UMF_MOCK_IPC_HANDLE_BYTES 64
@@ -43,6 +44,9 @@ typedef struct umf_mock_ipc_desc_t {
     uint64_t id;          // the allocation's id in the exporting process
     unsigned arena_order; // arena mode: log2 of the arena's data pages, after
                           // which its slots lie; else UMF_MOCK_NO_ARENA
+    uint8_t served;       // umf_fd_socket_kind_t: the exporting driver serves
+                          // fd over its fd server (util_fd_socket.h) at the
+                          // name umf_mock_ipc_socket() derives, or NONE
     // Derived from the fields above by umf_mock_ipc_export and
     // umf_mock_ipc_unpack (umf_mock_ipc_pack ignores them):
     uint64_t mapped;      // size rounded up to whole pages: what is mapped
@@ -112,6 +116,27 @@ umf_mock_status_t umf_mock_ipc_import(const umf_mock_ipc_desc_t *desc,
 // and different). *unmapped (if not NULL) tells whether the mapping went.
 umf_mock_status_t umf_mock_ipc_close(const void *ptr, uintptr_t owner,
                                      bool *unmapped);
+
+// The tag of the emulated libcuda's fd server names (util_fd_socket.h): its
+// handles have no room for a name, so the name is derived from the
+// exporter's pid and identity.
+#define UMF_MOCK_FD_SERVER_TAG "cu"
+
+// Serves the fd of export `desc` (made by umf_mock_ipc_export in this
+// process) over this driver's fd server, and marks desc->served. Logged
+// and left unserved when the server cannot start (pidfd_getfd only).
+void umf_mock_ipc_serve(umf_mock_ipc_desc_t *desc, uint64_t base);
+
+// Where the exporter of `desc` serves its fd (kind NONE: it does not).
+void umf_mock_ipc_socket(const umf_mock_ipc_desc_t *desc,
+                         umf_fd_socket_name_t *name);
+
+// Takes fd desc->fd of the exporter of `desc` into this one: pidfd_getfd
+// and, as UMF_GPU_IPC_FD_TRANSFER says, the exporter's fd server; proving
+// that it is the exported file. Results as umf_mock_fd_from_process, and
+// PERMISSION also for a uid the server refuses or serving disabled.
+umf_mock_status_t umf_mock_ipc_take_fd(const umf_mock_ipc_desc_t *desc,
+                                       int *out);
 
 // Duplicates fd `fd` of process `pid` into this one (pidfd_getfd; a dup in
 // this process), proving with `identity` (may be NULL) that the process is

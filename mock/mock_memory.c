@@ -17,6 +17,7 @@
 #include "mock_failure.h"
 #include "mock_log.h"
 #include "mock_vmm.h"
+#include "util_fd_socket.h"
 
 typedef struct device_t {
     _Alignas(64) _Atomic uint64_t used; // reserved by threads; own line
@@ -280,6 +281,9 @@ static void backend_release(umf_mock_thread_t *t,
     case UMF_MOCK_BACKEND_ARENA: {
         umf_mock_arena_t *a = atomic_load_explicit(&devices[d->device].arena,
                                                    memory_order_acquire);
+        if (d->export_fd != -1) {
+            umf_fd_server_revoke(0, d->base); // served no more
+        }
         if (d->export_fd >= 0) {
             close((int)d->export_fd);
         }
@@ -289,6 +293,9 @@ static void backend_release(umf_mock_thread_t *t,
         break;
     }
     case UMF_MOCK_BACKEND_MEMFD:
+        if (d->export_fd != -1) {
+            umf_fd_server_revoke(0, d->base); // served no more
+        }
         // The export, if any, handed out this same fd.
         munmap((void *)(uintptr_t)d->base, (size_t)d->mapped);
         close((int)d->b0);

@@ -19,6 +19,7 @@
 // providers answer UMF_RESULT_ERROR_NOT_SUPPORTED. put_ipc_handle calls
 // nothing (the driver has no such call) but balances the stats.
 
+#include <stdio.h>
 #include <string.h>
 
 #include "gpu_ipc.h"
@@ -194,11 +195,20 @@ static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
     if (res != CUDA_SUCCESS) {
         // The driver takes the exporter's memory itself: a refusal by the
         // OS (ptrace rules, seccomp) comes back as NOT_PERMITTED.
-        char advice[400];
-        const char *hint =
-            res == CUDA_ERROR_NOT_PERMITTED
-                ? umf_fd_permission_advice(advice, sizeof(advice))
-                : NULL;
+        // The emulated libcuda falls back to the exporter's fd server
+        // first; its log says which of the server's refusals it was.
+        char advice[400], hint_text[640];
+        const char *hint = NULL;
+        if (res == CUDA_ERROR_NOT_PERMITTED) {
+            snprintf(hint_text, sizeof(hint_text),
+                     "neither pidfd_getfd nor the exporter's fd server served "
+                     "the fd "
+                     "(the server: a uid it does not allow, serving disabled, "
+                     "or UMF_GPU_IPC_FD_TRANSFER=pidfd here; the driver's log "
+                     "says which); %s",
+                     umf_fd_permission_advice(advice, sizeof(advice)));
+            hint = hint_text;
+        }
         umf_result_t ret = umf_cuda_call_failed(
             res, hint,
             "cuIpcOpenMemHandle_v2(allocation %llu of process %d, "

@@ -53,6 +53,7 @@ struct umf_level_zero_memory_provider_params_t {
     umf_level_zero_memory_provider_free_policy_t free_policy;
     uint32_t ordinal;
     char name[UMF_ZE_NAME_MAX];
+    umf_gpu_ipc_fd_params_t ipc_fd;
 };
 
 // ---------------------------------------------------------------------------
@@ -207,6 +208,26 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetName(
     UMF_GPU_CHECK_PARAMS(hParams);
     return umf_gpu_params_set_name(__func__, hParams->name,
                                    sizeof(hParams->name), name);
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetIpcFdTransfer(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    umf_gpu_ipc_fd_transfer_t transfer) {
+    UMF_GPU_CHECK_PARAMS(hParams);
+    return umf_gpu_ipc_fd_set_transfer(__func__, &hParams->ipc_fd, transfer);
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetIpcAllowedUids(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    const uint32_t *uids, size_t count) {
+    UMF_GPU_CHECK_PARAMS(hParams);
+    return umf_gpu_ipc_fd_set_uids(__func__, &hParams->ipc_fd, uids, count);
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetIpcSocketDirectory(
+    umf_level_zero_memory_provider_params_handle_t hParams, const char *dir) {
+    UMF_GPU_CHECK_PARAMS(hParams);
+    return umf_gpu_ipc_fd_set_socket_dir(__func__, &hParams->ipc_fd, dir);
 }
 
 // ---------------------------------------------------------------------------
@@ -487,6 +508,9 @@ static umf_result_t ze_initialize(void *params, void **provider) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret = check_params(in);
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = umf_gpu_ipc_fd_check_env("Level Zero provider");
+    }
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
@@ -519,6 +543,7 @@ static umf_result_t ze_initialize(void *params, void **provider) {
     p->ordinal = in->ordinal;
     p->free_policy_param = in->free_policy;
     p->free_policy = free_policy_flag(in->free_policy);
+    p->ipc_fd.params = in->ipc_fd;
     snprintf(p->name, sizeof(p->name), "%s", in->name);
     snprintf(p->who, sizeof(p->who), "Level Zero provider '%s'", p->name);
     if (in->resident_count > 0) {
@@ -584,6 +609,7 @@ static void ze_finalize(void *provider) {
                      "allocations not freed; they stay with the driver",
                      p->name, live);
     }
+    umf_gpu_ipc_fd_finalize(&p->ipc_fd);
     free_probe(p);
     pthread_mutex_destroy(&p->res_lock);
     umf_gpu_stats_fini(&p->stats);
@@ -637,6 +663,7 @@ static umf_result_t ze_free(void *provider, void *ptr, size_t size) {
         return ret; // not this provider's, or another size (logged)
     }
     if (UMF_LIKELY(f.driver_base != NULL)) {
+        umf_gpu_ipc_fd_on_free(&p->ipc_fd, f.driver_base);
         ret = driver_free(p, f.driver_base, p->free_policy, false);
         // The driver kept it: so does the record, for a later try.
         umf_ownership_free_end(&p->own, &f, ret == UMF_RESULT_SUCCESS);

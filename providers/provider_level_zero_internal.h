@@ -13,6 +13,7 @@
 
 #include <umf/providers/provider_level_zero.h>
 
+#include "gpu_ipc_fd.h"
 #include "gpu_stats.h"
 #include "ownership.h"
 #include "ze/ze_loader.h"
@@ -38,6 +39,7 @@ typedef struct ze_provider_t {
     ze_host_mem_alloc_desc_t host_desc;
     umf_ownership_t own;   // what the provider handed out
     umf_gpu_stats_t stats;
+    umf_gpu_ipc_fd_exporter_t ipc_fd; // the fd server's side of its exports
 
     // Resident devices, one list per residency generation's parity
     // (ownership.h): the current one is res[res_gen & 1]; a change writes

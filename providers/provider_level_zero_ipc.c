@@ -91,6 +91,9 @@ umf_result_t umf_ze_ipc_get_handle(void *provider, const void *ptr, size_t size,
         }
         return ret;
     }
+    // For consumers whose pidfd_getfd the OS refuses: the fd server.
+    umf_gpu_ipc_fd_export(&p->ipc_fd, p->who, handle_fd(&handle),
+                          providerIpcData);
     UMF_GPU_STATS_EVENT(&p->stats, ipc_exported, 1);
     return UMF_RESULT_SUCCESS;
 }
@@ -103,6 +106,7 @@ umf_result_t umf_ze_ipc_put_handle(void *provider, void *providerIpcData) {
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
+    umf_gpu_ipc_fd_put(&p->ipc_fd, &data, handle_fd((const void *)data.handle));
     if (p->ze->zeMemPutIpcHandle != NULL) {
         ze_ipc_mem_handle_t handle;
         memcpy(&handle, data.handle, sizeof(handle));
@@ -175,6 +179,8 @@ static umf_result_t check_local(void *arg, umf_ipc_cache_mapping_t *mapping) {
 static ze_result_t fd_failure_code(umf_fd_status_t status) {
     switch (status) {
     case UMF_FD_PERMISSION:
+    case UMF_FD_UID_REFUSED:
+    case UMF_FD_NOT_SERVED:
         return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
     case UMF_FD_NOT_SUPPORTED:
         return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -196,14 +202,15 @@ static umf_result_t map_remote(void *arg, umf_ipc_cache_mapping_t *mapping) {
     memcpy(&handle, a->data->handle, sizeof(handle));
     int local_fd = -1;
     // The process behind the pid must be the producer, and the fd the file
-    // it exported: pids and fd numbers are reused.
-    umf_fd_identity_t identity = {a->data->producer_start_time,
-                                  a->data->producer_pidfs_ino, a->data->fd_dev,
-                                  a->data->fd_ino};
+    // it exported: pids and fd numbers are reused. pidfd_getfd, or the
+    // producer's fd server.
+    umf_fd_identity_t identity;
+    umf_fd_socket_name_t socket;
+    umf_fd_source_t src;
+    umf_gpu_ipc_fd_source(&p->ipc_fd, a->data, handle_fd(&handle), &identity,
+                          &socket, &src);
     umf_fd_failure_t why;
-    umf_result_t ret =
-        umf_fd_duplicate_from((pid_t)a->data->producer_pid, handle_fd(&handle),
-                              &identity, &local_fd, &why);
+    umf_result_t ret = umf_fd_take_from(&src, &local_fd, &why);
     if (ret != UMF_RESULT_SUCCESS) {
         return umf_gpu_ipc_fd_failed(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, ret,
                                      &why,

@@ -73,6 +73,26 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetName(
     return UNAVAILABLE();
 }
 
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetIpcFdTransfer(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    umf_gpu_ipc_fd_transfer_t transfer) {
+    (void)hParams, (void)transfer;
+    return UNAVAILABLE();
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetIpcAllowedUids(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    const uint32_t *uids, size_t count) {
+    (void)hParams, (void)uids, (void)count;
+    return UNAVAILABLE();
+}
+
+UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetIpcSocketDirectory(
+    umf_level_zero_memory_provider_params_handle_t hParams, const char *dir) {
+    (void)hParams, (void)dir;
+    return UNAVAILABLE();
+}
+
 UMF_EXPORT const umf_memory_provider_ops_t *
 umfLevelZeroMemoryProviderOps(void) {
     (void)UNAVAILABLE();

@@ -13,9 +13,12 @@ umf_result_t umf_fd_result_of(umf_fd_status_t status) {
     case UMF_FD_NO_SUCH_FD:
     case UMF_FD_NOT_EXPORTER:
     case UMF_FD_OTHER_FILE:
+    case UMF_FD_REVOKED:
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     case UMF_FD_PERMISSION:
     case UMF_FD_NOT_SUPPORTED:
+    case UMF_FD_UID_REFUSED:
+    case UMF_FD_NOT_SERVED:
         return UMF_RESULT_ERROR_NOT_SUPPORTED;
     case UMF_FD_NO_FDS:
         return UMF_RESULT_ERROR_OUT_OF_RESOURCES;
@@ -24,14 +27,12 @@ umf_result_t umf_fd_result_of(umf_fd_status_t status) {
     }
 }
 
-umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
-                                   const umf_fd_identity_t *identity,
-                                   int *local_fd, umf_fd_failure_t *why) {
+umf_result_t umf_fd_take_from(const umf_fd_source_t *src, int *local_fd,
+                              umf_fd_failure_t *why) {
     umf_fd_failure_t failure = {0};
-    umf_fd_status_t status =
-        umf_fd_from_process(pid, remote_fd, identity, local_fd, &failure);
+    umf_fd_status_t status = umf_fd_take(src, local_fd, &failure);
     if (status != UMF_FD_OK && status != UMF_FD_INVALID_ARGUMENT) {
-        char message[512];
+        char message[768];
         UMF_LOG_ERROR(
             "%s", umf_fd_failure_describe(&failure, message, sizeof(message)));
     }
@@ -39,4 +40,12 @@ umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
         *why = failure;
     }
     return umf_fd_result_of(status);
+}
+
+umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
+                                   const umf_fd_identity_t *identity,
+                                   int *local_fd, umf_fd_failure_t *why) {
+    umf_fd_source_t src = {pid,      remote_fd, 0,
+                           identity, NULL,      UMF_FD_TRANSFER_DEFAULT};
+    return umf_fd_take_from(&src, local_fd, why);
 }

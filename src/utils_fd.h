@@ -14,6 +14,7 @@
 #include <umf/base.h>
 
 #include "util_fd.h"
+#include "util_fd_socket.h"
 
 // Duplicates `remote_fd` of process `pid` into this process, close-on-exec,
 // and stores it in *local_fd, after proving with `identity` (may be NULL)
@@ -35,6 +36,16 @@
 umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
                                    const umf_fd_identity_t *identity,
                                    int *local_fd, umf_fd_failure_t *why);
+
+// The same for an fd that the exporter may also serve over its fd server
+// (util_fd_socket.h: pidfd_getfd first, the socket as src->transfer says).
+// Also:
+//   UMF_RESULT_ERROR_NOT_SUPPORTED     the exporter's server refused this uid,
+//                                      or serves nothing (serving disabled)
+//   UMF_RESULT_ERROR_INVALID_ARGUMENT  the server no longer exports the fd
+//                                      (put, freed)
+umf_result_t umf_fd_take_from(const umf_fd_source_t *src, int *local_fd,
+                              umf_fd_failure_t *why);
 
 // The result umf_fd_duplicate_from() gives for `status`.
 umf_result_t umf_fd_result_of(umf_fd_status_t status);

@@ -68,6 +68,7 @@ static umf_fd_status_t fail(umf_fd_failure_t *why, const char *call, int err,
         why->pid = pid;
         why->remote_fd = remote_fd;
         why->expected = why->found = 0;
+        why->note = NULL;
     }
     return status;
 }
@@ -84,6 +85,7 @@ static umf_fd_status_t mismatch(umf_fd_failure_t *why, umf_fd_status_t status,
         why->remote_fd = remote_fd;
         why->expected = expected;
         why->found = found;
+        why->note = NULL;
     }
     return status;
 }
@@ -333,27 +335,48 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
                  (unsigned long long)why->found,
                  (unsigned long long)why->expected);
         break;
+    case UMF_FD_UID_REFUSED:
+        what = "the exporter's fd server does not serve this uid: the "
+               "exporter allows its own uid only, unless its allow-list (a "
+               "provider parameter, or UMF_GPU_IPC_ALLOWED_UIDS) names more";
+        snprintf(reason, sizeof(reason), "uid %llu not allowed",
+                 (unsigned long long)why->found);
+        break;
+    case UMF_FD_NOT_SERVED:
+        what = "the exporter serves no fds over a socket (serving disabled: "
+               "its fd transfer is 'pidfd', UMF_GPU_IPC_FD_TRANSFER or the "
+               "provider parameter)";
+        snprintf(reason, sizeof(reason), "serving disabled");
+        break;
+    case UMF_FD_REVOKED:
+        what = "the exporter's fd server does not export that fd (any more): "
+               "the handle was put or the allocation freed";
+        snprintf(reason, sizeof(reason), "not exported");
+        break;
     default:
         what = "cannot take the fd";
         break;
     }
+    const char *sep = why->note != NULL ? "; " : "";
+    const char *note = why->note != NULL ? why->note : "";
     if (why->status == UMF_FD_PERMISSION) {
         char advice[400];
-        snprintf(buf, size, "%s(pid %ld, fd %d): %s; %s", why->call,
+        snprintf(buf, size, "%s(pid %ld, fd %d): %s; %s%s%s", why->call,
                  (long)why->pid, why->remote_fd, reason,
-                 umf_fd_permission_advice(advice, sizeof(advice)));
+                 umf_fd_permission_advice(advice, sizeof(advice)), sep, note);
     } else {
-        snprintf(buf, size, "%s(pid %ld, fd %d): %s; %s", why->call,
-                 (long)why->pid, why->remote_fd, reason, what);
+        snprintf(buf, size, "%s(pid %ld, fd %d): %s; %s%s%s", why->call,
+                 (long)why->pid, why->remote_fd, reason, what, sep, note);
     }
     return buf;
 }
 
 const char *umf_fd_status_name(umf_fd_status_t status) {
     static const char *const names[] = {
-        "OK",           "INVALID_ARGUMENT", "NO_PROCESS", "NO_SUCH_FD",
-        "PERMISSION",   "NOT_SUPPORTED",    "NO_FDS",     "OS_ERROR",
-        "NOT_EXPORTER", "OTHER_FILE",
+        "OK",           "INVALID_ARGUMENT", "NO_PROCESS",  "NO_SUCH_FD",
+        "PERMISSION",   "NOT_SUPPORTED",    "NO_FDS",      "OS_ERROR",
+        "NOT_EXPORTER", "OTHER_FILE",       "UID_REFUSED", "NOT_SERVED",
+        "REVOKED",
     };
     return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status]
                                                                : "UNKNOWN";

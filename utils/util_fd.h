@@ -38,6 +38,10 @@ typedef enum umf_fd_status_t {
     UMF_FD_OTHER_FILE,       // the fd is another file than the one exported:
                              // the exporter exited (and its pid and fd
                              // number were reused) or released the handle
+    // The exporter's fd server (util_fd_socket.h):
+    UMF_FD_UID_REFUSED, // it does not serve this process's uid
+    UMF_FD_NOT_SERVED,  // it serves no fds over a socket (serving disabled)
+    UMF_FD_REVOKED,     // it does not export that fd (any more): put or freed
 } umf_fd_status_t;
 
 // What the exporter recorded at export, for the consumer to prove that the
@@ -54,12 +58,15 @@ typedef struct umf_fd_identity_t {
 typedef struct umf_fd_failure_t {
     umf_fd_status_t status;
     int os_error;     // errno of the failing call (0 for INVALID_ARGUMENT)
-    const char *call; // "pidfd_open", "pidfd_getfd", "fcntl(F_DUPFD_CLOEXEC)"
-                      // or "arguments"
+    const char *call; // "pidfd_open", "pidfd_getfd", "fcntl(F_DUPFD_CLOEXEC)",
+                      // "arguments", or the fd server's: "connect",
+                      // "sendmsg", "recvmsg", "fd server"
     pid_t pid;        // the exporter, as asked
     int remote_fd;    // its fd, as asked
     uint64_t expected, found; // NOT_EXPORTER: start times; OTHER_FILE:
-                              // inode numbers
+                              // inode numbers; UID_REFUSED: found = our uid
+    const char *note;         // NULL, or what the message adds (how the socket
+                              // fallback went, a static string)
 } umf_fd_failure_t;
 
 // Stores in *local_fd a new close-on-exec fd of this process for fd

@@ -7,7 +7,9 @@
 //   mock_ipc.h: the exporter's pid, its fd, the offset and size of the
 //   memory in the file behind it, the allocation id, a magic number and a
 //   checksum). Another process opens it with no help from its caller: the
-//   driver takes the fd from the exporter itself (pidfd_getfd) and maps it.
+//   driver takes the fd from the exporter itself (pidfd_getfd, or, where the
+//   OS refuses it, over the exporter's fd server: util_fd_socket.h, at a
+//   name derived from the exporter's pid and identity) and maps it.
 // - Opening a handle in the process that made it fails with
 //   CUDA_ERROR_INVALID_CONTEXT.
 // - Opening it again in the same context returns the same pointer and counts
@@ -80,6 +82,8 @@ CUDA_MOCK_API CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle,
         }
         return cuda_mock_result_of(status);
     }
+    // For importers whose pidfd_getfd the OS refuses: the fd server.
+    umf_mock_ipc_serve(&desc, (uint64_t)(uintptr_t)info.base);
     _Static_assert(sizeof(pHandle->reserved) == UMF_MOCK_IPC_HANDLE_BYTES,
                    "CUipcMemHandle is not 64 bytes");
     umf_mock_ipc_pack(&desc, (unsigned char *)pHandle->reserved);
@@ -113,12 +117,8 @@ CUDA_MOCK_API CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr,
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     int fd;
-    // The process behind the pid must be the exporter, and the fd the file
-    // it exported: pids and fd numbers are reused.
-    umf_fd_identity_t identity = {desc.start_time, desc.pidfs_ino, 0,
-                                  desc.file_ino};
-    umf_mock_status_t status =
-        umf_mock_fd_from_process(desc.pid, desc.fd, &identity, &fd);
+    // pidfd_getfd, or the exporter's fd server (UMF_GPU_IPC_FD_TRANSFER).
+    umf_mock_status_t status = umf_mock_ipc_take_fd(&desc, &fd);
     if (status != UMF_MOCK_OK) {
         // The core logged why (the exporter is gone, ptrace rules ...).
         return cuda_mock_result_of(status);

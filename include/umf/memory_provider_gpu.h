@@ -124,6 +124,26 @@ umfGpuMemoryProviderOpsGetLastNativeError(const umf_memory_provider_ops_t *ops,
                                           const char **ppMessage,
                                           int32_t *pError);
 
+///
+/// @brief How the file descriptor behind an IPC handle reaches a consumer in
+///        another process (a Level Zero handle's fd is valid only in its
+///        exporter). Both ends use it: the exporter serves its fds over a
+///        Unix socket unless it is PIDFD; the consumer chooses how it takes
+///        them. See docs/ipc.md.
+///
+typedef enum umf_gpu_ipc_fd_transfer_t {
+    /// UMF_GPU_IPC_FD_TRANSFER from the environment ("auto", "socket",
+    /// "pidfd"), else AUTO
+    UMF_GPU_IPC_FD_TRANSFER_DEFAULT = 0,
+    /// pidfd_getfd, and the exporter's fd server (SCM_RIGHTS over a Unix
+    /// socket) when the OS refuses it (EPERM, EACCES, ENOSYS)
+    UMF_GPU_IPC_FD_TRANSFER_AUTO = 1,
+    /// the exporter's fd server only
+    UMF_GPU_IPC_FD_TRANSFER_SOCKET = 2,
+    /// pidfd_getfd only; an exporter serves nothing
+    UMF_GPU_IPC_FD_TRANSFER_PIDFD = 3,
+} umf_gpu_ipc_fd_transfer_t;
+
 #ifdef __cplusplus
 }
 #endif

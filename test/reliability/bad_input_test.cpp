@@ -1292,6 +1292,19 @@ void add_ze_param_cases(KindFix &f, KindFix *other) {
     });
     add(k + "set name on NULL", IA,
         [] { return umfLevelZeroMemoryProviderParamsSetName(nullptr, "x"); });
+    add(k + "set IPC fd transfer on NULL", IA, [] {
+        return umfLevelZeroMemoryProviderParamsSetIpcFdTransfer(
+            nullptr, UMF_GPU_IPC_FD_TRANSFER_AUTO);
+    });
+    add(k + "set IPC allowed uids on NULL", IA, [] {
+        uint32_t uid = 0;
+        return umfLevelZeroMemoryProviderParamsSetIpcAllowedUids(nullptr, &uid,
+                                                                 1);
+    });
+    add(k + "set IPC socket directory on NULL", IA, [] {
+        return umfLevelZeroMemoryProviderParamsSetIpcSocketDirectory(nullptr,
+                                                                     "/tmp");
+    });
     // The setters' own checks, on valid parameters.
     auto with_params = [=](const std::string &name, int64_t expected,
                            std::function<int64_t(P)> fn) {
@@ -1339,6 +1352,28 @@ void add_ze_param_cases(KindFix &f, KindFix *other) {
     });
     with_params("NULL name", IA, [](P p) {
         return umfLevelZeroMemoryProviderParamsSetName(p, nullptr);
+    });
+    with_params("IPC fd transfer 4", IA, [](P p) {
+        return umfLevelZeroMemoryProviderParamsSetIpcFdTransfer(
+            p, static_cast<umf_gpu_ipc_fd_transfer_t>(4));
+    });
+    with_params("IPC fd transfer -1", IA, [](P p) {
+        return umfLevelZeroMemoryProviderParamsSetIpcFdTransfer(
+            p, static_cast<umf_gpu_ipc_fd_transfer_t>(-1));
+    });
+    with_params("IPC allowed uids: NULL array, count 1", IA, [](P p) {
+        return umfLevelZeroMemoryProviderParamsSetIpcAllowedUids(p, nullptr, 1);
+    });
+    with_params("IPC allowed uids: 17 of them", IA, [](P p) {
+        uint32_t uids[17] = {};
+        return umfLevelZeroMemoryProviderParamsSetIpcAllowedUids(p, uids, 17);
+    });
+    with_params("IPC socket directory: relative", IA, [](P p) {
+        return umfLevelZeroMemoryProviderParamsSetIpcSocketDirectory(p, "tmp");
+    });
+    with_params("IPC socket directory: 40 bytes", IA, [](P p) {
+        return umfLevelZeroMemoryProviderParamsSetIpcSocketDirectory(
+            p, ("/" + std::string(39, 'd')).c_str());
     });
     // Providers from inconsistent parameters.
     auto create = [=](P p) -> int64_t {

@@ -116,35 +116,19 @@ UMF_TEST_CHILD(trust_producer) {
     return status;
 }
 
-struct Producer {
-    umf_test_child_t child{};
+struct Producer : RelRole {
     Shared s{};
-    bool started = false;
 
     bool Start(umf_test_gpu_kind_t kind, unsigned seed, int count) {
-        std::string k = std::to_string(static_cast<int>(kind));
-        std::string sd = std::to_string(seed), c = std::to_string(count);
-        const char *args[] = {k.c_str(), sd.c_str(), c.c_str(), nullptr};
-        started = umf_test_child_start(&child, "trust_producer", args) == 0;
-        return started && umf_test_recv(child.sock, &s, sizeof(s)) == 0;
+        return RelRole::Start("trust_producer",
+                              {std::to_string(static_cast<int>(kind)),
+                               std::to_string(seed), std::to_string(count)}) &&
+               umf_test_recv(child.sock, &s, sizeof(s)) == 0;
     }
     // Frees allocation 0 and allocates it again; the new data in s.
     bool Reallocate() {
         return umf_test_send(child.sock, "r", 1) == 0 &&
                umf_test_recv(child.sock, &s, sizeof(s)) == 0;
-    }
-    int Stop() {
-        if (!started) {
-            return -1;
-        }
-        started = false;
-        (void)umf_test_send(child.sock, "q", 1);
-        return umf_test_child_wait(&child);
-    }
-    ~Producer() {
-        if (started) {
-            Stop();
-        }
     }
 };
 
@@ -786,11 +770,16 @@ struct Outcome {
     char message[512];
 };
 
-// argv: kind, mode ("eperm", "enosys" or "nofds"). Takes an IPC record,
+// argv: kind, mode ("eperm", "enosys" or "nofds"), and optionally a fd
+// transfer for UMF_GPU_IPC_FD_TRANSFER ("pidfd": no socket fallback, set
+// before the library and the driver read it). Takes an IPC record,
 // installs the refusal, opens, and sends the Outcome.
 UMF_TEST_CHILD(refused_consumer) {
     if (argc < 2) {
         return 100;
+    }
+    if (argc >= 3) {
+        setenv("UMF_GPU_IPC_FD_TRANSFER", argv[2], 1);
     }
     const umf_test_gpu_t *g =
         umf_test_gpu(static_cast<umf_test_gpu_kind_t>(std::atoi(argv[0])));
@@ -845,11 +834,11 @@ UMF_TEST_CHILD(refused_consumer) {
 }
 
 Outcome RunRefused(umf_test_gpu_kind_t kind, const char *mode,
-                   const RelIpcData &d) {
+                   const RelIpcData &d, const char *transfer = nullptr) {
     Outcome o = {};
     o.result = -1;
     std::string k = std::to_string(static_cast<int>(kind));
-    const char *args[] = {k.c_str(), mode, nullptr};
+    const char *args[] = {k.c_str(), mode, transfer, nullptr};
     umf_test_child_t c;
     if (umf_test_child_start(&c, "refused_consumer", args) != 0) {
         return o;
@@ -863,19 +852,21 @@ Outcome RunRefused(umf_test_gpu_kind_t kind, const char *mode,
 }
 
 // A producer shares an allocation with a refused_consumer in `mode`.
-Outcome Refused(umf_test_gpu_kind_t kind, const char *mode) {
+Outcome Refused(umf_test_gpu_kind_t kind, const char *mode,
+                const char *transfer = nullptr) {
     Producer prod;
     if (!prod.Start(kind, 5, 1)) {
         ADD_FAILURE() << "the producer did not start";
         return Outcome{};
     }
-    Outcome o = RunRefused(kind, mode, prod.s.data[0]);
+    Outcome o = RunRefused(kind, mode, prod.s.data[0], transfer);
     EXPECT_EQ(prod.Stop(), 0);
     return o;
 }
 
+// With the socket fallback off (test_ipc_fd_server has it on).
 TEST_P(IpcTrust, ARefusedFdTransferIsNotSupportedWithTheRule) {
-    Outcome o = Refused(GetParam(), "eperm");
+    Outcome o = Refused(GetParam(), "eperm", "pidfd");
     EXPECT_EQ(o.result, UMF_RESULT_ERROR_NOT_SUPPORTED);
     EXPECT_NE(o.code, 0);
     // The rule that refused it (the seccomp filter), and how to allow it.
@@ -886,7 +877,7 @@ TEST_P(IpcTrust, ARefusedFdTransferIsNotSupportedWithTheRule) {
 }
 
 TEST_P(IpcTrust, AKernelWithoutPidfdIsNotSupported) {
-    Outcome o = Refused(GetParam(), "enosys");
+    Outcome o = Refused(GetParam(), "enosys", "pidfd");
     EXPECT_EQ(o.result, UMF_RESULT_ERROR_NOT_SUPPORTED);
     EXPECT_NE(o.code, 0);
 }

@@ -41,4 +41,36 @@ bool rel_start_producer(umf_test_gpu_kind_t kind, int count,
                         umf_test_child_t *child, std::vector<RelIpcData> *data,
                         std::string *why);
 
+// A child role driven over its socket: started with string arguments,
+// asked to quit with one byte ('q'), and waited for (or killed, if the
+// test ends early).
+struct RelRole {
+    umf_test_child_t child{};
+    bool started = false;
+
+    bool Start(const char *role, const std::vector<std::string> &args) {
+        std::vector<const char *> argv;
+        for (const auto &a : args) {
+            argv.push_back(a.c_str());
+        }
+        argv.push_back(nullptr);
+        started = umf_test_child_start(&child, role, argv.data()) == 0;
+        return started;
+    }
+    // Sends 'q' and waits: the exit status, or -1 if not started.
+    int Stop() {
+        if (!started) {
+            return -1;
+        }
+        started = false;
+        (void)umf_test_send(child.sock, "q", 1);
+        return umf_test_child_wait(&child);
+    }
+    ~RelRole() {
+        if (started) {
+            Stop();
+        }
+    }
+};
+
 #endif // UMF_GPU_TEST_REL_CHILD_H

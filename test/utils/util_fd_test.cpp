@@ -240,7 +240,7 @@ TEST(UtilFd, BadArgumentsAreRefusedBeforeAnyCall) {
 
 TEST(UtilFd, MessagesNameTheCallAndWhatToDo) {
     umf_fd_failure_t nosys = {
-        UMF_FD_NOT_SUPPORTED, ENOSYS, "pidfd_open", 42, 7, 0, 0};
+        UMF_FD_NOT_SUPPORTED, ENOSYS, "pidfd_open", 42, 7, 0, 0, nullptr};
     std::string text = Describe(nosys);
     EXPECT_EQ(text.rfind("pidfd_open(pid 42, fd 7): ", 0), 0u) << text;
     EXPECT_NE(text.find(strerror(ENOSYS)), std::string::npos) << text;

@@ -198,6 +198,43 @@ umf_result_t umfLevelZeroMemoryProviderParamsSetName(
     umf_level_zero_memory_provider_params_handle_t hParams, const char *name);
 
 ///
+/// @brief How this provider's IPC handles' fds move between processes
+///        (umf_gpu_ipc_fd_transfer_t): as exporter, whether its fd server
+///        serves them; as consumer, how it takes them. Default: DEFAULT (the
+///        environment's UMF_GPU_IPC_FD_TRANSFER, else AUTO).
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle or a value out of the enum.
+///
+umf_result_t umfLevelZeroMemoryProviderParamsSetIpcFdTransfer(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    umf_gpu_ipc_fd_transfer_t transfer);
+
+///
+/// @brief The user ids whose processes this provider's fd server serves
+///        (checked with SO_PEERCRED). Default (count 0): the environment's
+///        UMF_GPU_IPC_ALLOWED_UIDS, else this process's effective uid only.
+/// @param uids \p count uids (may be NULL when count is 0)
+/// @param count at most 16
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle, NULL uids with a count, or more than 16.
+///
+umf_result_t umfLevelZeroMemoryProviderParamsSetIpcAllowedUids(
+    umf_level_zero_memory_provider_params_handle_t hParams,
+    const uint32_t *uids, size_t count);
+
+///
+/// @brief Serve this provider's fds on a socket file in directory \p dir
+///        (for consumers in another network namespace that share the
+///        directory), instead of the abstract namespace. NULL or "": the
+///        environment's UMF_GPU_IPC_SOCKET_DIR, else the abstract namespace.
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle, a relative path, or one longer than 39 bytes (the socket's
+///         name travels in the 80-byte field of the IPC data).
+///
+umf_result_t umfLevelZeroMemoryProviderParamsSetIpcSocketDirectory(
+    umf_level_zero_memory_provider_params_handle_t hParams, const char *dir);
+
+///
 /// @brief The Level Zero provider's ops table, for umfMemoryProviderCreate()
 ///        with a umf_level_zero_memory_provider_params_handle_t as params.
 ///

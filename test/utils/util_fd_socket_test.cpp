@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The fd server and its client (utils/util_fd_socket.h) on their own: the
+// lifecycle (nothing before the first export, stopped at the last detach,
+// none in a fork child), references and revocation, what a request must
+// name, and the choice between pidfd_getfd and the socket.
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "test_child.h"
+#include "util_fd.h"
+#include "util_fd_socket.h"
+
+// ThreadSanitizer cannot start a thread in the child of a multi-threaded
+// fork.
+#if defined(__SANITIZE_THREAD__)
+#define UMF_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UMF_TEST_TSAN 1
+#endif
+#endif
+#ifndef UMF_TEST_TSAN
+#define UMF_TEST_TSAN 0
+#endif
+
+namespace {
+
+// An exported file of this process: a memfd, its identity, and the
+// request a consumer would make for it.
+struct Exported {
+    int fd = -1;
+    umf_fd_identity_t identity{};
+    umf_fd_socket_name_t name{};
+    uintptr_t owner;
+    uint64_t base, id;
+
+    Exported(uintptr_t o, uint64_t b, uint64_t i) : owner(o), base(b), id(i) {
+        fd = memfd_create("umf-fd-socket-test", MFD_CLOEXEC);
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0) {
+            identity = {umf_proc_self_start_time(), umf_proc_self_pidfs_ino(),
+                        (uint64_t)st.st_dev, (uint64_t)st.st_ino};
+        }
+    }
+    int Export(const umf_fd_serve_policy_t &policy) {
+        return umf_fd_server_export(owner, base, id, fd, &policy, &name);
+    }
+    umf_fd_socket_request_t Request() const {
+        return {getpid(), fd, id, identity};
+    }
+    umf_fd_status_t Take(int *out, umf_fd_failure_t *why = nullptr) const {
+        umf_fd_socket_request_t req = Request();
+        umf_fd_failure_t w;
+        return umf_fd_socket_take(&name, &req, out, why != nullptr ? why : &w);
+    }
+    ~Exported() {
+        if (fd >= 0) {
+            close(fd);
+        }
+    }
+};
+
+// The fd taken is the exported file.
+bool SameFile(int a, int b) {
+    struct stat sa, sb;
+    return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_ino == sb.st_ino &&
+           sa.st_dev == sb.st_dev;
+}
+
+const umf_fd_serve_policy_t kServe = {UMF_FD_TRANSFER_AUTO, nullptr, nullptr, 0,
+                                      nullptr};
+
+TEST(UtilFdSocket, TheServerStartsAtTheFirstExportAndStopsAtTheLastDetach) {
+    ASSERT_FALSE(umf_fd_server_running()) << "nothing is exported yet";
+    int fds = umf_test_count_open_fds();
+    {
+        Exported a(1, 0x1000, 11), b(2, 0x2000, 12);
+        ASSERT_EQ(a.Export(kServe), 0);
+        EXPECT_TRUE(umf_fd_server_running());
+        EXPECT_EQ(a.name.kind, UMF_FD_SOCKET_ABSTRACT);
+        ASSERT_EQ(b.Export(kServe), 0);
+        EXPECT_EQ(umf_fd_server_exports(), 2u);
+        int got = -1;
+        ASSERT_EQ(a.Take(&got), UMF_FD_OK);
+        EXPECT_TRUE(SameFile(got, a.fd));
+        close(got);
+        umf_fd_server_detach(1); // b's owner still exports
+        EXPECT_TRUE(umf_fd_server_running());
+        EXPECT_EQ(umf_fd_server_exports(), 1u);
+        EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+        umf_fd_server_detach(2);
+        EXPECT_FALSE(umf_fd_server_running());
+        EXPECT_EQ(umf_fd_server_exports(), 0u);
+        // The socket went with the server: a quick error, no hang.
+        umf_fd_failure_t why;
+        EXPECT_EQ(b.Take(&got, &why), UMF_FD_NO_PROCESS);
+        EXPECT_STREQ(why.call, "connect");
+    }
+    EXPECT_EQ(umf_test_count_open_fds(), fds);
+}
+
+TEST(UtilFdSocket, ReferencesPutAndRevoke) {
+    Exported a(3, 0x3000, 31);
+    ASSERT_EQ(a.Export(kServe), 0);
+    ASSERT_EQ(a.Export(kServe), 0); // a second get of the same handle
+    EXPECT_EQ(umf_fd_server_exports(), 1u);
+    int got = -1;
+    umf_fd_server_unexport(3, 0x3000, a.fd); // one put: still exported
+    ASSERT_EQ(a.Take(&got), UMF_FD_OK);
+    close(got);
+    umf_fd_server_unexport(3, 0x3000, a.fd);
+    EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+    ASSERT_EQ(a.Export(kServe), 0);
+    umf_fd_server_revoke(3, 0x3000); // the free: every reference
+    EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+    umf_fd_server_detach(3);
+    EXPECT_FALSE(umf_fd_server_running());
+}
+
+TEST(UtilFdSocket, ARequestMustNameTheExporterTheAllocationAndTheFile) {
+    Exported a(4, 0x4000, 41);
+    ASSERT_EQ(a.Export(kServe), 0);
+    int got = -1;
+    umf_fd_failure_t why;
+    umf_fd_socket_request_t req = a.Request();
+    req.alloc_id = 42;
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why), UMF_FD_REVOKED);
+    req = a.Request();
+    req.identity.ino++;
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why), UMF_FD_REVOKED);
+    req = a.Request();
+    req.remote_fd = STDERR_FILENO; // another fd of ours: never sent
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why), UMF_FD_REVOKED);
+    req = a.Request();
+    req.pid = getppid();
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
+              UMF_FD_NOT_EXPORTER);
+    req = a.Request();
+    if (req.identity.pidfs_ino != 0) {
+        req.identity.pidfs_ino++;
+    } else {
+        req.identity.start_time++;
+    }
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
+              UMF_FD_NOT_EXPORTER);
+    req = a.Request();
+    req.identity.ino = 0; // the file must be named
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
+              UMF_FD_INVALID_ARGUMENT);
+    umf_fd_server_detach(4);
+}
+
+TEST(UtilFdSocket, AnAllowListWithoutOurUidRefusesUs) {
+    Exported a(5, 0x5000, 51);
+    uint32_t other = geteuid() + 1;
+    umf_fd_serve_policy_t policy = kServe;
+    policy.uid_count = 1;
+    policy.uids = &other;
+    ASSERT_EQ(a.Export(policy), 0);
+    int got = -1;
+    umf_fd_failure_t why;
+    EXPECT_EQ(a.Take(&got, &why), UMF_FD_UID_REFUSED);
+    EXPECT_EQ(why.found, (uint64_t)geteuid());
+    char text[768];
+    EXPECT_NE(std::string(umf_fd_failure_describe(&why, text, sizeof(text)))
+                  .find("not allowed"),
+              std::string::npos);
+    umf_fd_server_detach(5);
+}
+
+TEST(UtilFdSocket, PidfdOnlyServesNothingAndBadPoliciesAreRefused) {
+    Exported a(6, 0x6000, 61);
+    umf_fd_serve_policy_t policy = kServe;
+    policy.transfer = UMF_FD_TRANSFER_PIDFD;
+    ASSERT_EQ(a.Export(policy), 0);
+    EXPECT_EQ(a.name.kind, UMF_FD_SOCKET_NONE);
+    EXPECT_FALSE(umf_fd_server_running());
+    int got = -1;
+    EXPECT_EQ(a.Take(&got), UMF_FD_NOT_SERVED);
+    policy = kServe;
+    policy.uid_count = UMF_FD_SERVER_MAX_UIDS + 1;
+    uint32_t uids[UMF_FD_SERVER_MAX_UIDS + 1] = {};
+    policy.uids = uids;
+    EXPECT_EQ(a.Export(policy), EINVAL);
+    policy = kServe;
+    policy.socket_dir =
+        "/a/directory/whose/name/is/far/too/long/for/the/record";
+    EXPECT_EQ(a.Export(policy), ENAMETOOLONG);
+    EXPECT_EQ(umf_fd_server_export(6, 0, 1, -1, &kServe, &a.name), EINVAL);
+    EXPECT_EQ(umf_fd_server_exports(), 0u);
+    umf_fd_server_detach(6);
+    EXPECT_FALSE(umf_fd_server_running());
+}
+
+TEST(UtilFdSocket, APathSocketServesAndIsRemovedAtTheStop) {
+    char dir[] = "/tmp/umf-fds-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    Exported a(7, 0x7000, 71);
+    umf_fd_serve_policy_t policy = kServe;
+    policy.socket_dir = dir;
+    ASSERT_EQ(a.Export(policy), 0);
+    ASSERT_EQ(a.name.kind, UMF_FD_SOCKET_PATH);
+    std::string path(a.name.name, a.name.len);
+    EXPECT_EQ(path.rfind(std::string(dir) + "/", 0), 0u) << path;
+    EXPECT_EQ(access(path.c_str(), F_OK), 0);
+    int got = -1;
+    ASSERT_EQ(a.Take(&got), UMF_FD_OK);
+    EXPECT_TRUE(SameFile(got, a.fd));
+    close(got);
+    umf_fd_server_detach(7);
+    EXPECT_NE(access(path.c_str(), F_OK), 0) << "the socket file stays";
+    rmdir(dir);
+}
+
+TEST(UtilFdSocket, AForkChildInheritsNoServer) {
+    Exported a(8, 0x8000, 81);
+    ASSERT_EQ(a.Export(kServe), 0);
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // No thread, no export; the parent's socket still serves the
+        // parent. A fresh export starts the child's own server.
+        bool ok = !umf_fd_server_running() && umf_fd_server_exports() == 0;
+        int got = -1;
+        umf_fd_socket_request_t req = a.Request();
+        req.pid = getppid();
+        umf_fd_failure_t why;
+        ok = ok && umf_fd_socket_take(&a.name, &req, &got, &why) == UMF_FD_OK;
+        if (ok) {
+            close(got);
+        }
+        if (!UMF_TEST_TSAN) {
+            Exported b(9, 0x9000, 91);
+            ok = ok && b.Export(kServe) == 0 && umf_fd_server_running() &&
+                 b.Take(&got) == UMF_FD_OK;
+            umf_fd_server_detach(9);
+        }
+        _exit(ok ? 0 : 1);
+    }
+    int status = -1;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_TRUE(umf_fd_server_running());
+    umf_fd_server_detach(8);
+}
+
+TEST(UtilFdSocket, TakeFallsBackOnlyWhereTheTransferAllows) {
+    Exported a(10, 0xa000, 101);
+    ASSERT_EQ(a.Export(kServe), 0);
+    // In this process itself, pidfd or socket, it is a dup.
+    umf_fd_source_t src = {getpid(),    a.fd,    a.id,
+                           &a.identity, &a.name, UMF_FD_TRANSFER_SOCKET};
+    int got = -1;
+    umf_fd_failure_t why;
+    ASSERT_EQ(umf_fd_take(&src, &got, &why), UMF_FD_OK);
+    EXPECT_TRUE(SameFile(got, a.fd));
+    close(got);
+    // No server named, socket only: not served.
+    src.pid = getppid();
+    src.socket = nullptr;
+    EXPECT_EQ(umf_fd_take(&src, &got, &why), UMF_FD_NOT_SERVED);
+    umf_fd_server_detach(10);
+}
+
+} // namespace

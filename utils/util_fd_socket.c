@@ -1,0 +1,1153 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "util_fd_socket.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+// ---- The wire ---------------------------------------------------------------
+//
+// One request message per connection, of exactly sizeof(wire_request_t);
+// one reply message, with the fd (SCM_RIGHTS) when the status is OK. Both
+// ends are one machine: host byte order.
+
+#define WIRE_MAGIC 0x44465055u // "UPFD"
+#define WIRE_VERSION 1u
+
+typedef struct wire_request_t {
+    uint32_t magic;
+    uint16_t version;
+    uint16_t size; // sizeof(wire_request_t)
+    int32_t pid;   // the exporter, as it recorded itself
+    int32_t fd;    // its fd number
+    uint64_t alloc_id;
+    uint64_t start_time, pidfs_ino; // the exporter's identity
+    uint64_t dev, ino;              // the exported file's
+} wire_request_t;
+
+typedef enum wire_status_t {
+    WIRE_OK = 0,
+    WIRE_MALFORMED = 1,
+    WIRE_NOT_EXPORTER = 2, // the request names another process
+    WIRE_REVOKED = 3,      // no such export (any more)
+    WIRE_UID_REFUSED = 4,
+    WIRE_FAILED = 5, // the server could not send
+} wire_status_t;
+
+typedef struct wire_reply_t {
+    uint32_t magic;
+    uint32_t status; // wire_status_t
+    uint32_t uid;    // the peer uid the server saw
+    uint32_t reserved;
+} wire_reply_t;
+
+// ---- The environment (read once per process) --------------------------------
+
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static umf_fd_transfer_t env_transfer = UMF_FD_TRANSFER_AUTO;
+static char env_dir[UMF_FD_SOCKET_NAME_MAX];
+static uint32_t env_uids[UMF_FD_SERVER_MAX_UIDS];
+static size_t env_uid_count;
+static const char *env_bad; // the malformed variable, or NULL
+
+// Longest directory: its name, "/" and the socket's own name must fit.
+#define NAME_PREFIX "umf-gpu-fd."
+#define NAME_SUFFIX_MAX 40 // "<pid>.<16 hex>[.<tag>]"
+#define DIR_MAX (UMF_FD_SOCKET_NAME_MAX - 1 - NAME_SUFFIX_MAX)
+
+static bool parse_uids(const char *s, uint32_t *uids, size_t *count) {
+    size_t n = 0;
+    while (*s != '\0') {
+        char *end = NULL;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || errno != 0 || v > UINT32_MAX - 1 ||
+            n == UMF_FD_SERVER_MAX_UIDS || (*end != ',' && *end != '\0')) {
+            return false;
+        }
+        uids[n++] = (uint32_t)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    *count = n;
+    return n > 0;
+}
+
+static void read_env(void) {
+    const char *t = getenv("UMF_GPU_IPC_FD_TRANSFER");
+    if (t != NULL && *t != '\0') {
+        if (strcmp(t, "auto") == 0) {
+            env_transfer = UMF_FD_TRANSFER_AUTO;
+        } else if (strcmp(t, "socket") == 0) {
+            env_transfer = UMF_FD_TRANSFER_SOCKET;
+        } else if (strcmp(t, "pidfd") == 0) {
+            env_transfer = UMF_FD_TRANSFER_PIDFD;
+        } else {
+            env_bad = "UMF_GPU_IPC_FD_TRANSFER";
+        }
+    }
+    const char *d = getenv("UMF_GPU_IPC_SOCKET_DIR");
+    if (d != NULL && *d != '\0') {
+        if (d[0] != '/' || strlen(d) > DIR_MAX) {
+            env_bad = "UMF_GPU_IPC_SOCKET_DIR";
+        } else {
+            snprintf(env_dir, sizeof(env_dir), "%s", d);
+        }
+    }
+    const char *u = getenv("UMF_GPU_IPC_ALLOWED_UIDS");
+    if (u != NULL && *u != '\0' && !parse_uids(u, env_uids, &env_uid_count)) {
+        env_uid_count = 0;
+        env_bad = "UMF_GPU_IPC_ALLOWED_UIDS";
+    }
+}
+
+umf_fd_transfer_t umf_fd_transfer_resolve(umf_fd_transfer_t t) {
+    if (t != UMF_FD_TRANSFER_DEFAULT) {
+        return t;
+    }
+    pthread_once(&env_once, read_env);
+    return env_transfer;
+}
+
+bool umf_fd_socket_env_ok(const char **bad) {
+    pthread_once(&env_once, read_env);
+    if (bad != NULL) {
+        *bad = env_bad;
+    }
+    return env_bad == NULL;
+}
+
+const char *umf_fd_transfer_name(umf_fd_transfer_t t) {
+    switch (umf_fd_transfer_resolve(t)) {
+    case UMF_FD_TRANSFER_SOCKET:
+        return "socket";
+    case UMF_FD_TRANSFER_PIDFD:
+        return "pidfd";
+    default:
+        return "auto";
+    }
+}
+
+// ---- Names ------------------------------------------------------------------
+
+static void set_name(umf_fd_socket_name_t *n, uint8_t kind, const char *s) {
+    memset(n, 0, sizeof(*n));
+    size_t len = strlen(s);
+    if (len > UMF_FD_SOCKET_NAME_MAX) {
+        len = UMF_FD_SOCKET_NAME_MAX; // cannot be: callers check
+    }
+    n->kind = kind;
+    n->len = (uint16_t)len;
+    memcpy(n->name, s, len);
+}
+
+void umf_fd_socket_derived_name(pid_t pid, uint64_t ident, const char *tag,
+                                bool path, umf_fd_socket_name_t *name) {
+    char s[256];
+    pthread_once(&env_once, read_env);
+    snprintf(s, sizeof(s), "%s%s" NAME_PREFIX "%ld.%016llx.%.8s",
+             path ? env_dir : "", path ? "/" : "", (long)pid,
+             (unsigned long long)ident, tag != NULL ? tag : "");
+    set_name(name, path ? UMF_FD_SOCKET_PATH : UMF_FD_SOCKET_ABSTRACT, s);
+}
+
+// The sockaddr of `n`; its length, or 0 if it cannot be one.
+static socklen_t to_addr(const umf_fd_socket_name_t *n,
+                         struct sockaddr_un *addr) {
+    memset(addr, 0, sizeof(*addr));
+    addr->sun_family = AF_UNIX;
+    if (n->len == 0 || n->len > UMF_FD_SOCKET_NAME_MAX ||
+        memchr(n->name, '\0', n->len) != NULL) {
+        return 0;
+    }
+    if (n->kind == UMF_FD_SOCKET_ABSTRACT) {
+        memcpy(addr->sun_path + 1, n->name, n->len); // sun_path[0] = 0
+        return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n->len);
+    }
+    if (n->kind == UMF_FD_SOCKET_PATH && n->name[0] == '/') {
+        memcpy(addr->sun_path, n->name, n->len);
+        return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n->len + 1);
+    }
+    return 0;
+}
+
+// ---- The server's state -----------------------------------------------------
+
+#define BUCKETS 256u
+#define MAX_LISTENERS 4
+#define MAX_OWNERS 64
+
+typedef struct entry_t {
+    struct entry_t *next_base, *next_id; // chains by (owner, base) and id
+    uintptr_t owner;
+    uint64_t base, alloc_id, dev, ino;
+    int remote_fd; // the exporter's fd number, as recorded
+    int dup_fd;    // our own duplicate: the only fd ever sent
+    uint64_t refs;
+    size_t uid_count;
+    uint32_t uids[UMF_FD_SERVER_MAX_UIDS];
+} entry_t;
+
+typedef struct listener_t {
+    int fd;
+    bool path, derived;
+    char tag[9];
+    umf_fd_socket_name_t name;
+} listener_t;
+
+typedef struct client_t {
+    int fd;
+    uint32_t uid;
+    struct timespec deadline;
+} client_t;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stopped = PTHREAD_COND_INITIALIZER; // stopping ended
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+// Nonzero while anything is exported: the one load umf_fd_server_revoke
+// costs when nothing is.
+static _Atomic size_t live_exports;
+static entry_t *by_base[BUCKETS], *by_id[BUCKETS];
+static listener_t listeners[MAX_LISTENERS];
+static size_t listener_count;
+static uintptr_t owners[MAX_OWNERS];
+static size_t owner_count;
+static bool running, stopping;
+static pthread_t thread;
+static int wake_fd = -1;
+
+static unsigned hash64(uint64_t v) {
+    v ^= v >> 33;
+    v *= 0xff51afd7ed558ccdull;
+    v ^= v >> 33;
+    return (unsigned)(v & (BUCKETS - 1));
+}
+
+static unsigned base_bucket(uintptr_t owner, uint64_t base) {
+    return hash64(base ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull));
+}
+
+static void unlink_entry(entry_t *e) {
+    for (entry_t **p = &by_base[base_bucket(e->owner, e->base)]; *p != NULL;
+         p = &(*p)->next_base) {
+        if (*p == e) {
+            *p = e->next_base;
+            break;
+        }
+    }
+    for (entry_t **p = &by_id[hash64(e->alloc_id)]; *p != NULL;
+         p = &(*p)->next_id) {
+        if (*p == e) {
+            *p = e->next_id;
+            break;
+        }
+    }
+    close(e->dup_fd);
+    free(e);
+    atomic_fetch_sub_explicit(&live_exports, 1, memory_order_relaxed);
+}
+
+// Every entry, in any order, for fn (which may unlink it). Under the lock.
+static void each_entry(bool (*pick)(const entry_t *, uintptr_t),
+                       uintptr_t owner) {
+    for (unsigned b = 0; b < BUCKETS; b++) {
+        entry_t *e = by_base[b];
+        while (e != NULL) {
+            entry_t *next = e->next_base;
+            if (pick(e, owner)) {
+                unlink_entry(e);
+            }
+            e = next;
+        }
+    }
+}
+
+static bool pick_all(const entry_t *e, uintptr_t owner) {
+    (void)e, (void)owner;
+    return true;
+}
+
+static bool pick_owner(const entry_t *e, uintptr_t owner) {
+    return e->owner == owner;
+}
+
+static void close_listeners(bool unlink_paths) {
+    for (size_t i = 0; i < listener_count; i++) {
+        close(listeners[i].fd);
+        if (unlink_paths && listeners[i].path) {
+            char path[UMF_FD_SOCKET_NAME_MAX + 1];
+            memcpy(path, listeners[i].name.name, listeners[i].name.len);
+            path[listeners[i].name.len] = '\0';
+            (void)unlink(path);
+        }
+    }
+    listener_count = 0;
+}
+
+// In the child of a fork: no thread, no socket, no export of the parent's.
+// The sockets' names stay the parent's (abstract names go with the last
+// close; paths are the parent's to remove).
+static void fork_prepare(void) {
+    pthread_mutex_lock(&lock);
+}
+static void fork_parent(void) {
+    pthread_mutex_unlock(&lock);
+}
+static void fork_child(void) {
+    pthread_mutex_unlock(&lock);
+    pthread_cond_init(&stopped, NULL);
+    each_entry(pick_all, 0);
+    close_listeners(false);
+    if (wake_fd >= 0) {
+        close(wake_fd);
+        wake_fd = -1;
+    }
+    owner_count = 0;
+    running = stopping = false;
+}
+
+static void register_fork(void) {
+    (void)pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+// ---- Serving ----------------------------------------------------------------
+
+static void deadline_in(struct timespec *t, long ms) {
+    clock_gettime(CLOCK_MONOTONIC, t);
+    t->tv_sec += ms / 1000;
+    t->tv_nsec += (ms % 1000) * 1000000L;
+    if (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
+
+static long ms_until(const struct timespec *t, const struct timespec *now) {
+    long ms = (long)(t->tv_sec - now->tv_sec) * 1000 +
+              (t->tv_nsec - now->tv_nsec) / 1000000L;
+    return ms < 0 ? 0 : ms;
+}
+
+static bool uid_allowed(const entry_t *e, uint32_t uid) {
+    for (size_t i = 0; i < e->uid_count; i++) {
+        if (e->uids[i] == uid) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Whether the request names this process: its pid, and each part of its
+// identity that the request gives; at least one part where we know one.
+static bool names_us(const wire_request_t *r) {
+    uint64_t ino = umf_proc_self_pidfs_ino();
+    uint64_t start = umf_proc_self_start_time();
+    if (r->pid != (int32_t)getpid() ||
+        (r->pidfs_ino != 0 && r->pidfs_ino != ino) ||
+        (r->start_time != 0 && r->start_time != start)) {
+        return false;
+    }
+    return r->pidfs_ino != 0 || r->start_time != 0 || (ino == 0 && start == 0);
+}
+
+static void reply(int fd, wire_status_t status, uint32_t uid, int send_fd) {
+    wire_reply_t rep = {WIRE_MAGIC, (uint32_t)status, uid, 0};
+    struct iovec iov = {&rep, sizeof(rep)};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (send_fd >= 0) {
+        memset(&control, 0, sizeof(control));
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof(control.buf);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &send_fd, sizeof(int));
+    }
+    // The socket's buffer is empty: this does not block, and if it would,
+    // the client is dropped rather than waited for.
+    (void)sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+// Answers the one request of a client whose socket is readable. Returns
+// false while the request has not arrived (the client stays).
+static bool serve_client(const client_t *c) {
+    wire_request_t req;
+    char extra[sizeof(req) + 1]; // a longer message is malformed
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(4 * sizeof(int))];
+    } control;
+    struct iovec iov = {extra, sizeof(extra)};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof(control.buf);
+    ssize_t n = recvmsg(c->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+        return false;
+    }
+    // Fds a client passed are closed unread (the kernel closed any that
+    // did not fit).
+    for (struct cmsghdr *h = n >= 0 ? CMSG_FIRSTHDR(&msg) : NULL; h != NULL;
+         h = CMSG_NXTHDR(&msg, h)) {
+        if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS) {
+            size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < count; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+                close(fd);
+            }
+        }
+    }
+    if (n <= 0) {
+        return true; // gone, or an error: nothing to answer
+    }
+    memcpy(&req, extra, (size_t)n < sizeof(req) ? (size_t)n : sizeof(req));
+    if ((size_t)n != sizeof(req) || (msg.msg_flags & MSG_TRUNC) != 0 ||
+        req.magic != WIRE_MAGIC || req.version != WIRE_VERSION ||
+        req.size != sizeof(req) || req.fd < 0 || req.ino == 0) {
+        reply(c->fd, WIRE_MALFORMED, c->uid, -1);
+        return true;
+    }
+    if (!names_us(&req)) {
+        reply(c->fd, WIRE_NOT_EXPORTER, c->uid, -1);
+        return true;
+    }
+    pthread_mutex_lock(&lock);
+    entry_t *e = by_id[hash64(req.alloc_id)];
+    while (e != NULL &&
+           (e->alloc_id != req.alloc_id || e->remote_fd != req.fd ||
+            e->ino != req.ino || (req.dev != 0 && e->dev != req.dev))) {
+        e = e->next_id;
+    }
+    if (e == NULL) {
+        reply(c->fd, WIRE_REVOKED, c->uid, -1);
+    } else if (!uid_allowed(e, c->uid)) {
+        reply(c->fd, WIRE_UID_REFUSED, c->uid, -1);
+    } else {
+        // Sent under the lock: a revoke cannot close the duplicate meanwhile.
+        reply(c->fd, WIRE_OK, c->uid, e->dup_fd);
+    }
+    pthread_mutex_unlock(&lock);
+    return true;
+}
+
+static void drop_client(client_t *clients, size_t *count, size_t i) {
+    close(clients[i].fd);
+    clients[i] = clients[--*count];
+}
+
+// A new client: accepted, its credentials read; when full, the client with
+// the earliest deadline (the longest waiting) makes room.
+static void accept_clients(int listen_fd, client_t *clients, size_t *count) {
+    for (;;) {
+        int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            return; // EAGAIN, or out of fds: the client retries or times out
+        }
+        struct ucred cred;
+        socklen_t len = sizeof(cred);
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+            close(fd);
+            continue;
+        }
+        if (*count == UMF_FD_SERVER_MAX_CLIENTS) {
+            size_t oldest = 0;
+            for (size_t i = 1; i < *count; i++) {
+                if (clients[i].deadline.tv_sec <
+                        clients[oldest].deadline.tv_sec ||
+                    (clients[i].deadline.tv_sec ==
+                         clients[oldest].deadline.tv_sec &&
+                     clients[i].deadline.tv_nsec <
+                         clients[oldest].deadline.tv_nsec)) {
+                    oldest = i;
+                }
+            }
+            drop_client(clients, count, oldest);
+        }
+        clients[*count].fd = fd;
+        clients[*count].uid = (uint32_t)cred.uid;
+        deadline_in(&clients[*count].deadline, UMF_FD_SERVER_CLIENT_TIMEOUT_MS);
+        ++*count;
+    }
+}
+
+static void *serve(void *arg) {
+    (void)arg;
+    client_t clients[UMF_FD_SERVER_MAX_CLIENTS];
+    size_t count = 0;
+    struct pollfd pfd[1 + MAX_LISTENERS + UMF_FD_SERVER_MAX_CLIENTS];
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        bool stop = stopping;
+        size_t nl = listener_count;
+        pfd[0] = (struct pollfd){.fd = wake_fd, .events = POLLIN};
+        for (size_t i = 0; i < nl; i++) {
+            pfd[1 + i] =
+                (struct pollfd){.fd = listeners[i].fd, .events = POLLIN};
+        }
+        pthread_mutex_unlock(&lock);
+        if (stop) {
+            break;
+        }
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long timeout = -1;
+        for (size_t i = 0; i < count; i++) {
+            long ms = ms_until(&clients[i].deadline, &now);
+            timeout = timeout < 0 || ms < timeout ? ms : timeout;
+            pfd[1 + nl + i] =
+                (struct pollfd){.fd = clients[i].fd, .events = POLLIN};
+        }
+        int ready = poll(pfd, 1 + nl + count, (int)timeout);
+        if (ready < 0) {
+            continue; // EINTR
+        }
+        if (pfd[0].revents != 0) {
+            uint64_t v;
+            (void)read(wake_fd, &v, sizeof(v));
+        }
+        // Clients first (their slots in pfd follow the listeners'), from
+        // the last, so that a drop moves only a client already looked at.
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        for (size_t i = count; i-- > 0;) {
+            short ev = pfd[1 + nl + i].revents;
+            bool done = false;
+            if (ev & POLLIN) {
+                done = serve_client(&clients[i]);
+            } else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
+                done = true;
+            }
+            if (done || ms_until(&clients[i].deadline, &now) == 0) {
+                drop_client(clients, &count, i);
+            }
+        }
+        for (size_t i = 0; i < nl; i++) {
+            if (pfd[1 + i].revents & POLLIN) {
+                accept_clients(pfd[1 + i].fd, clients, &count);
+            }
+        }
+    }
+    while (count > 0) {
+        drop_client(clients, &count, count - 1);
+    }
+    return NULL;
+}
+
+static void wake(void) {
+    uint64_t one = 1;
+    if (wake_fd >= 0) {
+        (void)write(wake_fd, &one, sizeof(one));
+    }
+}
+
+// Starts the thread (after a stop in progress ended). Under the lock.
+static int start_locked(void) {
+    while (stopping) {
+        pthread_cond_wait(&stopped, &lock);
+    }
+    if (running) {
+        return 0;
+    }
+    pthread_once(&fork_once, register_fork);
+    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake_fd < 0) {
+        return errno;
+    }
+    stopping = false;
+    // The thread must not take signals meant for the application's threads.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&thread, NULL, serve, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err != 0) {
+        close(wake_fd);
+        wake_fd = -1;
+        return err;
+    }
+    running = true;
+    return 0;
+}
+
+// Stops the thread and closes everything; the lock is not held. With
+// `if_unused`, only while no owner exports (one may have started exporting
+// since the caller looked).
+static void stop_server(bool if_unused) {
+    pthread_mutex_lock(&lock);
+    if (!running || stopping || (if_unused && owner_count > 0)) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    stopping = true;
+    wake();
+    pthread_t t = thread;
+    pthread_mutex_unlock(&lock);
+    pthread_join(t, NULL);
+    pthread_mutex_lock(&lock);
+    each_entry(pick_all, 0);
+    close_listeners(true);
+    close(wake_fd);
+    wake_fd = -1;
+    running = stopping = false;
+    owner_count = 0;
+    pthread_cond_broadcast(&stopped);
+    pthread_mutex_unlock(&lock);
+}
+
+// At exit (and unload): the thread stopped, path sockets removed.
+__attribute__((destructor)) static void at_exit_stop(void) {
+    stop_server(false);
+}
+
+// A listener for `dir` ("" abstract) and `tag` (NULL: a random name). Under
+// the lock.
+// The listener for `dir` and `tag` made already, or NULL. Under the lock.
+static listener_t *find_listener(const char *dir, const char *tag) {
+    bool path = dir[0] != '\0';
+    for (size_t i = 0; i < listener_count; i++) {
+        listener_t *l = &listeners[i];
+        bool same_dir =
+            path ? l->path && strncmp(l->name.name, dir, strlen(dir)) == 0 &&
+                       l->name.name[strlen(dir)] == '/'
+                 : !l->path;
+        if (same_dir && l->derived == (tag != NULL) &&
+            (tag == NULL || strcmp(l->tag, tag) == 0)) {
+            return l;
+        }
+    }
+    return NULL;
+}
+
+static int listener_for(const char *dir, const char *tag, listener_t **out) {
+    bool path = dir[0] != '\0';
+    if ((*out = find_listener(dir, tag)) != NULL) {
+        return 0;
+    }
+    if (listener_count == MAX_LISTENERS) {
+        return EMFILE;
+    }
+    if (strlen(dir) > DIR_MAX || (path && dir[0] != '/')) {
+        return strlen(dir) > DIR_MAX ? ENAMETOOLONG : EINVAL;
+    }
+    listener_t *l = &listeners[listener_count];
+    memset(l, 0, sizeof(*l));
+    l->path = path;
+    l->derived = tag != NULL;
+    snprintf(l->tag, sizeof(l->tag), "%s", tag != NULL ? tag : "");
+    int err = 0;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        if (tag != NULL) {
+            uint64_t ino = umf_proc_self_pidfs_ino();
+            // the same identity a consumer reads from the driver's handle
+            umf_fd_socket_derived_name(
+                getpid(), ino != 0 ? ino : umf_proc_self_start_time(), tag,
+                path, &l->name);
+        } else {
+            uint64_t r = 0;
+            if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                r = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^
+                    (uint64_t)(uintptr_t)&r;
+            }
+            char s[256];
+            snprintf(s, sizeof(s), "%s%s" NAME_PREFIX "%ld.%016llx", dir,
+                     path ? "/" : "", (long)getpid(), (unsigned long long)r);
+            set_name(&l->name,
+                     path ? UMF_FD_SOCKET_PATH : UMF_FD_SOCKET_ABSTRACT, s);
+        }
+        struct sockaddr_un addr;
+        socklen_t len = to_addr(&l->name, &addr);
+        l->fd =
+            socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (len == 0 || l->fd < 0) {
+            err = len == 0 ? EINVAL : errno;
+            if (l->fd >= 0) {
+                close(l->fd);
+            }
+            return err;
+        }
+        if (bind(l->fd, (struct sockaddr *)&addr, len) == 0) {
+            // Anyone may connect to a path, as to an abstract name: the
+            // peer's credentials are the gate.
+            if ((path && chmod(addr.sun_path, 0666) != 0) ||
+                listen(l->fd, SOMAXCONN) != 0) {
+                err = errno;
+                close(l->fd);
+                if (path) {
+                    (void)unlink(addr.sun_path);
+                }
+                return err;
+            }
+            listener_count++;
+            wake(); // the thread polls the new listener
+            *out = l;
+            return 0;
+        }
+        err = errno;
+        close(l->fd);
+        if (err != EADDRINUSE || tag != NULL) {
+            break; // a derived name taken: someone squats it
+        }
+    }
+    return err;
+}
+
+static bool owner_known(uintptr_t owner) {
+    for (size_t i = 0; i < owner_count; i++) {
+        if (owners[i] == owner) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The allow-list of `policy` (or the default) into e.
+static void set_uids(entry_t *e, const umf_fd_serve_policy_t *policy) {
+    if (policy->uid_count > 0) {
+        e->uid_count = policy->uid_count;
+        memcpy(e->uids, policy->uids, policy->uid_count * sizeof(uint32_t));
+    } else if (env_uid_count > 0) {
+        e->uid_count = env_uid_count;
+        memcpy(e->uids, env_uids, env_uid_count * sizeof(uint32_t));
+    } else {
+        e->uid_count = 1;
+        e->uids[0] = (uint32_t)geteuid();
+    }
+}
+
+// The export like `p` counts one more reference and takes p's allow-list;
+// false if there is none. Under the lock.
+static bool reexport_locked(const entry_t *p) {
+    for (entry_t *o = by_base[base_bucket(p->owner, p->base)]; o != NULL;
+         o = o->next_base) {
+        if (o->owner == p->owner && o->base == p->base &&
+            o->remote_fd == p->remote_fd && o->alloc_id == p->alloc_id &&
+            o->ino == p->ino && o->dev == p->dev) {
+            o->refs++;
+            o->uid_count = p->uid_count;
+            memcpy(o->uids, p->uids, sizeof(o->uids));
+            return true;
+        }
+    }
+    return false;
+}
+
+int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
+                         int fd, const umf_fd_serve_policy_t *policy,
+                         umf_fd_socket_name_t *name) {
+    if (fd < 0 || policy == NULL || name == NULL ||
+        policy->uid_count > UMF_FD_SERVER_MAX_UIDS ||
+        (policy->uid_count > 0 && policy->uids == NULL)) {
+        return EINVAL;
+    }
+    memset(name, 0, sizeof(*name));
+    if (umf_fd_transfer_resolve(policy->transfer) == UMF_FD_TRANSFER_PIDFD) {
+        return 0; // not served
+    }
+    pthread_once(&env_once, read_env);
+    const char *dir = policy->socket_dir != NULL && policy->socket_dir[0]
+                          ? policy->socket_dir
+                          : env_dir;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        return errno;
+    }
+    entry_t proto = {.owner = owner,
+                     .base = base,
+                     .alloc_id = alloc_id,
+                     .remote_fd = fd,
+                     .dev = (uint64_t)st.st_dev,
+                     .ino = (uint64_t)st.st_ino,
+                     .refs = 1};
+    set_uids(&proto, policy);
+    // Exported again (a repeated get): one more reference, the latest
+    // allow-list, no new duplicate.
+    pthread_mutex_lock(&lock);
+    listener_t *l =
+        running && !stopping ? find_listener(dir, policy->tag) : NULL;
+    if (l != NULL && reexport_locked(&proto)) {
+        *name = l->name;
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
+    pthread_mutex_unlock(&lock);
+    entry_t *e = malloc(sizeof(*e));
+    if (e == NULL) {
+        return ENOMEM;
+    }
+    *e = proto;
+    e->dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (e->dup_fd < 0) {
+        int err = errno;
+        free(e);
+        return err;
+    }
+    pthread_mutex_lock(&lock);
+    int err = 0;
+    if (!owner_known(owner) && owner_count == MAX_OWNERS) {
+        err = EMFILE;
+    }
+    if (err == 0) {
+        err = start_locked();
+    }
+    if (err == 0) {
+        err = listener_for(dir, policy->tag, &l);
+    }
+    bool again = err == 0 && reexport_locked(&proto); // another thread's
+    if (err != 0 || again) {
+        // A server no owner uses is stopped again.
+        bool unused = err != 0 && owner_count == 0 && running;
+        if (again) {
+            *name = l->name;
+        }
+        pthread_mutex_unlock(&lock);
+        close(e->dup_fd);
+        free(e);
+        if (unused) {
+            stop_server(true);
+        }
+        return err;
+    }
+    if (!owner_known(owner)) {
+        owners[owner_count++] = owner;
+    }
+    *name = l->name;
+    unsigned b = base_bucket(owner, base);
+    e->next_base = by_base[b];
+    by_base[b] = e;
+    unsigned i = hash64(alloc_id);
+    e->next_id = by_id[i];
+    by_id[i] = e;
+    atomic_fetch_add_explicit(&live_exports, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+void umf_fd_server_unexport(uintptr_t owner, uint64_t base, int fd) {
+    if (atomic_load_explicit(&live_exports, memory_order_relaxed) == 0) {
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    for (entry_t *e = by_base[base_bucket(owner, base)]; e != NULL;
+         e = e->next_base) {
+        if (e->owner == owner && e->base == base && e->remote_fd == fd) {
+            if (--e->refs == 0) {
+                unlink_entry(e);
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void umf_fd_server_revoke(uintptr_t owner, uint64_t base) {
+    if (atomic_load_explicit(&live_exports, memory_order_relaxed) == 0) {
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    entry_t *e = by_base[base_bucket(owner, base)];
+    while (e != NULL) {
+        entry_t *next = e->next_base;
+        if (e->owner == owner && e->base == base) {
+            unlink_entry(e);
+        }
+        e = next;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void umf_fd_server_detach(uintptr_t owner) {
+    pthread_mutex_lock(&lock);
+    bool was = false;
+    for (size_t i = 0; i < owner_count; i++) {
+        if (owners[i] == owner) {
+            owners[i] = owners[--owner_count];
+            was = true;
+            break;
+        }
+    }
+    if (was) {
+        each_entry(pick_owner, owner);
+    }
+    bool last = was && owner_count == 0;
+    pthread_mutex_unlock(&lock);
+    if (last) {
+        stop_server(true);
+    }
+}
+
+size_t umf_fd_server_exports(void) {
+    return atomic_load_explicit(&live_exports, memory_order_relaxed);
+}
+
+bool umf_fd_server_running(void) {
+    pthread_mutex_lock(&lock);
+    bool r = running;
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+
+// ---- The consumer -----------------------------------------------------------
+
+static umf_fd_status_t sock_fail(umf_fd_failure_t *why, umf_fd_status_t status,
+                                 const char *call, int err,
+                                 const umf_fd_socket_request_t *req) {
+    if (why != NULL) {
+        memset(why, 0, sizeof(*why));
+        why->status = status;
+        why->os_error = err;
+        why->call = call;
+        why->pid = req->pid;
+        why->remote_fd = req->remote_fd;
+    }
+    return status;
+}
+
+static umf_fd_status_t status_of_errno(int err) {
+    switch (err) {
+    case ECONNREFUSED:
+    case ENOENT:
+    case ECONNRESET:
+    case EPIPE:
+        return UMF_FD_NO_PROCESS;
+    case EMFILE:
+    case ENFILE:
+        return UMF_FD_NO_FDS;
+    case EACCES:
+    case EPERM:
+        return UMF_FD_PERMISSION;
+    default:
+        return UMF_FD_OS_ERROR;
+    }
+}
+
+// The fd a reply carried, or -1; closes any others.
+static int fd_of(struct msghdr *msg) {
+    int out = -1;
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(msg); h != NULL;
+         h = CMSG_NXTHDR(msg, h)) {
+        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) {
+            continue;
+        }
+        size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+            if (out < 0) {
+                out = fd;
+            } else {
+                close(fd);
+            }
+        }
+    }
+    return out;
+}
+
+umf_fd_status_t umf_fd_socket_take(const umf_fd_socket_name_t *name,
+                                   const umf_fd_socket_request_t *req,
+                                   int *local_fd, umf_fd_failure_t *why) {
+    static const umf_fd_socket_request_t none = {0};
+    if (req == NULL || local_fd == NULL || req->pid <= 0 ||
+        req->remote_fd < 0 || req->identity.ino == 0) {
+        return sock_fail(why, UMF_FD_INVALID_ARGUMENT, "arguments", 0,
+                         req != NULL ? req : &none);
+    }
+    struct sockaddr_un addr;
+    socklen_t len = 0;
+    if (name == NULL || name->kind == UMF_FD_SOCKET_NONE) {
+        return sock_fail(why, UMF_FD_NOT_SERVED, "fd server", 0, req);
+    }
+    if ((len = to_addr(name, &addr)) == 0) {
+        return sock_fail(why, UMF_FD_INVALID_ARGUMENT, "arguments", 0, req);
+    }
+    int saved_errno = errno;
+    umf_fd_status_t status = UMF_FD_OK;
+    int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    if (s < 0) {
+        status = sock_fail(why, status_of_errno(errno), "socket", errno, req);
+        errno = saved_errno;
+        return status;
+    }
+    struct timeval tv = {UMF_FD_CLIENT_TIMEOUT_MS / 1000,
+                         (UMF_FD_CLIENT_TIMEOUT_MS % 1000) * 1000};
+    (void)setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    (void)setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    wire_request_t w = {
+        .magic = WIRE_MAGIC,
+        .version = WIRE_VERSION,
+        .size = sizeof(w),
+        .pid = (int32_t)req->pid,
+        .fd = req->remote_fd,
+        .alloc_id = req->alloc_id,
+        .start_time = req->identity.start_time,
+        .pidfs_ino = req->identity.pidfs_ino,
+        .dev = req->identity.dev,
+        .ino = req->identity.ino,
+    };
+    wire_reply_t rep;
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(4 * sizeof(int))];
+    } control;
+    struct iovec iov = {&rep, sizeof(rep)};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof(control.buf);
+    ssize_t n;
+    int fd = -1;
+    if (connect(s, (struct sockaddr *)&addr, len) != 0) {
+        int err = errno == EAGAIN ? ETIMEDOUT : errno;
+        status = sock_fail(why, status_of_errno(err), "connect", err, req);
+        goto out;
+    }
+    if (send(s, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w)) {
+        int err = errno == EAGAIN ? ETIMEDOUT : errno;
+        status = sock_fail(why, status_of_errno(err), "sendmsg", err, req);
+        goto out;
+    }
+    do {
+        n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) {
+        // The end of the connection: the exporter exited (or dropped us).
+        int err = n == 0                                    ? ECONNRESET
+                  : errno == EAGAIN || errno == EWOULDBLOCK ? ETIMEDOUT
+                                                            : errno;
+        status = sock_fail(why, status_of_errno(err), "recvmsg", err, req);
+        goto out;
+    }
+    fd = fd_of(&msg);
+    if ((size_t)n != sizeof(rep) || rep.magic != WIRE_MAGIC) {
+        status = sock_fail(why, UMF_FD_OS_ERROR, "fd server", EPROTO, req);
+        goto out;
+    }
+    switch ((wire_status_t)rep.status) {
+    case WIRE_OK:
+        if (fd < 0) {
+            bool full = (msg.msg_flags & MSG_CTRUNC) != 0;
+            status = sock_fail(why, full ? UMF_FD_NO_FDS : UMF_FD_OS_ERROR,
+                               "recvmsg", full ? EMFILE : EPROTO, req);
+        }
+        break;
+    case WIRE_NOT_EXPORTER:
+        status = sock_fail(why, UMF_FD_NOT_EXPORTER, "fd server", 0, req);
+        break;
+    case WIRE_REVOKED:
+        status = sock_fail(why, UMF_FD_REVOKED, "fd server", 0, req);
+        break;
+    case WIRE_UID_REFUSED:
+        status = sock_fail(why, UMF_FD_UID_REFUSED, "fd server", 0, req);
+        if (why != NULL) {
+            why->found = rep.uid;
+        }
+        break;
+    default:
+        status = sock_fail(why, UMF_FD_OS_ERROR, "fd server", EPROTO, req);
+        break;
+    }
+    if (status == UMF_FD_OK) {
+        // Whoever answered, the fd must be the file exported.
+        struct stat st;
+        if (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != req->identity.ino ||
+            (req->identity.dev != 0 &&
+             (uint64_t)st.st_dev != req->identity.dev)) {
+            status = sock_fail(why, UMF_FD_OTHER_FILE, "recvmsg", 0, req);
+            if (why != NULL) {
+                why->expected = req->identity.ino;
+                why->found = (uint64_t)st.st_ino;
+            }
+        }
+    }
+out:
+    close(s);
+    if (status == UMF_FD_OK) {
+        *local_fd = fd;
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    errno = saved_errno;
+    return status;
+}
+
+// ---- Choosing the way -------------------------------------------------------
+
+umf_fd_status_t umf_fd_take(const umf_fd_source_t *src, int *local_fd,
+                            umf_fd_failure_t *why) {
+    if (src == NULL) {
+        return umf_fd_from_process(0, -1, NULL, local_fd, why);
+    }
+    umf_fd_transfer_t t = umf_fd_transfer_resolve(src->transfer);
+    bool served = src->socket != NULL &&
+                  src->socket->kind != UMF_FD_SOCKET_NONE &&
+                  src->identity != NULL && src->identity->ino != 0;
+    bool local = src->pid == getpid();
+    umf_fd_status_t status = UMF_FD_OK;
+    if (t != UMF_FD_TRANSFER_SOCKET || local) {
+        status = umf_fd_from_process(src->pid, src->remote_fd, src->identity,
+                                     local_fd, why);
+        bool refused =
+            status == UMF_FD_PERMISSION || status == UMF_FD_NOT_SUPPORTED;
+        if (!refused || local) {
+            return status;
+        }
+        if (t == UMF_FD_TRANSFER_PIDFD) {
+            if (why != NULL) {
+                why->note = "the fd server fallback is off here "
+                            "(UMF_GPU_IPC_FD_TRANSFER or the provider "
+                            "parameter says pidfd)";
+            }
+            return status;
+        }
+        if (!served) {
+            if (why != NULL) {
+                why->note = "and the exporter serves no fds over a socket "
+                            "(serving disabled there: its fd transfer is "
+                            "pidfd)";
+            }
+            return status;
+        }
+    } else if (!served) {
+        umf_fd_failure_t f = {0};
+        f.status = UMF_FD_NOT_SERVED;
+        f.call = "fd server";
+        f.pid = src->pid;
+        f.remote_fd = src->remote_fd;
+        if (why != NULL) {
+            *why = f;
+        }
+        return UMF_FD_NOT_SERVED;
+    }
+    umf_fd_socket_request_t req = {src->pid, src->remote_fd, src->alloc_id,
+                                   *src->identity};
+    status = umf_fd_socket_take(src->socket, &req, local_fd, why);
+    if (status != UMF_FD_OK && why != NULL && t == UMF_FD_TRANSFER_AUTO) {
+        why->note = "through the exporter's fd server, after pidfd_getfd "
+                    "was refused";
+    }
+    return status;
+}
