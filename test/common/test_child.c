@@ -343,6 +343,20 @@ int umf_test_count_mappings(void) {
     return count;
 }
 
+int umf_test_count_driver_mappings(void) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    int n = 0;
+    char line[4096];
+    while (fgets(line, sizeof(line), f) != NULL) {
+        n += strstr(line, "/memfd:umf-gpu-mock") != NULL;
+    }
+    fclose(f);
+    return n;
+}
+
 char *umf_test_read_all(int fd) {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);

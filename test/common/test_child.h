@@ -137,6 +137,12 @@ int umf_test_count_open_fds(void);
 // Number of mappings of this process (lines of /proc/self/maps), or -1.
 int umf_test_count_mappings(void);
 
+// Number of mappings of the emulated drivers' memory files (allocations,
+// imports, import slots: what an IPC cycle could leak), or -1. Unlike
+// umf_test_count_mappings() it leaves out anonymous mappings, which
+// ThreadSanitizer makes as a thread's trace grows.
+int umf_test_count_driver_mappings(void);
+
 // Drops CAP_SYS_PTRACE from this process (effective and permitted), so that
 // the ptrace rules apply to it even as root. 0, or -1 with errno set.
 int umf_test_drop_ptrace_capability(void);

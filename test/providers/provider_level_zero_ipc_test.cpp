@@ -549,24 +549,6 @@ TEST_F(ZeIpc, RefusedPtracePermissionIsExplained) {
     EXPECT_EQ(umf_test_child_wait(&prod), 0);
 }
 
-// Mappings of memory files (the driver's memfds: allocations, imports,
-// import slots), the ones an IPC cycle could leak. Anonymous mappings are
-// left out: ThreadSanitizer maps its per-thread traces as a thread's events
-// pile up, so their number follows the work done, not what leaked.
-static int MemoryFileMappings() {
-    FILE *f = std::fopen("/proc/self/maps", "r");
-    if (f == nullptr) {
-        return -1;
-    }
-    int n = 0;
-    char line[512];
-    while (std::fgets(line, sizeof(line), f) != nullptr) {
-        n += std::strstr(line, "/memfd:") != nullptr;
-    }
-    std::fclose(f);
-    return n;
-}
-
 // 1000 get / put / open / close cycles leave the fds and mappings of both
 // processes where they were.
 UMF_TEST_CHILD(ze_producer_cycles) {
@@ -584,7 +566,7 @@ UMF_TEST_CHILD(ze_producer_cycles) {
     CHILD_EXPECT_EQ(umfMemoryProviderPutIPCHandle(s.h, first.data()),
                     UMF_RESULT_SUCCESS);
     int fds = umf_test_count_open_fds();
-    int maps = MemoryFileMappings();
+    int maps = umf_test_count_driver_mappings();
     for (int i = 0; i < 1000; i++) {
         std::vector<unsigned char> data = s.get(p, kSize);
         if (!send_data(sock, data) || !expect_tag(sock, TAG_GO)) {
@@ -594,7 +576,7 @@ UMF_TEST_CHILD(ze_producer_cycles) {
                         UMF_RESULT_SUCCESS);
     }
     CHILD_EXPECT_EQ(umf_test_count_open_fds(), fds);
-    CHILD_EXPECT_EQ(MemoryFileMappings(), maps);
+    CHILD_EXPECT_EQ(umf_test_count_driver_mappings(), maps);
     CHILD_EXPECT_EQ(s.stats().ipc_handles_exported, 0);
     CHILD_EXPECT_EQ(umfMemoryProviderFree(s.h, p, kSize), UMF_RESULT_SUCCESS);
     return s.finish(sock);
@@ -618,12 +600,12 @@ TEST_F(ZeIpc, FdsAndMappingsAtBaselineAfter1000Cycles) {
                   UMF_RESULT_SUCCESS);
         if (i == 0) { // after the first cycle, every lazy init is done
             fds = umf_test_count_open_fds();
-            maps = MemoryFileMappings();
+            maps = umf_test_count_driver_mappings();
         }
         ASSERT_TRUE(send_tag(prod.sock, TAG_GO));
     }
     EXPECT_EQ(umf_test_count_open_fds(), fds);
-    EXPECT_EQ(MemoryFileMappings(), maps);
+    EXPECT_EQ(umf_test_count_driver_mappings(), maps);
     EXPECT_EQ(ze_test_live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS), 0);
     EXPECT_TRUE(expect_tag(prod.sock, TAG_DONE));
     EXPECT_EQ(umf_test_child_wait(&prod), 0);

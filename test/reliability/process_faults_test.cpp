@@ -128,21 +128,6 @@ constexpr bool kAllMappings = false;
 constexpr bool kAllMappings = true;
 #endif
 
-// Mappings of the emulated drivers' memory files.
-int count_driver_mappings() {
-    FILE *f = std::fopen("/proc/self/maps", "r");
-    if (f == nullptr) {
-        return -1;
-    }
-    int n = 0;
-    char line[4096];
-    while (std::fgets(line, sizeof(line), f) != nullptr) {
-        n += std::strstr(line, "/memfd:umf-gpu-mock") != nullptr;
-    }
-    std::fclose(f);
-    return n;
-}
-
 struct Counts {
     int fds, maps, driver_maps;
     int64_t allocs, imports, quarantined;
@@ -159,7 +144,7 @@ struct Counts {
 Counts counts(const umf_test_gpu_t *g) {
     return {umf_test_count_open_fds(),
             umf_test_count_mappings(),
-            count_driver_mappings(),
+            umf_test_count_driver_mappings(),
             g->mock.live(UMF_GPU_MOCK_LIVE_ALLOCATIONS),
             g->mock.live(UMF_GPU_MOCK_LIVE_IMPORTED_MAPPINGS),
             g->mock.live(UMF_GPU_MOCK_LIVE_QUARANTINED)};
