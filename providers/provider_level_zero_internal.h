@@ -37,7 +37,7 @@ typedef struct ze_provider_t {
     size_t max_alloc_size; // above it, relaxed limits are chained
     ze_device_mem_alloc_desc_t device_desc; // what every allocation passes
     ze_host_mem_alloc_desc_t host_desc;
-    umf_ownership_t own;   // what the provider handed out
+    umf_ownership_t own; // what the provider handed out
     umf_gpu_stats_t stats;
     umf_gpu_ipc_fd_exporter_t ipc_fd; // the fd server's side of its exports
 

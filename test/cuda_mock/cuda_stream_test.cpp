@@ -318,7 +318,7 @@ UMF_TEST_CHILD(event_importer) {
     // An opened event behaves as one made with CU_EVENT_DISABLE_TIMING.
     float ms;
     CHILD_ASSERT(cu->cuEventElapsedTime_v2(&ms, e, e) ==
-                CUDA_ERROR_INVALID_HANDLE);
+                 CUDA_ERROR_INVALID_HANDLE);
     CHILD_CU(cu->cuEventDestroy_v2(e));
     CHILD_CU(cu->cuStreamDestroy_v2(s));
     char done = 'D';
