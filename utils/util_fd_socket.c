@@ -217,9 +217,16 @@ typedef struct client_t {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stopped = PTHREAD_COND_INITIALIZER; // stopping ended
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-// Nonzero while anything is exported: the one load umf_fd_server_revoke
+// Nonzero while anything is exported: the one load umf_fd_server_unexport
 // costs when nothing is.
 static _Atomic size_t live_exports;
+// A bit per hash of (owner, base), set for every entry and cleared when the
+// last entry goes: a free of an allocation that was never served (every
+// free of a provider that exported anything calls umf_fd_server_revoke)
+// costs one load, not the lock. Set and cleared under the lock; an export
+// happens before the free of its allocation, so the free sees its bit.
+#define SERVED_BITS 4096u
+static _Atomic uint64_t served[SERVED_BITS / 64];
 static entry_t *by_base[BUCKETS], *by_id[BUCKETS];
 static listener_t listeners[MAX_LISTENERS];
 static size_t listener_count;
@@ -229,15 +236,34 @@ static bool running, stopping;
 static pthread_t thread;
 static int wake_fd = -1;
 
-static unsigned hash64(uint64_t v) {
+static uint64_t mix64(uint64_t v) {
     v ^= v >> 33;
     v *= 0xff51afd7ed558ccdull;
     v ^= v >> 33;
-    return (unsigned)(v & (BUCKETS - 1));
+    return v;
+}
+
+static unsigned hash64(uint64_t v) {
+    return (unsigned)(mix64(v) & (BUCKETS - 1));
+}
+
+static uint64_t base_hash(uintptr_t owner, uint64_t base) {
+    return mix64(base ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull));
 }
 
 static unsigned base_bucket(uintptr_t owner, uint64_t base) {
-    return hash64(base ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull));
+    return (unsigned)(base_hash(owner, base) & (BUCKETS - 1));
+}
+
+// The bit of (owner, base) in `served`; the bucket's bits are its low ones.
+static unsigned served_bit(uintptr_t owner, uint64_t base) {
+    return (unsigned)(base_hash(owner, base) & (SERVED_BITS - 1));
+}
+
+static bool maybe_served(uintptr_t owner, uint64_t base) {
+    unsigned bit = served_bit(owner, base);
+    return (atomic_load_explicit(&served[bit / 64], memory_order_relaxed) &
+            (1ull << (bit % 64))) != 0;
 }
 
 static void unlink_entry(entry_t *e) {
@@ -257,7 +283,12 @@ static void unlink_entry(entry_t *e) {
     }
     close(e->dup_fd);
     free(e);
-    atomic_fetch_sub_explicit(&live_exports, 1, memory_order_relaxed);
+    if (atomic_fetch_sub_explicit(&live_exports, 1, memory_order_relaxed) ==
+        1) {
+        for (size_t i = 0; i < SERVED_BITS / 64; i++) {
+            atomic_store_explicit(&served[i], 0, memory_order_relaxed);
+        }
+    }
 }
 
 // Every entry, in any order, for fn (which may unlink it). Under the lock.
@@ -838,6 +869,9 @@ int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
     unsigned b = base_bucket(owner, base);
     e->next_base = by_base[b];
     by_base[b] = e;
+    unsigned bit = served_bit(owner, base);
+    atomic_fetch_or_explicit(&served[bit / 64], 1ull << (bit % 64),
+                             memory_order_relaxed);
     unsigned i = hash64(alloc_id);
     e->next_id = by_id[i];
     by_id[i] = e;
@@ -864,7 +898,7 @@ void umf_fd_server_unexport(uintptr_t owner, uint64_t base, int fd) {
 }
 
 void umf_fd_server_revoke(uintptr_t owner, uint64_t base) {
-    if (atomic_load_explicit(&live_exports, memory_order_relaxed) == 0) {
+    if (!maybe_served(owner, base)) {
         return;
     }
     pthread_mutex_lock(&lock);

@@ -124,7 +124,8 @@ int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
 void umf_fd_server_unexport(uintptr_t owner, uint64_t base, int fd);
 
 // Revokes every export at `base` of `owner` (its memory is being freed).
-// Cheap when nothing is exported (one atomic load).
+// Cheap for a base that was never exported (one atomic load), however
+// much else is.
 void umf_fd_server_revoke(uintptr_t owner, uint64_t base);
 
 // `owner` (a provider) is done: revokes all its exports, and, when it was

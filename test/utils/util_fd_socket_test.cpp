@@ -129,6 +129,31 @@ TEST(UtilFdSocket, ReferencesPutAndRevoke) {
     EXPECT_FALSE(umf_fd_server_running());
 }
 
+// A free revokes only its own base's export, whatever other bases it
+// shares the server's quick look with, and an export after the last one
+// went is revoked by its free again.
+TEST(UtilFdSocket, RevokeTakesOnlyItsOwnBase) {
+    Exported a(3, 0x3000, 31);
+    ASSERT_EQ(a.Export(kServe), 0);
+    for (uint64_t k = 1; k <= 10000; k++) {
+        umf_fd_server_revoke(3, 0x3000 + k * 0x1000); // other frees
+        umf_fd_server_revoke(4, 0x3000);              // another owner's
+    }
+    int got = -1;
+    ASSERT_EQ(a.Take(&got), UMF_FD_OK);
+    close(got);
+    umf_fd_server_revoke(3, 0x3000);
+    EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+    EXPECT_EQ(umf_fd_server_exports(), 0u);
+    ASSERT_EQ(a.Export(kServe), 0);
+    ASSERT_EQ(a.Take(&got), UMF_FD_OK);
+    close(got);
+    umf_fd_server_revoke(3, 0x3000);
+    EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+    umf_fd_server_detach(3);
+    EXPECT_FALSE(umf_fd_server_running());
+}
+
 TEST(UtilFdSocket, ARequestMustNameTheExporterTheAllocationAndTheFile) {
     Exported a(4, 0x4000, 41);
     ASSERT_EQ(a.Export(kServe), 0);
