@@ -791,6 +791,7 @@ UMF_TEST_CHILD(refused_consumer) {
         return 101;
     }
     struct rlimit saved = {};
+    bool lowered = false;
     std::vector<int> fillers;
     if (mode == "eperm" || mode == "enosys") {
         if (umf_test_refuse_syscall(SYS_pidfd_getfd,
@@ -808,6 +809,8 @@ UMF_TEST_CHILD(refused_consumer) {
         if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
             return 104;
         }
+        lowered = true;
+        // With no hole below the limit there is nothing to fill.
         for (int fd; (fd = fcntl(sock, F_DUPFD_CLOEXEC, 0)) >= 0;) {
             fillers.push_back(fd);
         }
@@ -818,8 +821,10 @@ UMF_TEST_CHILD(refused_consumer) {
     for (int fd : fillers) {
         close(fd);
     }
-    if (!fillers.empty()) {
-        (void)setrlimit(RLIMIT_NOFILE, &saved);
+    // Restored whether or not there were holes: the sanitizers' runtime
+    // needs fds at exit (UBSan's vptr check opens a pipe).
+    if (lowered && setrlimit(RLIMIT_NOFILE, &saved) != 0) {
+        return 105;
     }
     const char *message = nullptr;
     umfMemoryProviderGetLastNativeError(h, &message, &o.code);
@@ -830,7 +835,7 @@ UMF_TEST_CHILD(refused_consumer) {
     }
     umfMemoryProviderDestroy(h);
     umf_test_gpu_release_all();
-    return umf_test_send(sock, &o, sizeof(o)) == 0 ? 0 : 104;
+    return umf_test_send(sock, &o, sizeof(o)) == 0 ? 0 : 106;
 }
 
 Outcome RunRefused(umf_test_gpu_kind_t kind, const char *mode,

@@ -292,15 +292,23 @@ UMF_TEST_CHILD(no_fds_left) {
     if (umf_fd_limit_reached()) {
         return 1;
     }
-    int open_fds = umf_test_count_open_fds();
-    struct rlimit lim = {(rlim_t)open_fds, (rlim_t)open_fds};
+    struct rlimit saved = {};
+    if (getrlimit(RLIMIT_NOFILE, &saved) != 0) {
+        return 2;
+    }
+    struct rlimit lim = {(rlim_t)umf_test_count_open_fds(), saved.rlim_max};
     if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
         return 2;
     }
     // The limit is on fd numbers: fill the holes below it.
     while (fcntl(sock, F_DUPFD_CLOEXEC, 0) >= 0) {
     }
-    return umf_fd_limit_reached() ? 0 : 3;
+    bool reached = umf_fd_limit_reached();
+    // The sanitizers' runtime needs fds at exit.
+    if (setrlimit(RLIMIT_NOFILE, &saved) != 0) {
+        return 4;
+    }
+    return reached ? 0 : 3;
 }
 
 TEST(UtilFdIdentity, TellsWhenNoFdIsLeft) {
