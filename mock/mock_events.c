@@ -19,11 +19,18 @@
 
 #include "mock_bytes.h"
 #include "mock_log.h"
+#include "util_fd.h"
+#include "util_fd_socket.h"
 
 #define FILE_MAGIC 0x5354564b4d475554ull // "TUGMKVTS"
 #define FILE_VERSION 1u
 #define HANDLE_MAGIC 0x564b4755u // "UGKV"
-#define HANDLE_VERSION 1u
+#define HANDLE_VERSION 2u
+// Version 2 flags (byte 52).
+#define HANDLE_PIDFS 0x01u       // the identity is a pidfd inode, not a start
+#define HANDLE_SERVED 0x02u      // the fd is served over a socket ...
+#define HANDLE_SERVED_PATH 0x04u // ... at a filesystem path, not abstract
+#define HANDLE_FLAGS (HANDLE_PIDFS | HANDLE_SERVED | HANDLE_SERVED_PATH)
 #define MEMFD_NAME "umf-gpu-mock-events"
 
 // A slot's state word, the futex:
@@ -157,6 +164,7 @@ void umf_mock_events_release(umf_mock_events_t *p) {
         free(p->slots);
     }
     if (p->fd >= 0) {
+        umf_fd_server_revoke(0, (uint64_t)(uintptr_t)p); // before the fd goes
         close(p->fd);
     }
     free(p);
@@ -258,8 +266,9 @@ bool umf_mock_event_wait(umf_mock_events_t *p, uint32_t index,
 // ---- IPC -------------------------------------------------------------------
 //
 // Handle bytes: 0 fd | 4 zero | 8 magic | 12 version | 16 pid | 20 count |
-//               24 id | 32 checksum | 36..63 zero
-// The checksum covers bytes 8-31 and 36-63.
+//               24 id | 32 checksum | 36 identity (pidfd inode or start
+//               time) | 44 file inode | 52 flags | 53..63 zero
+// (version 1: 36..63 zero). The checksum covers bytes 8-31 and 36-63.
 
 static uint32_t checksum(const unsigned char *h) {
     return umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 24), h + 36,
@@ -274,10 +283,19 @@ umf_mock_status_t umf_mock_events_export(const umf_mock_events_t *p,
     if (p->fd < 0) {
         return UMF_MOCK_ERR_NOT_SUPPORTED;
     }
+    struct stat st;
+    if (fstat(p->fd, &st) != 0) {
+        return UMF_MOCK_ERR_OS;
+    }
+    memset(d, 0, sizeof(*d));
     d->fd = p->fd;
     d->pid = (int)getpid();
     d->count = p->count;
     d->id = p->id;
+    d->pidfs_ino = umf_proc_self_pidfs_ino();
+    d->start_time = d->pidfs_ino != 0 ? 0 : umf_proc_self_start_time();
+    d->file_ino = (uint64_t)st.st_ino;
+    d->served = UMF_FD_SOCKET_NONE;
     return UMF_MOCK_OK;
 }
 
@@ -290,6 +308,13 @@ void umf_mock_events_pack(const umf_mock_events_desc_t *d,
     umf_mock_put32(h + 16, (uint32_t)d->pid);
     umf_mock_put32(h + 20, d->count);
     memcpy(h + 24, &d->id, sizeof(d->id));
+    umf_mock_put64(h + 36, d->pidfs_ino != 0 ? d->pidfs_ino : d->start_time);
+    umf_mock_put64(h + 44, d->file_ino);
+    h[52] =
+        (unsigned char)((d->pidfs_ino != 0 ? HANDLE_PIDFS : 0) |
+                        (d->served != UMF_FD_SOCKET_NONE ? HANDLE_SERVED : 0) |
+                        (d->served == UMF_FD_SOCKET_PATH ? HANDLE_SERVED_PATH
+                                                         : 0));
     umf_mock_put32(h + 32, checksum(h));
 }
 
@@ -297,23 +322,46 @@ umf_mock_status_t
 umf_mock_events_unpack(const unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES],
                        umf_mock_events_desc_t *d) {
     if (h == NULL || d == NULL || umf_mock_get32(h + 8) != HANDLE_MAGIC ||
-        umf_mock_get32(h + 12) != HANDLE_VERSION ||
         umf_mock_get32(h + 32) != checksum(h) || umf_mock_get32(h + 4) != 0) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
-    for (unsigned i = 36; i < UMF_MOCK_EVENTS_HANDLE_BYTES; i++) {
+    uint32_t version = umf_mock_get32(h + 12);
+    // What must be zero: everything after the id in version 1, after the
+    // flags in version 2.
+    unsigned zero_from = version == 1 ? 36 : 53;
+    if (version != 1 && version != HANDLE_VERSION) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    for (unsigned i = zero_from; i < UMF_MOCK_EVENTS_HANDLE_BYTES; i++) {
         if (h[i] != 0) {
             return UMF_MOCK_ERR_INVALID_ARGUMENT;
         }
     }
+    memset(d, 0, sizeof(*d));
     d->fd = (int)umf_mock_get32(h + 0);
     d->pid = (int)umf_mock_get32(h + 16);
     d->count = umf_mock_get32(h + 20);
     memcpy(&d->id, h + 24, sizeof(d->id));
+    d->served = UMF_FD_SOCKET_NONE;
     if (d->pid <= 0 || d->count == 0 || d->count > UMF_MOCK_EVENTS_MAX ||
         d->id == 0) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
+    if (version == 1) {
+        return UMF_MOCK_OK;
+    }
+    uint64_t ident = umf_mock_get64(h + 36);
+    unsigned flags = h[52];
+    d->file_ino = umf_mock_get64(h + 44);
+    if (ident == 0 || d->file_ino == 0 || (flags & ~HANDLE_FLAGS) != 0 ||
+        (flags & (HANDLE_SERVED | HANDLE_SERVED_PATH)) == HANDLE_SERVED_PATH) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    d->pidfs_ino = (flags & HANDLE_PIDFS) ? ident : 0;
+    d->start_time = (flags & HANDLE_PIDFS) ? 0 : ident;
+    d->served = (flags & HANDLE_SERVED) == 0   ? UMF_FD_SOCKET_NONE
+                : (flags & HANDLE_SERVED_PATH) ? UMF_FD_SOCKET_PATH
+                                               : UMF_FD_SOCKET_ABSTRACT;
     return UMF_MOCK_OK;
 }
 
@@ -328,8 +376,10 @@ static umf_mock_status_t check_file(const umf_mock_events_desc_t *d,
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
     }
     int seals = fcntl(d->fd, F_GET_SEALS);
+    // Version 2 handles name the file: another one is not the pool's.
     if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < bytes || seals < 0 ||
-        (seals & F_SEAL_SHRINK) == 0) {
+        (seals & F_SEAL_SHRINK) == 0 ||
+        (d->file_ino != 0 && (uint64_t)st.st_ino != d->file_ino)) {
         UMF_MOCK_LOG_WARN("event pool IPC handle: fd %d is not the memory of "
                           "an event pool of %" PRIu32 " events",
                           d->fd, d->count);

@@ -45,7 +45,8 @@ typedef struct umf_mock_events_t umf_mock_events_t;
 umf_mock_status_t umf_mock_events_create(uint32_t count, bool shareable,
                                          umf_mock_events_t **out);
 
-// Releases a pool made by umf_mock_events_create (closing its memfd) or an
+// Releases a pool made by umf_mock_events_create (closing its memfd, and
+// no longer serving it: umf_fd_server_revoke(0, the pool's address)) or an
 // import (unmapping it). NULL is ignored.
 void umf_mock_events_release(umf_mock_events_t *pool);
 
@@ -77,16 +78,27 @@ typedef struct umf_mock_events_desc_t {
     int pid;        // the exporting process
     uint32_t count; // slots
     uint64_t id;    // the pool's id, unique among the exporter's pools
+    // Who exported, for an importer that takes the fd itself (the emulated
+    // libcuda: mock_ipc.h, umf_mock_fd_origin_t); 0 in version 1 handles.
+    uint64_t start_time; // the exporter's start time, 0 when pidfs_ino is
+                         // known
+    uint64_t pidfs_ino;  // the exporter's pidfd inode (Linux 6.9+), or 0
+    uint64_t file_ino;   // inode number of the memfd
+    uint8_t served;      // umf_fd_socket_kind_t: where the exporter serves
+                         // the fd (set by its driver; NONE by export)
 } umf_mock_events_desc_t;
 
-// Describes a shareable pool for another process. NOT_SUPPORTED for a pool
-// made without `shareable` (and for imports: export the original).
+// Describes a shareable pool for another process, this process's identity
+// and the memfd's inode included. NOT_SUPPORTED for a pool made without
+// `shareable` (and for imports: export the original).
 umf_mock_status_t umf_mock_events_export(const umf_mock_events_t *pool,
                                          umf_mock_events_desc_t *desc);
 
 // The 64-byte handle: the fd in the first 4 bytes (bytes 4-7 zero), as in a
 // memory handle, then a magic number, the fields and a checksum of all but
-// the fd (which an importer replaces with its own).
+// the fd (which an importer replaces with its own). Version 2 carries the
+// exporter's identity and where it serves the fd; version 1 handles (none
+// of that) are still read.
 void umf_mock_events_pack(const umf_mock_events_desc_t *desc,
                           unsigned char handle[UMF_MOCK_EVENTS_HANDLE_BYTES]);
 // INVALID_ARGUMENT for anything umf_mock_events_pack did not make.

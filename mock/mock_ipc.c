@@ -135,9 +135,11 @@ static void fill_desc(const umf_mock_rec_data_t *d, int fd, uint64_t ino,
                       umf_mock_arena_t *arena, umf_mock_ipc_desc_t *out) {
     out->fd = fd;
     out->served = UMF_FD_SOCKET_NONE;
-    out->pid = (int)getpid();
-    out->pidfs_ino = umf_proc_self_pidfs_ino();
-    out->start_time = out->pidfs_ino != 0 ? 0 : umf_proc_self_start_time();
+    umf_mock_fd_origin_t self;
+    umf_mock_fd_origin_self(&self);
+    out->pid = self.pid;
+    out->pidfs_ino = self.pidfs_ino;
+    out->start_time = self.start_time;
     out->size = d->size;
     out->id = d->id;
     if (arena != NULL) {
@@ -735,41 +737,67 @@ umf_mock_status_t umf_mock_fd_from_process(int pid, int fd,
     return fd_status(umf_fd_from_process(pid, fd, identity, out, &why), &why);
 }
 
-void umf_mock_ipc_socket(const umf_mock_ipc_desc_t *desc,
-                         umf_fd_socket_name_t *name) {
+void umf_mock_fd_origin_self(umf_mock_fd_origin_t *o) {
+    memset(o, 0, sizeof(*o));
+    o->fd = -1;
+    o->pid = (int)getpid();
+    o->pidfs_ino = umf_proc_self_pidfs_ino();
+    o->start_time = o->pidfs_ino != 0 ? 0 : umf_proc_self_start_time();
+    o->served = UMF_FD_SOCKET_NONE;
+}
+
+void umf_mock_fd_socket(const umf_mock_fd_origin_t *o,
+                        umf_fd_socket_name_t *name) {
     memset(name, 0, sizeof(*name));
-    if (desc->served != UMF_FD_SOCKET_NONE) {
+    if (o->served != UMF_FD_SOCKET_NONE) {
         umf_fd_socket_derived_name(
-            desc->pid,
-            desc->pidfs_ino != 0 ? desc->pidfs_ino : desc->start_time,
-            UMF_MOCK_FD_SERVER_TAG, desc->served == UMF_FD_SOCKET_PATH, name);
+            o->pid, o->pidfs_ino != 0 ? o->pidfs_ino : o->start_time,
+            UMF_MOCK_FD_SERVER_TAG, o->served == UMF_FD_SOCKET_PATH, name);
     }
 }
 
-void umf_mock_ipc_serve(umf_mock_ipc_desc_t *desc, uint64_t base) {
+void umf_mock_fd_serve(umf_mock_fd_origin_t *o, uint64_t key) {
     umf_fd_serve_policy_t policy = {.tag = UMF_MOCK_FD_SERVER_TAG};
     umf_fd_socket_name_t name;
-    int err = umf_fd_server_export(0, base, desc->id, desc->fd, &policy, &name);
+    int err = umf_fd_server_export(0, key, o->id, o->fd, &policy, &name);
     if (err != 0) {
-        UMF_MOCK_LOG_WARN("IPC export of allocation %" PRIu64
-                          ": cannot serve its fd over a socket (%s); "
-                          "importers need pidfd_getfd",
-                          desc->id, strerror(err));
+        UMF_MOCK_LOG_WARN("IPC export %" PRIu64 ": cannot serve its fd over a "
+                          "socket (%s); importers need pidfd_getfd",
+                          o->id, strerror(err));
         name.kind = UMF_FD_SOCKET_NONE;
     }
-    desc->served = name.kind;
+    o->served = (uint8_t)name.kind;
+}
+
+umf_mock_status_t umf_mock_fd_take(const umf_mock_fd_origin_t *o, int *out) {
+    // The process behind the pid must be the exporter, and the fd the file
+    // it exported: pids and fd numbers are reused.
+    umf_fd_identity_t identity = {o->start_time, o->pidfs_ino, 0, o->file_ino};
+    bool known = o->start_time != 0 || o->pidfs_ino != 0 || o->file_ino != 0;
+    umf_fd_socket_name_t name;
+    umf_mock_fd_socket(o, &name);
+    umf_fd_source_t src = {o->pid, o->fd,
+                           o->id,  known ? &identity : NULL,
+                           &name,  UMF_FD_TRANSFER_DEFAULT};
+    umf_fd_failure_t why;
+    return fd_status(umf_fd_take(&src, out, &why), &why);
+}
+
+static umf_mock_fd_origin_t origin_of(const umf_mock_ipc_desc_t *desc) {
+    umf_mock_fd_origin_t o = {desc->pid,        desc->fd,        desc->id,
+                              desc->start_time, desc->pidfs_ino, desc->file_ino,
+                              desc->served};
+    return o;
+}
+
+void umf_mock_ipc_serve(umf_mock_ipc_desc_t *desc, uint64_t base) {
+    umf_mock_fd_origin_t o = origin_of(desc);
+    umf_mock_fd_serve(&o, base);
+    desc->served = o.served;
 }
 
 umf_mock_status_t umf_mock_ipc_take_fd(const umf_mock_ipc_desc_t *desc,
                                        int *out) {
-    // The process behind the pid must be the exporter, and the fd the file
-    // it exported: pids and fd numbers are reused.
-    umf_fd_identity_t identity = {desc->start_time, desc->pidfs_ino, 0,
-                                  desc->file_ino};
-    umf_fd_socket_name_t name;
-    umf_mock_ipc_socket(desc, &name);
-    umf_fd_source_t src = {desc->pid, desc->fd, desc->id,
-                           &identity, &name,    UMF_FD_TRANSFER_DEFAULT};
-    umf_fd_failure_t why;
-    return fd_status(umf_fd_take(&src, out, &why), &why);
+    umf_mock_fd_origin_t o = origin_of(desc);
+    return umf_mock_fd_take(&o, out);
 }

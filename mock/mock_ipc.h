@@ -46,7 +46,7 @@ typedef struct umf_mock_ipc_desc_t {
                           // which its slots lie; else UMF_MOCK_NO_ARENA
     uint8_t served;       // umf_fd_socket_kind_t: the exporting driver serves
                           // fd over its fd server (util_fd_socket.h) at the
-                          // name umf_mock_ipc_socket() derives, or NONE
+                          // name umf_mock_fd_socket() derives, or NONE
     // Derived from the fields above by umf_mock_ipc_export and
     // umf_mock_ipc_unpack (umf_mock_ipc_pack ignores them):
     uint64_t mapped;      // size rounded up to whole pages: what is mapped
@@ -122,19 +122,46 @@ umf_mock_status_t umf_mock_ipc_close(const void *ptr, uintptr_t owner,
 // exporter's pid and identity.
 #define UMF_MOCK_FD_SERVER_TAG "cu"
 
-// Serves the fd of export `desc` (made by umf_mock_ipc_export in this
-// process) over this driver's fd server, and marks desc->served. Logged
-// and left unserved when the server cannot start (pidfd_getfd only).
+// An fd that an IPC handle names, valid in its exporter: who exported it
+// (pid and identity), which file, and where the exporter serves it. Memory
+// handles and the emulated libcuda's event handles (mock_events.h) both
+// carry one; these functions are the one way either moves its fd.
+typedef struct umf_mock_fd_origin_t {
+    int pid;             // the exporting process
+    int fd;              // its fd number
+    uint64_t id;         // what the fd was exported for (allocation, pool)
+    uint64_t start_time; // the exporter's start time, 0 when pidfs_ino is
+                         // known (or, in old handles, nothing is)
+    uint64_t pidfs_ino;  // the exporter's pidfd inode (Linux 6.9+), or 0
+    uint64_t file_ino;   // inode number of the file behind fd; 0: unknown
+                         // (old handles: then the file is not checked)
+    uint8_t served;      // umf_fd_socket_kind_t: where the name that
+                         // umf_mock_fd_socket() derives points, or NONE
+} umf_mock_fd_origin_t;
+
+// This process as an exporter: pid and identity; fd, id, file_ino unset,
+// served NONE.
+void umf_mock_fd_origin_self(umf_mock_fd_origin_t *o);
+
+// Serves o->fd (exported by this process for o->id) over this driver's fd
+// server until umf_fd_server_revoke(0, key), and sets o->served. Logged and
+// left unserved when the server cannot start (pidfd_getfd only).
+void umf_mock_fd_serve(umf_mock_fd_origin_t *o, uint64_t key);
+
+// Where the exporter of `o` serves its fd (kind NONE: it does not).
+void umf_mock_fd_socket(const umf_mock_fd_origin_t *o,
+                        umf_fd_socket_name_t *name);
+
+// Takes fd o->fd of the exporter of `o` into this one: pidfd_getfd and, as
+// UMF_GPU_IPC_FD_TRANSFER says, the exporter's fd server; proving that the
+// process is the exporter and the fd the exported file. Results as
+// umf_mock_fd_from_process, and PERMISSION also for a uid the server
+// refuses or serving disabled.
+umf_mock_status_t umf_mock_fd_take(const umf_mock_fd_origin_t *o, int *out);
+
+// The same for the export `desc` (made by umf_mock_ipc_export): serving
+// keyed by the allocation's base, and marking desc->served.
 void umf_mock_ipc_serve(umf_mock_ipc_desc_t *desc, uint64_t base);
-
-// Where the exporter of `desc` serves its fd (kind NONE: it does not).
-void umf_mock_ipc_socket(const umf_mock_ipc_desc_t *desc,
-                         umf_fd_socket_name_t *name);
-
-// Takes fd desc->fd of the exporter of `desc` into this one: pidfd_getfd
-// and, as UMF_GPU_IPC_FD_TRANSFER says, the exporter's fd server; proving
-// that it is the exported file. Results as umf_mock_fd_from_process, and
-// PERMISSION also for a uid the server refuses or serving disabled.
 umf_mock_status_t umf_mock_ipc_take_fd(const umf_mock_ipc_desc_t *desc,
                                        int *out);
 

@@ -13,10 +13,12 @@
 //
 // Interprocess events (CU_EVENT_INTERPROCESS) keep their state in a
 // shareable pool of one slot of the core (mock_events.h), which a record
-// signals: cuIpcGetEventHandle packs that pool's 64-byte handle, and
-// cuIpcOpenEventHandle in another process takes the exporter's descriptor
-// (pidfd_getfd), maps the pool and makes an event of the current context
-// on it, which behaves like one made with CU_EVENT_DISABLE_TIMING.
+// signals: cuIpcGetEventHandle packs that pool's 64-byte handle (with the
+// exporter's identity) and serves the pool's memfd over the driver's fd
+// server, and cuIpcOpenEventHandle in another process takes the exporter's
+// descriptor as cuIpcOpenMemHandle does (pidfd_getfd, else the fd server;
+// umf_mock_fd_take), maps the pool and makes an event of the current
+// context on it, which behaves like one made with CU_EVENT_DISABLE_TIMING.
 
 #include "cuda_mock_internal.h"
 
@@ -241,6 +243,14 @@ CUDA_MOCK_API CUresult cuEventDestroy_v2(CUevent hEvent) {
 // ---------------------------------------------------------------------------
 // Interprocess events
 
+// Where the fd of an exported pool comes from (mock_ipc.h).
+static umf_mock_fd_origin_t origin_of(const umf_mock_events_desc_t *d) {
+    umf_mock_fd_origin_t o = {d->pid,        d->fd,        d->id,
+                              d->start_time, d->pidfs_ino, d->file_ino,
+                              d->served};
+    return o;
+}
+
 CUDA_MOCK_API CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle,
                                            CUevent event) {
     CUDA_MOCK_ENTER(cuIpcGetEventHandle);
@@ -264,6 +274,11 @@ CUDA_MOCK_API CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle,
     if (status != UMF_MOCK_OK) {
         return cuda_mock_result_of(status);
     }
+    // For importers whose pidfd_getfd the OS refuses: the fd server, until
+    // the pool goes (umf_mock_events_release revokes it).
+    umf_mock_fd_origin_t origin = origin_of(&desc);
+    umf_mock_fd_serve(&origin, (uint64_t)(uintptr_t)e->shared);
+    desc.served = origin.served;
     _Static_assert(sizeof(pHandle->reserved) == UMF_MOCK_EVENTS_HANDLE_BYTES,
                    "CUipcEventHandle is not 64 bytes");
     umf_mock_events_pack(&desc, (unsigned char *)pHandle->reserved);
@@ -290,9 +305,10 @@ CUDA_MOCK_API CUresult cuIpcOpenEventHandle(CUevent *phEvent,
         return CUDA_ERROR_INVALID_VALUE;
     }
     int fd;
-    // The event handle names no identity of its exporter (mock_events.h).
-    umf_mock_status_t status =
-        umf_mock_fd_from_process(desc.pid, desc.fd, NULL, &fd);
+    // As for memory: the exporter's identity proven, the socket as the
+    // fallback (version 1 handles name neither: pidfd_getfd, unchecked).
+    umf_mock_fd_origin_t origin = origin_of(&desc);
+    umf_mock_status_t status = umf_mock_fd_take(&origin, &fd);
     if (status != UMF_MOCK_OK) {
         // The core logged why (the exporter is gone, ptrace rules ...).
         return cuda_mock_result_of(status);

@@ -8,12 +8,17 @@
 // (they wait for completion where a GPU would run asynchronously);
 // CudaStreamEmulated checks what only the emulated driver promises.
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include <sys/syscall.h>
+
 #include "cuda_test_fixture.h"
+#include "mock_bytes.h"
 
 namespace {
 
@@ -346,6 +351,93 @@ TEST_F(CudaStream, InterprocessEventBetweenTwoProcesses) {
     // The importer's record is complete here too.
     CU_EXPECT_OK(cu->cuEventSynchronize(e));
     CU_EXPECT_OK(cu->cuEventQuery(e));
+    CU_EXPECT_OK(cu->cuEventDestroy_v2(e));
+}
+
+// Refuses pidfd_getfd in this process (as container runtimes do), then
+// opens the event handle it receives and sends the CUresult, and whether a
+// record made in the exporter before the handle was sent is seen.
+UMF_TEST_CHILD(event_importer_refused) {
+    const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
+    CHILD_ASSERT(cu != nullptr);
+    CHILD_ASSERT(umf_test_refuse_syscall(SYS_pidfd_getfd, EPERM) == 0);
+    CUcontext ctx;
+    CHILD_CU(cu->cuDevicePrimaryCtxRetain(&ctx, 0));
+    CHILD_CU(cu->cuCtxPushCurrent_v2(ctx));
+    CUipcEventHandle h;
+    CHILD_ASSERT(umf_test_recv(sock, &h, sizeof(h)) == 0);
+    int fds = umf_test_count_open_fds();
+    CUevent e = nullptr;
+    int result[2] = {(int)cu->cuIpcOpenEventHandle(&e, h), 0};
+    if (result[0] == CUDA_SUCCESS) {
+        result[1] = cu->cuEventQuery(e) == CUDA_SUCCESS;
+        CHILD_CU(cu->cuEventDestroy_v2(e));
+    }
+    // Taken or refused, no fd stays behind.
+    CHILD_ASSERT(umf_test_count_open_fds() == fds);
+    CHILD_ASSERT(umf_test_send(sock, result, sizeof(result)) == 0);
+    CHILD_CU(cu->cuCtxPopCurrent_v2(&ctx));
+    CHILD_CU(cu->cuDevicePrimaryCtxRelease_v2(0));
+    return 0;
+}
+
+// What event_importer_refused made of `h`, with the child's environment
+// `env` (NAME=value, or nullptr).
+static std::pair<int, int> OpenRefused(const CUipcEventHandle &h,
+                                       const char *env) {
+    const char *args[] = {env, nullptr};
+    umf_test_child_t child;
+    int result[2] = {-1, 0};
+    if (umf_test_child_start(&child, "event_importer_refused", args) != 0) {
+        ADD_FAILURE() << "the child did not start";
+        return {-1, 0};
+    }
+    EXPECT_EQ(umf_test_send(child.sock, &h, sizeof(h)), 0);
+    EXPECT_EQ(umf_test_recv(child.sock, result, sizeof(result)), 0);
+    EXPECT_EQ(umf_test_child_wait(&child), 0);
+    return {result[0], result[1]};
+}
+
+// As for memory handles (issue 17): the exporter serves the pool's fd over
+// its fd server, and an importer whose pidfd_getfd the OS refuses takes it
+// there, unless it asked for pidfd_getfd only.
+TEST_F(CudaStream, InterprocessEventWhenPidfdGetfdIsRefused) {
+    CUDA_TEST_REQUIRE_EMULATED(); // its fd server
+    CUevent e;
+    CU_ASSERT_OK(
+        cu->cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CU_ASSERT_OK(cu->cuEventRecord(e, nullptr));
+    CUipcEventHandle h;
+    CU_ASSERT_OK(cu->cuIpcGetEventHandle(&h, e));
+    EXPECT_EQ(OpenRefused(h, nullptr), std::make_pair((int)CUDA_SUCCESS, 1));
+    EXPECT_EQ(OpenRefused(h, "UMF_GPU_IPC_FD_TRANSFER=pidfd"),
+              std::make_pair((int)CUDA_ERROR_NOT_PERMITTED, 0));
+    EXPECT_EQ(OpenRefused(h, "UMF_GPU_IPC_FD_TRANSFER=socket"),
+              std::make_pair((int)CUDA_SUCCESS, 1));
+    // A destroyed event's pool is served no more.
+    CU_ASSERT_OK(cu->cuEventDestroy_v2(e));
+    EXPECT_EQ(OpenRefused(h, nullptr).first, (int)CUDA_ERROR_INVALID_HANDLE);
+}
+
+// Bytes 36-43 of a handle name the exporter (its pidfd inode or start
+// time): a handle whose exporter is another process (its pid reused) is
+// refused, not opened on that process's fd.
+TEST_F(CudaStream, AnEventHandleOfAnotherExporterIsRefused) {
+    CUDA_TEST_REQUIRE_EMULATED(); // its fd server
+    CUevent e;
+    CU_ASSERT_OK(
+        cu->cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    CU_ASSERT_OK(cu->cuIpcGetEventHandle(&h, e));
+    unsigned char *b = reinterpret_cast<unsigned char *>(h.reserved);
+    b[36] ^= 1;
+    umf_mock_put32(b + 32,
+                   umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, b + 8, 24),
+                                  b + 36, 28));
+    EXPECT_EQ(OpenRefused(h, "UMF_GPU_IPC_FD_TRANSFER=socket").first,
+              (int)CUDA_ERROR_INVALID_HANDLE);
+    // pidfd_getfd refused and the socket's answer the same.
+    EXPECT_EQ(OpenRefused(h, nullptr).first, (int)CUDA_ERROR_INVALID_HANDLE);
     CU_EXPECT_OK(cu->cuEventDestroy_v2(e));
 }
 

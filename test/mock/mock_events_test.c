@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "c_test.h"
+#include "mock_bytes.h"
 #include "mock_events.h"
 #include "mock_ipc.h"
 #include "mock_test_util.h"
@@ -94,7 +95,13 @@ UMF_C_TEST(MockEvents, HandlePackAndChecks) {
     if (!test_core_init()) {
         return;
     }
-    umf_mock_events_desc_t d = {.fd = 9, .pid = 4321, .count = 7, .id = 5};
+    umf_mock_events_desc_t d = {.fd = 9,
+                                .pid = 4321,
+                                .count = 7,
+                                .id = 5,
+                                .start_time = 77,
+                                .file_ino = 88,
+                                .served = UMF_FD_SOCKET_PATH};
     unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES];
     umf_mock_events_pack(&d, h);
     int fd;
@@ -106,6 +113,10 @@ UMF_C_TEST(MockEvents, HandlePackAndChecks) {
     UMF_EXPECT_EQ(out.pid, 4321);
     UMF_EXPECT_EQ(out.count, 7);
     UMF_EXPECT_EQ(out.id, 5);
+    UMF_EXPECT_EQ(out.start_time, 77);
+    UMF_EXPECT_EQ(out.pidfs_ino, 0);
+    UMF_EXPECT_EQ(out.file_ino, 88);
+    UMF_EXPECT_EQ(out.served, UMF_FD_SOCKET_PATH);
     int mine = 3; // an importer's own fd
     memcpy(h, &mine, sizeof(mine));
     UMF_ASSERT_EQ(umf_mock_events_unpack(h, &out), UMF_MOCK_OK);
@@ -141,6 +152,58 @@ UMF_C_TEST(MockEvents, HandlePackAndChecks) {
     odd = d;
     odd.pid = 0;
     umf_mock_events_pack(&odd, h);
+    UMF_EXPECT_EQ(umf_mock_events_unpack(h, &out),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    // Version 2 names its exporter and file.
+    odd = d;
+    odd.start_time = 0;
+    umf_mock_events_pack(&odd, h);
+    UMF_EXPECT_EQ(umf_mock_events_unpack(h, &out),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    odd = d;
+    odd.file_ino = 0;
+    umf_mock_events_pack(&odd, h);
+    UMF_EXPECT_EQ(umf_mock_events_unpack(h, &out),
+                  UMF_MOCK_ERR_INVALID_ARGUMENT);
+    odd = d;
+    odd.start_time = 0;
+    odd.pidfs_ino = 99;
+    odd.served = UMF_FD_SOCKET_NONE;
+    umf_mock_events_pack(&odd, h);
+    UMF_ASSERT_EQ(umf_mock_events_unpack(h, &out), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(out.pidfs_ino, 99);
+    UMF_EXPECT_EQ(out.start_time, 0);
+    UMF_EXPECT_EQ(out.served, UMF_FD_SOCKET_NONE);
+}
+
+// A version 1 handle (no identity: bytes 36..63 zero) as the first
+// releases packed it, with its checksum (FNV-1a of bytes 8-31 and 36-63).
+UMF_C_TEST(MockEvents, VersionOneHandlesAreStillRead) {
+    unsigned char h[UMF_MOCK_EVENTS_HANDLE_BYTES] = {0};
+    umf_mock_put32(h + 0, 9);
+    umf_mock_put32(h + 8, 0x564b4755u);
+    umf_mock_put32(h + 12, 1);
+    umf_mock_put32(h + 16, 4321);
+    umf_mock_put32(h + 20, 7);
+    umf_mock_put64(h + 24, 5);
+    umf_mock_put32(h + 32,
+                   umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 24),
+                                  h + 36, 28));
+    umf_mock_events_desc_t out;
+    UMF_ASSERT_EQ(umf_mock_events_unpack(h, &out), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(out.fd, 9);
+    UMF_EXPECT_EQ(out.pid, 4321);
+    UMF_EXPECT_EQ(out.count, 7);
+    UMF_EXPECT_EQ(out.id, 5);
+    UMF_EXPECT_EQ(out.start_time, 0);
+    UMF_EXPECT_EQ(out.pidfs_ino, 0);
+    UMF_EXPECT_EQ(out.file_ino, 0);
+    UMF_EXPECT_EQ(out.served, UMF_FD_SOCKET_NONE);
+    // Version 1 has nothing after the id.
+    h[40] = 1;
+    umf_mock_put32(h + 32,
+                   umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 24),
+                                  h + 36, 28));
     UMF_EXPECT_EQ(umf_mock_events_unpack(h, &out),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
 }
