@@ -23,7 +23,19 @@ int64_t cuda_link_call_count(const char *entry) {
     return count != NULL ? count(entry) : -1;
 }
 
+// Each case counts its own calls, whichever cases ran before it in this
+// process (a filter or --gtest_shuffle changes that).
+static void reset_call_counts(void) {
+    umf_gpu_mock_reset_call_counts_fn reset =
+        (umf_gpu_mock_reset_call_counts_fn)dlsym(RTLD_DEFAULT,
+                                                 "umfCudaMockResetCallCounts");
+    if (reset != NULL) {
+        reset();
+    }
+}
+
 UMF_C_TEST(CudaLink, VersionedNamesThroughTheHeader) {
+    reset_call_counts();
     UMF_ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
     CUdevice dev;
     CUcontext ctx;
@@ -75,6 +87,7 @@ UMF_C_TEST(CudaLink, VersionedNamesThroughTheHeader) {
 // cuMemHostGetFlags, cuStreamSynchronize were missing, and a binary linked
 // with -lcuda could not start).
 UMF_C_TEST(CudaLink, StreamsEventsFillsAndHostMemory) {
+    reset_call_counts();
     UMF_ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
     CUcontext ctx;
     UMF_ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS);
@@ -124,8 +137,16 @@ UMF_C_TEST(CudaLink, StreamsEventsFillsAndHostMemory) {
 // Every per-thread variant the driver exports (40) is reached by a program
 // built with CUDA_API_PER_THREAD_DEFAULT_STREAM.
 UMF_C_TEST(CudaLink, EveryPerThreadVariant) {
+    reset_call_counts();
     UMF_ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
     UMF_EXPECT_EQ(cuda_link_every_per_thread_variant(), 0);
+    UMF_EXPECT_EQ(cuda_link_ptds_roundtrip(), 0);
+    CUcontext ctx;
+    UMF_ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuCtxPushCurrent(ctx), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuda_link_ptsz_stream_work(), 0);
+    UMF_EXPECT_EQ(cuCtxPopCurrent(NULL), CUDA_SUCCESS);
+    UMF_EXPECT_EQ(cuDevicePrimaryCtxRelease(0), CUDA_SUCCESS);
     static const char *const variants[] = {
         "cuEventRecordWithFlags_ptsz",
         "cuLaunchKernelEx_ptsz",
@@ -161,7 +182,7 @@ UMF_C_TEST(CudaLink, EveryPerThreadVariant) {
         "cuStreamQuery_ptsz",
         "cuStreamSynchronize_ptsz",
         "cuStreamWaitEvent_ptsz",
-        // Reached by the other cases of this program.
+        // Reached by cuda_link_ptds_roundtrip and _ptsz_stream_work.
         "cuEventRecord_ptsz",
         "cuMemcpyDtoH_v2_ptds",
         "cuMemcpyHtoD_v2_ptds",
