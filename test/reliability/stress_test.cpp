@@ -359,11 +359,35 @@ bool every_op_ran(const Shared &s) {
     return true;
 }
 
+// The soft fd limit at most `most` while in scope, so that a run here has
+// the working set of a machine with the common default of 1024 (where CI's
+// may be), not one sized to this machine's higher limit.
+class FdLimitAtMost {
+  public:
+    explicit FdLimitAtMost(rlim_t most) {
+        if (getrlimit(RLIMIT_NOFILE, &saved_) == 0 && saved_.rlim_cur > most) {
+            struct rlimit lower = saved_;
+            lower.rlim_cur = most;
+            lowered_ = setrlimit(RLIMIT_NOFILE, &lower) == 0;
+        }
+    }
+    ~FdLimitAtMost() {
+        if (lowered_) {
+            EXPECT_EQ(setrlimit(RLIMIT_NOFILE, &saved_), 0);
+        }
+    }
+
+  private:
+    struct rlimit saved_ = {};
+    bool lowered_ = false;
+};
+
 class Stress : public ::testing::TestWithParam<umf_test_gpu_kind_t> {};
 
 TEST_P(Stress, ThreadsMixEveryOperation) {
     const umf_test_gpu_t *g = umf_test_gpu(GetParam());
     GPU_REQUIRE_EMULATED(g);
+    FdLimitAtMost limit(1024);
     uint64_t seed = rel_seed();
 
     umf_test_child_t producer;
