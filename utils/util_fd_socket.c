@@ -45,7 +45,7 @@ typedef enum wire_status_t {
     WIRE_NOT_EXPORTER = 2, // the request names another process
     WIRE_REVOKED = 3,      // no such export (any more)
     WIRE_UID_REFUSED = 4,
-    WIRE_FAILED = 5, // the server could not send
+    WIRE_FAILED = 5, // it could not duplicate the fd (none left)
 } wire_status_t;
 
 typedef struct wire_reply_t {
@@ -194,8 +194,7 @@ typedef struct entry_t {
     struct entry_t *next_base, *next_id; // chains by (owner, base) and id
     uintptr_t owner;
     uint64_t base, alloc_id, dev, ino;
-    int remote_fd; // the exporter's fd number, as recorded
-    int dup_fd;    // our own duplicate: the only fd ever sent
+    int remote_fd; // the exporter's fd number, as recorded (this process's)
     uint64_t refs;
     size_t uid_count;
     uint32_t uids[UMF_FD_SERVER_MAX_UIDS];
@@ -281,7 +280,6 @@ static void unlink_entry(entry_t *e) {
             break;
         }
     }
-    close(e->dup_fd);
     free(e);
     if (atomic_fetch_sub_explicit(&live_exports, 1, memory_order_relaxed) ==
         1) {
@@ -419,6 +417,27 @@ static void reply(int fd, wire_status_t status, uint32_t uid, int send_fd) {
     (void)sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
+// Sends the file of export `e`: a duplicate of the exporter's fd, made
+// now, if it is still the file exported (the exporter closes its fd only
+// after revoking, which takes the lock held here; a number closed and reused
+// without a revoke names another file and is not sent). Under the lock.
+static void send_export_locked(const client_t *c, const entry_t *e) {
+    int fd = fcntl(e->remote_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) {
+        // EBADF: closed without a revoke; EMFILE: no fd left here.
+        reply(c->fd, errno == EBADF ? WIRE_REVOKED : WIRE_FAILED, c->uid, -1);
+        return;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != e->dev ||
+        (uint64_t)st.st_ino != e->ino) {
+        reply(c->fd, WIRE_REVOKED, c->uid, -1);
+    } else {
+        reply(c->fd, WIRE_OK, c->uid, fd);
+    }
+    close(fd);
+}
+
 // Answers the one request of a client whose socket is readable. Returns
 // false while the request has not arrived (the client stays).
 static bool serve_client(const client_t *c) {
@@ -477,8 +496,7 @@ static bool serve_client(const client_t *c) {
     } else if (!uid_allowed(e, c->uid)) {
         reply(c->fd, WIRE_UID_REFUSED, c->uid, -1);
     } else {
-        // Sent under the lock: a revoke cannot close the duplicate meanwhile.
-        reply(c->fd, WIRE_OK, c->uid, e->dup_fd);
+        send_export_locked(c, e);
     }
     pthread_mutex_unlock(&lock);
     return true;
@@ -815,7 +833,7 @@ int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
                      .refs = 1};
     set_uids(&proto, policy);
     // Exported again (a repeated get): one more reference, the latest
-    // allow-list, no new duplicate.
+    // allow-list.
     pthread_mutex_lock(&lock);
     listener_t *l =
         running && !stopping ? find_listener(dir, policy->tag) : NULL;
@@ -830,12 +848,6 @@ int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
         return ENOMEM;
     }
     *e = proto;
-    e->dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    if (e->dup_fd < 0) {
-        int err = errno;
-        free(e);
-        return err;
-    }
     pthread_mutex_lock(&lock);
     int err = 0;
     if (!owner_known(owner) && owner_count == MAX_OWNERS) {
@@ -855,7 +867,6 @@ int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
             *name = l->name;
         }
         pthread_mutex_unlock(&lock);
-        close(e->dup_fd);
         free(e);
         if (unused) {
             stop_server(true);
@@ -1093,6 +1104,9 @@ umf_fd_status_t umf_fd_socket_take(const umf_fd_socket_name_t *name,
         break;
     case WIRE_REVOKED:
         status = sock_fail(why, UMF_FD_REVOKED, "fd server", 0, req);
+        break;
+    case WIRE_FAILED: // it could not duplicate its fd: none left there
+        status = sock_fail(why, UMF_FD_OS_ERROR, "fd server", EMFILE, req);
         break;
     case WIRE_UID_REFUSED:
         status = sock_fail(why, UMF_FD_UID_REFUSED, "fd server", 0, req);

@@ -8,16 +8,19 @@
 //
 // The exporter side, the fd server:
 // - umf_fd_server_export() records an fd this process exported (a GPU
-//   driver's IPC fd) with the allocation it belongs to, and takes a
-//   close-on-exec duplicate of it: the server only ever sends that
-//   duplicate, so it can never be made to send another fd, even if the
+//   driver's IPC fd) with the allocation it belongs to and the file behind
+//   it (st_dev/st_ino). It holds no fd of its own for an export, so serving
+//   does not double an exporter's fds: for each request it duplicates the
+//   recorded fd, sends the duplicate only if it is still that file, and
+//   closes it. So it can never be made to send another file, even if the
 //   exporter's fd number is closed and reused. Put (umf_fd_server_unexport)
-//   and free (umf_fd_server_revoke) revoke it.
+//   and free (umf_fd_server_revoke) revoke the export; the exporter keeps
+//   its fd open until it has revoked it.
 // - The serving thread and its socket start at the first export, never at
 //   load: a process that never exports pays nothing. It stops when the last
 //   user detaches (umf_fd_server_detach: the last provider destroyed) and at
 //   exit; the child of a fork inherits no server (no thread, no socket, no
-//   duplicates: they are closed in the child).
+//   export: they are dropped in the child).
 // - Sockets are SOCK_SEQPACKET: one request is one message of a fixed
 //   size, one per connection; the thread multiplexes every client with
 //   poll() on non-blocking sockets, drops a client that sent nothing within

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -154,6 +156,53 @@ TEST(UtilFdSocket, RevokeTakesOnlyItsOwnBase) {
     EXPECT_FALSE(umf_fd_server_running());
 }
 
+// Serving does not double an exporter's fds: the server holds none per
+// export (only its own sockets), and duplicates the fd per request.
+TEST(UtilFdSocket, AnExportHoldsNoFdOfItsOwn) {
+    Exported first(5, 0x5000, 51);
+    ASSERT_EQ(first.Export(kServe), 0); // the server and its sockets start
+    std::vector<std::unique_ptr<Exported>> more;
+    for (uint64_t i = 0; i < 64; i++) {
+        more.push_back(
+            std::make_unique<Exported>(5, 0x6000 + i * 0x1000, 60 + i));
+    }
+    int fds = umf_test_count_open_fds();
+    for (auto &e : more) {
+        ASSERT_EQ(e->Export(kServe), 0);
+    }
+    EXPECT_EQ(umf_test_count_open_fds(), fds);
+    EXPECT_EQ(umf_fd_server_exports(), 65u);
+    int got = -1;
+    ASSERT_EQ(more.back()->Take(&got), UMF_FD_OK);
+    EXPECT_TRUE(SameFile(got, more.back()->fd));
+    close(got);
+    // The server closes its copy under its lock right after sending it; a
+    // repeated export takes that lock, so the copy is gone after it.
+    ASSERT_EQ(more.back()->Export(kServe), 0);
+    EXPECT_EQ(umf_test_count_open_fds(), fds);
+    umf_fd_server_detach(5);
+    EXPECT_FALSE(umf_fd_server_running());
+}
+
+// An exporter that closes its fd without revoking (a driver bug, or a
+// number reused behind the server's back) gets nothing sent for it: not
+// the other file now at that number, and no error but "not exported".
+TEST(UtilFdSocket, AnFdClosedWithoutARevokeIsNotSent) {
+    Exported a(6, 0x7000, 71);
+    ASSERT_EQ(a.Export(kServe), 0);
+    int other = memfd_create("umf-fd-socket-other", MFD_CLOEXEC);
+    ASSERT_GE(other, 0);
+    ASSERT_EQ(dup3(other, a.fd, O_CLOEXEC), a.fd); // the number, reused
+    close(other);
+    int got = -1;
+    EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+    close(a.fd); // the number, closed
+    EXPECT_EQ(a.Take(&got), UMF_FD_REVOKED);
+    a.fd = -1;
+    umf_fd_server_detach(6);
+    EXPECT_FALSE(umf_fd_server_running());
+}
+
 TEST(UtilFdSocket, ARequestMustNameTheExporterTheAllocationAndTheFile) {
     Exported a(4, 0x4000, 41);
     ASSERT_EQ(a.Export(kServe), 0);
@@ -252,13 +301,21 @@ TEST(UtilFdSocket, APathSocketServesAndIsRemovedAtTheStop) {
 TEST(UtilFdSocket, AForkChildInheritsNoServer) {
     Exported a(8, 0x8000, 81);
     ASSERT_EQ(a.Export(kServe), 0);
+    // The serving thread, started by the export, is waiting in poll() when
+    // the fork comes: it served a request, and a repeated export waits for
+    // its lock, which it holds until the reply went. A fork while a thread
+    // is inside malloc would leave the child's allocator locked (clang 14's
+    // AddressSanitizer takes no allocator lock around fork).
+    int got = -1;
+    ASSERT_EQ(a.Take(&got), UMF_FD_OK);
+    close(got);
+    ASSERT_EQ(a.Export(kServe), 0);
     pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
         // No thread, no export; the parent's socket still serves the
         // parent. A fresh export starts the child's own server.
         bool ok = !umf_fd_server_running() && umf_fd_server_exports() == 0;
-        int got = -1;
         umf_fd_socket_request_t req = a.Request();
         req.pid = getppid();
         umf_fd_failure_t why;
