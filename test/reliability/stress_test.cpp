@@ -333,10 +333,11 @@ double stress_seconds() {
 }
 
 // Pieces per thread (64 where the fd limit allows). Every allocation that
-// was exported holds up to two fds until its free (the emulated driver's
-// export and the fd server's copy), and the threads and the pool hold at
-// most threads * max + kPoolMax allocations: sized to the fds left under
-// the soft limit, which may be 1024.
+// was exported holds an fd until its free (the emulated driver's export;
+// the fd server makes a copy per request and closes it), and the threads
+// and the pool hold at most threads * max + kPoolMax allocations: sized, at
+// two fds each for the opens' and copies' passing fds, to the fds left
+// under the soft limit, which may be 1024.
 size_t max_pieces(int threads) {
     struct rlimit lim = {};
     int open = umf_test_count_open_fds();
