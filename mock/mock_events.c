@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "mock_bytes.h"
+#include "mock_ipc.h"
 #include "mock_log.h"
-#include "util_fd.h"
 #include "util_fd_socket.h"
 
 #define FILE_MAGIC 0x5354564b4d475554ull // "TUGMKVTS"
@@ -292,8 +292,10 @@ umf_mock_status_t umf_mock_events_export(const umf_mock_events_t *p,
     d->pid = (int)getpid();
     d->count = p->count;
     d->id = p->id;
-    d->pidfs_ino = umf_proc_self_pidfs_ino();
-    d->start_time = d->pidfs_ino != 0 ? 0 : umf_proc_self_start_time();
+    umf_mock_fd_origin_t self;
+    umf_mock_fd_origin_self(&self);
+    d->pidfs_ino = self.pidfs_ino;
+    d->start_time = self.start_time;
     d->file_ino = (uint64_t)st.st_ino;
     d->served = UMF_FD_SOCKET_NONE;
     return UMF_MOCK_OK;
