@@ -421,8 +421,10 @@ TEST_P(Stress, ThreadsMixEveryOperation) {
             pool.emplace_back([&w] { w.run(); });
         }
         std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-        // However slow the machine: until each operation ran, not a time.
-        while (!every_op_ran(s)) {
+        // However slow the machine: until each operation ran (checked
+        // below), with a bound of 60 000 looks so that one that never runs
+        // fails the case instead of hanging it.
+        for (int looks = 0; !every_op_ran(s) && looks < 60000; looks++) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         s.stop = true;
