@@ -280,9 +280,9 @@ umf_mock_status_t umf_mock_ipc_export(const void *ptr, bool require_base,
         if (arena != NULL) {
             umf_mock_arena_publish(arena, (uint32_t)d.b0, d.id);
         } else {
-            umf_mock_record_store(&rec->data.b1, ino);
+            umf_mock_record_store(&rec->b1, ino);
         }
-        umf_mock_record_store((uint64_t *)&rec->data.export_fd, (uint64_t)fd);
+        umf_mock_record_store((uint64_t *)&rec->export_fd, (uint64_t)fd);
         umf_mock_record_release(rec);
         remember_export(fd, rec);
         umf_mock_stat_add(t, UMF_MOCK_STAT_IPC_HANDLES, 1);
@@ -346,7 +346,7 @@ umf_mock_status_t umf_mock_ipc_put(const umf_mock_ipc_desc_t *desc,
         if (!umf_mock_record_claim(rec, seq)) {
             continue; // changed meanwhile: look again
         }
-        umf_mock_record_store((uint64_t *)&rec->data.export_fd,
+        umf_mock_record_store((uint64_t *)&rec->export_fd,
                               (uint64_t)(int64_t)UMF_MOCK_EXPORT_PUT);
         umf_mock_record_release(rec);
         umf_fd_server_revoke(0, d.base); // before the fd goes

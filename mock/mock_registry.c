@@ -18,7 +18,21 @@
 #define CACHE_MAX 64
 #define CACHE_BATCH 32
 
-#define DATA_WORDS (sizeof(umf_mock_rec_data_t) / sizeof(uint64_t))
+// A record's meta word: [user flags: 32][device + 1: 14][arena order: 6]
+// [backend: 4][kind: 8].
+#define META_BACKEND_SHIFT 8
+#define META_ORDER_SHIFT 12
+#define META_DEVICE_SHIFT 18
+#define META_FLAGS_SHIFT 32
+#define META_KIND_MAX 0xffu
+#define META_BACKEND_MAX 0xfu
+#define META_ORDER_MAX 0x3fu
+#define META_DEVICE_MAX 0x3fffu // device + 1
+
+_Static_assert(UMF_MOCK_MAX_DEVICES < META_DEVICE_MAX, "devices fit the meta");
+_Static_assert(offsetof(umf_mock_record_t, mapped) == 64,
+               "a free of an arena block reads one line");
+_Static_assert(sizeof(umf_mock_record_t) == 128, "two lines a record");
 
 typedef umf_mock_record_t *map_entry_t;
 
@@ -102,12 +116,12 @@ static const array_t *array_of(uint64_t addr) {
 }
 
 // The next record of array a that could hold addr, from block order *k
-// on (advancing *k), or NULL after the last: the entry of the page a block
-// of order k holding addr would start at. The base case (k = 0) first; a
-// record covers a whole block and blocks never overlap, so the first
-// candidate that holds addr is its one.
+// on (advancing *k; its page in *page_out), or NULL after the last: the
+// entry of the page a block of order k holding addr would start at. The
+// base case (k = 0) first; a record covers a whole block and blocks never
+// overlap, so the first candidate that holds addr is its one.
 static umf_mock_record_t *array_next(const array_t *a, uint64_t addr,
-                                     unsigned *k) {
+                                     unsigned *k, uint64_t *page_out) {
     uint64_t page = (addr - a->base) >> umf_mock_page_shift;
     uint64_t used = atomic_load_explicit(a->used, memory_order_acquire);
     for (; *k <= a->max_order; (*k)++) {
@@ -116,22 +130,27 @@ static umf_mock_record_t *array_next(const array_t *a, uint64_t addr,
             umf_mock_record_t *records =
                 atomic_load_explicit(&a->records, memory_order_relaxed);
             (*k)++;
+            *page_out = start;
             return &records[start];
         }
     }
     return NULL;
 }
 
-static bool in_array(const umf_mock_record_t *rec) {
+// The array that holds rec, and rec's page in it (*page); NULL for a pool
+// record.
+static const array_t *array_holding(const umf_mock_record_t *rec,
+                                    uint64_t *page) {
     unsigned n = atomic_load_explicit(&array_count, memory_order_acquire);
     for (unsigned i = 0; i < n; i++) {
         const umf_mock_record_t *r =
             atomic_load_explicit(&arrays[i].records, memory_order_relaxed);
         if (r != NULL && rec >= r && rec < r + arrays[i].pages) {
-            return true;
+            *page = (uint64_t)(rec - r);
+            return &arrays[i];
         }
     }
-    return false;
+    return NULL;
 }
 
 void umf_mock_registry_setup(void) {
@@ -195,21 +214,100 @@ static bool map_set(uint64_t first, uint64_t end, umf_mock_record_t *rec) {
     return true;
 }
 
-static void data_copy_out(const umf_mock_record_t *rec,
-                          umf_mock_rec_data_t *out) {
-    const uint64_t *src = (const uint64_t *)&rec->data;
-    uint64_t *dst = (uint64_t *)out;
-    for (size_t i = 0; i < DATA_WORDS; i++) {
-        dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-    }
+// ---- Packing ------------------------------------------------------------
+
+static uint64_t load_word(const uint64_t *w) {
+    return __atomic_load_n(w, __ATOMIC_RELAXED);
 }
 
-static void data_copy_in(umf_mock_record_t *rec,
+static void store_word(uint64_t *w, uint64_t value) {
+    __atomic_store_n(w, value, __ATOMIC_RELAXED);
+}
+
+static uint64_t meta_field(uint64_t meta, unsigned shift, uint64_t max) {
+    return (meta >> shift) & max;
+}
+
+static uint64_t pages_of(uint64_t bytes) {
+    return (bytes + umf_mock_page_size - 1) &
+           ~((uint64_t)umf_mock_page_size - 1);
+}
+
+// Whether `in` fits a record (of array a at `page`, or a pool record when a
+// is NULL); if not, logs why.
+static bool data_fit(const umf_mock_rec_data_t *in, const array_t *a,
+                     uint64_t page) {
+    const char *why = NULL;
+    if (in->kind > META_KIND_MAX || in->backend > META_BACKEND_MAX ||
+        in->user_flags > UINT32_MAX) {
+        why = "kind, backend or user flags too large";
+    } else if (in->device < -1 ||
+               (uint64_t)(in->device + 1) > META_DEVICE_MAX) {
+        why = "device out of range";
+    } else if (a != NULL &&
+               (in->backend != UMF_MOCK_BACKEND_ARENA || in->b0 != page ||
+                in->b1 > META_ORDER_MAX || in->mapped != pages_of(in->size) ||
+                in->peer_pid != 0 || in->peer_id != 0)) {
+        why = "not an arena block at the record's page";
+    }
+    if (why != NULL) {
+        UMF_MOCK_LOG_ERROR("cannot record allocation %llu at 0x%llx: %s",
+                           (unsigned long long)in->id,
+                           (unsigned long long)in->base, why);
+    }
+    return why == NULL;
+}
+
+// Reads the record's data word by word (under its sequence lock, or a
+// claim). A record of array a at `page` reads its first line only.
+static void data_copy_out(const umf_mock_record_t *rec, const array_t *a,
+                          uint64_t page, umf_mock_rec_data_t *out) {
+    uint64_t meta = load_word(&rec->meta);
+    out->base = load_word(&rec->base);
+    out->size = load_word(&rec->size);
+    out->owner = load_word(&rec->owner);
+    out->export_fd = (int64_t)load_word((const uint64_t *)&rec->export_fd);
+    out->id = load_word(&rec->id);
+    out->kind = meta_field(meta, 0, META_KIND_MAX);
+    out->backend = meta_field(meta, META_BACKEND_SHIFT, META_BACKEND_MAX);
+    out->device =
+        (int64_t)meta_field(meta, META_DEVICE_SHIFT, META_DEVICE_MAX) - 1;
+    out->user_flags = meta >> META_FLAGS_SHIFT;
+    if (a != NULL) {
+        out->mapped = pages_of(out->size);
+        out->b0 = page;
+        out->b1 = meta_field(meta, META_ORDER_SHIFT, META_ORDER_MAX);
+        out->peer_pid = 0;
+        out->peer_id = 0;
+        return;
+    }
+    out->mapped = load_word(&rec->mapped);
+    out->b0 = load_word(&rec->b0);
+    out->b1 = load_word(&rec->b1);
+    out->peer_pid = (int64_t)load_word((const uint64_t *)&rec->peer_pid);
+    out->peer_id = load_word(&rec->peer_id);
+}
+
+// Writes data that fit (data_fit) into the record, word by word.
+static void data_copy_in(umf_mock_record_t *rec, const array_t *a,
                          const umf_mock_rec_data_t *in) {
-    uint64_t *dst = (uint64_t *)&rec->data;
-    const uint64_t *src = (const uint64_t *)in;
-    for (size_t i = 0; i < DATA_WORDS; i++) {
-        __atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+    uint64_t order = a != NULL ? in->b1 : 0;
+    uint64_t meta = in->kind | in->backend << META_BACKEND_SHIFT |
+                    order << META_ORDER_SHIFT |
+                    (uint64_t)(in->device + 1) << META_DEVICE_SHIFT |
+                    in->user_flags << META_FLAGS_SHIFT;
+    store_word(&rec->base, in->base);
+    store_word(&rec->size, in->size);
+    store_word(&rec->owner, in->owner);
+    store_word((uint64_t *)&rec->export_fd, (uint64_t)in->export_fd);
+    store_word(&rec->meta, meta);
+    store_word(&rec->id, in->id);
+    if (a == NULL) {
+        store_word(&rec->mapped, in->mapped);
+        store_word(&rec->b0, in->b0);
+        store_word(&rec->b1, in->b1);
+        store_word((uint64_t *)&rec->peer_pid, (uint64_t)in->peer_pid);
+        store_word(&rec->peer_id, in->peer_id);
     }
 }
 
@@ -227,8 +325,10 @@ static void wait_a_little(unsigned *spins) {
     }
 }
 
-bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
-                          uint64_t *seq) {
+// umf_mock_record_read of a record of array a at `page` (a NULL: a pool
+// record).
+static bool read_in(umf_mock_record_t *rec, const array_t *a, uint64_t page,
+                    umf_mock_rec_data_t *out, uint64_t *seq) {
     unsigned spins = 0;
     for (;;) {
         uint64_t s1 = atomic_load_explicit(&rec->seq, memory_order_acquire);
@@ -237,7 +337,7 @@ bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
             continue;
         }
         uint64_t live = atomic_load_explicit(&rec->live, memory_order_relaxed);
-        data_copy_out(rec, out);
+        data_copy_out(rec, a, page, out);
         atomic_thread_fence(memory_order_acquire);
         if (atomic_load_explicit(&rec->seq, memory_order_relaxed) == s1) {
             *seq = s1;
@@ -246,10 +346,18 @@ bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
     }
 }
 
-// Whether a snapshot of `rec` is live and holds addr.
-static bool holds(umf_mock_record_t *rec, uint64_t addr,
-                  umf_mock_rec_data_t *out, uint64_t *seq) {
-    return umf_mock_record_read(rec, out, seq) && out->base <= addr &&
+bool umf_mock_record_read(umf_mock_record_t *rec, umf_mock_rec_data_t *out,
+                          uint64_t *seq) {
+    uint64_t page = 0;
+    const array_t *a = array_holding(rec, &page);
+    return read_in(rec, a, page, out, seq);
+}
+
+// Whether a snapshot of `rec` (of array a at `page`, or a pool record) is
+// live and holds addr.
+static bool holds(umf_mock_record_t *rec, const array_t *a, uint64_t page,
+                  uint64_t addr, umf_mock_rec_data_t *out, uint64_t *seq) {
+    return read_in(rec, a, page, out, seq) && out->base <= addr &&
            addr - out->base < out->mapped;
 }
 
@@ -259,8 +367,10 @@ bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
     const array_t *a = array_of(addr);
     if (a != NULL) {
         unsigned k = 0;
-        for (umf_mock_record_t *rec; (rec = array_next(a, addr, &k)) != NULL;) {
-            if (holds(rec, addr, out, seq)) {
+        uint64_t page;
+        for (umf_mock_record_t *rec;
+             (rec = array_next(a, addr, &k, &page)) != NULL;) {
+            if (holds(rec, a, page, addr, out, seq)) {
                 if (rec_out != NULL) {
                     *rec_out = rec;
                 }
@@ -273,7 +383,7 @@ bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
     // A record found in the map may be freed and reused before it is read;
     // then the map has changed too, and another round finds the new one.
     for (int round = 0; rec != NULL && round < 1000; round++) {
-        if (holds(rec, addr, out, seq)) {
+        if (holds(rec, NULL, 0, addr, out, seq)) {
             if (rec_out != NULL) {
                 *rec_out = rec;
             }
@@ -288,21 +398,25 @@ bool umf_mock_registry_lookup(const void *ptr, umf_mock_record_t **rec_out,
     return false;
 }
 
-// Claims `rec` and keeps the claim if it is live and holds addr (*data its
-// data); else releases it. *busy: it was claimed by another writer.
-static bool claim_holding(umf_mock_record_t *rec, uint64_t addr,
+// Claims `rec` (of array a at `page`, or a pool record) and keeps the claim
+// if it is live and holds addr (*data its data); else releases it. *busy:
+// it was claimed by another writer.
+static bool claim_holding(umf_mock_record_t *rec, const array_t *a,
+                          uint64_t page, uint64_t addr,
                           umf_mock_rec_data_t *data, bool *busy) {
-    // The claim's compare-exchange holds back every later load until it is
-    // done: ask for the data's second line first, so that the two misses
-    // overlap instead of following each other.
-    __builtin_prefetch((const char *)rec + 64);
+    if (a == NULL) {
+        // The claim's compare-exchange holds back every later load until it
+        // is done: ask for the second line first, so that the two misses
+        // overlap instead of following each other.
+        __builtin_prefetch((const char *)rec + 64);
+    }
     uint64_t seq = atomic_load_explicit(&rec->seq, memory_order_acquire);
     *busy = !umf_mock_record_claim(rec, seq);
     if (*busy) {
         return false;
     }
     // Ours now: no writer can change it, plain reads are consistent.
-    data_copy_out(rec, data);
+    data_copy_out(rec, a, page, data);
     if (atomic_load_explicit(&rec->live, memory_order_relaxed) &&
         data->base <= addr && addr - data->base < data->mapped) {
         return true;
@@ -319,9 +433,12 @@ bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec_out,
     const array_t *a = array_of(addr);
     if (a != NULL) {
         unsigned k = 0;
-        for (umf_mock_record_t *rec; (rec = array_next(a, addr, &k)) != NULL;) {
+        uint64_t page;
+        for (umf_mock_record_t *rec;
+             (rec = array_next(a, addr, &k, &page)) != NULL;) {
             bool got;
-            while (!(got = claim_holding(rec, addr, data, &busy)) && busy) {
+            while (!(got = claim_holding(rec, a, page, addr, data, &busy)) &&
+                   busy) {
                 wait_a_little(&spins); // another writer holds it
             }
             if (got) {
@@ -336,7 +453,7 @@ bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec_out,
         if (rec == NULL) {
             return false;
         }
-        if (claim_holding(rec, addr, data, &busy)) {
+        if (claim_holding(rec, NULL, 0, addr, data, &busy)) {
             *rec_out = rec;
             return true;
         }
@@ -366,14 +483,19 @@ bool umf_mock_registry_insert(umf_mock_record_t *rec,
                               const umf_mock_rec_data_t *data) {
     uint64_t first = data->base >> umf_mock_page_shift;
     uint64_t end = (data->base + data->mapped) >> umf_mock_page_shift;
+    uint64_t page = 0;
+    const array_t *a = array_holding(rec, &page);
+    if (!data_fit(data, a, page)) {
+        return false;
+    }
     // Readers holding a stale pointer to this record must see the change.
     uint64_t s = atomic_load_explicit(&rec->seq, memory_order_relaxed);
     atomic_store_explicit(&rec->seq, s + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
-    data_copy_in(rec, data);
+    data_copy_in(rec, a, data);
     atomic_store_explicit(&rec->live, 1, memory_order_relaxed);
     atomic_store_explicit(&rec->seq, s + 2, memory_order_release);
-    if (in_array(rec)) {
+    if (a != NULL) {
         return true; // found from the address, not the page map
     }
     if (!map_set(first, end, rec)) {
@@ -387,9 +509,10 @@ bool umf_mock_registry_insert(umf_mock_record_t *rec,
 }
 
 void umf_mock_registry_remove(umf_mock_record_t *rec) {
-    uint64_t base = __atomic_load_n(&rec->data.base, __ATOMIC_RELAXED);
-    uint64_t mapped = __atomic_load_n(&rec->data.mapped, __ATOMIC_RELAXED);
-    if (!in_array(rec)) {
+    uint64_t page;
+    if (array_holding(rec, &page) == NULL) {
+        uint64_t base = load_word(&rec->base);
+        uint64_t mapped = load_word(&rec->mapped);
         map_set(base >> umf_mock_page_shift,
                 (base + mapped) >> umf_mock_page_shift, NULL);
     }

@@ -77,12 +77,25 @@ typedef struct umf_mock_rec_data_t {
     uint64_t peer_id;    // imports: the allocation id in that process
 } umf_mock_rec_data_t;
 
-// Aligned so that the words a free reads (seq, live, data) take two whole
-// cache lines.
+// A record as it is stored: the data's words, some packed together, in two
+// cache lines. The first holds everything a free of an arena block reads:
+// in a record of an array (the arena's) the second line's fields follow
+// from the first and from the record's place in the array, and are neither
+// written nor read, so that a free with a million allocations alive misses
+// on one line, not two. The data go in and out through the registry's
+// functions (umf_mock_registry_insert, umf_mock_record_read, ...), which
+// pack and unpack them; umf_mock_record_store writes one field in place.
 typedef struct umf_mock_record_t {
     _Atomic uint64_t seq;  // even: stable; odd: claimed by a writer
     _Atomic uint64_t live; // 1 while registered
-    umf_mock_rec_data_t data;
+    uint64_t base, size, owner;
+    int64_t export_fd;
+    uint64_t meta; // kind, backend, device + 1, user flags, the arena order
+    uint64_t id;
+    // The second line: not used by a record of an array.
+    uint64_t mapped, b0, b1;
+    int64_t peer_pid;
+    uint64_t peer_id;
     struct umf_mock_record_t *next_free; // pool records only
 } __attribute__((aligned(64))) umf_mock_record_t;
 
@@ -108,7 +121,11 @@ umf_mock_record_t *umf_mock_record_get(umf_mock_thread_t *t);
 void umf_mock_record_put(umf_mock_thread_t *t, umf_mock_record_t *rec);
 
 // Registers `rec` with `data` for [data->base, data->base + data->mapped).
-// False (nothing registered) when the page map could not grow.
+// False (nothing registered) when the page map could not grow, or when the
+// data do not fit the record (logged): a kind, backend or user flags wider
+// than 8, 4 or 32 bits, a device outside -1 .. 16382; for a record of an
+// array, data that are not an arena block of order up to 63 at the record's
+// own page, `mapped` its size rounded up to pages, no peer.
 bool umf_mock_registry_insert(umf_mock_record_t *rec,
                               const umf_mock_rec_data_t *data);
 
@@ -159,7 +176,8 @@ bool umf_mock_registry_claim_at(const void *ptr, umf_mock_record_t **rec,
 bool umf_mock_record_claim(umf_mock_record_t *rec, uint64_t seq);
 // Ends a claim that changed nothing, or only the word at `field`.
 void umf_mock_record_release(umf_mock_record_t *rec);
-// Writes one word of a claimed record.
+// Writes one word of a claimed record: &rec->export_fd, or &rec->b1 of a
+// record that is in no array.
 void umf_mock_record_store(uint64_t *field, uint64_t value);
 // Unregisters a claimed record and ends the claim.
 void umf_mock_registry_remove(umf_mock_record_t *rec);

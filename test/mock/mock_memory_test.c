@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "c_test.h"
+#include "mock_arena.h"
+#include "mock_registry.h"
 #include "mock_test_util.h"
 
 #define MiB (1ull << 20)
@@ -121,6 +123,136 @@ UMF_C_TEST(MockMemory, AllocLookupFree) {
             UMF_EXPECT_EQ(umf_mock_device_used(devs[k]), used);
         }
     }
+}
+
+// A record packs some fields together, and a record of the arena keeps
+// only its first line: every field still comes back whole, at its largest
+// too, from a lookup and from the free.
+UMF_C_TEST(MockMemory, RecordsKeepEveryFieldWhole) {
+    if (!test_core_init()) {
+        return;
+    }
+    static const umf_mock_kind_t kinds[] = {
+        UMF_MOCK_KIND_DEVICE, UMF_MOCK_KIND_SHARED, UMF_MOCK_KIND_HOST};
+    static const int devs[] = {1, 1, -1};
+    const uintptr_t owner = (uintptr_t)0xfedcba9876543210ull;
+    const size_t size = 5 * umf_mock_page_size + 3;
+    for (int k = 0; k < 3; k++) {
+        void *p = NULL;
+        // 64 KiB aligned: an arena block of a higher order than its size.
+        UMF_ASSERT_EQ(umf_mock_alloc(kinds[k], devs[k], size, 64 << 10, owner,
+                                     UINT32_MAX, &p),
+                      UMF_MOCK_OK);
+        UMF_EXPECT_EQ((uintptr_t)p % (64 << 10), 0);
+        umf_mock_alloc_info_t info, freed;
+        UMF_ASSERT_EQ(umf_mock_lookup((char *)p + size - 1, &info),
+                      UMF_MOCK_OK);
+        UMF_EXPECT_PTR_EQ(info.base, p);
+        UMF_EXPECT_EQ(info.size, size);
+        UMF_EXPECT_EQ(info.mapped, 6 * umf_mock_page_size);
+        UMF_EXPECT_EQ(info.kind, kinds[k]);
+        UMF_EXPECT_EQ(info.device, devs[k]);
+        UMF_EXPECT_EQ(info.owner, owner);
+        UMF_EXPECT_EQ(info.user_flags, UINT32_MAX);
+        UMF_EXPECT(info.id != 0);
+        UMF_EXPECT(!info.exported);
+        UMF_EXPECT_EQ(info.peer_pid, 0);
+        UMF_EXPECT_EQ(info.peer_id, 0);
+        // The slack up to the alignment is not the allocation's.
+        UMF_EXPECT_EQ(
+            umf_mock_lookup((char *)p + 6 * umf_mock_page_size, &info),
+            UMF_MOCK_ERR_NOT_FOUND);
+        UMF_ASSERT_EQ(umf_mock_free(p, UMF_MOCK_KIND_ALLOCATED, owner, &freed),
+                      UMF_MOCK_OK);
+        UMF_EXPECT_PTR_EQ(freed.base, p);
+        UMF_EXPECT_EQ(freed.size, size);
+        UMF_EXPECT_EQ(freed.mapped, 6 * umf_mock_page_size);
+        UMF_EXPECT_EQ(freed.kind, kinds[k]);
+        UMF_EXPECT_EQ(freed.device, devs[k]);
+        UMF_EXPECT_EQ(freed.owner, owner);
+        UMF_EXPECT_EQ(freed.user_flags, UINT32_MAX);
+        UMF_EXPECT_EQ(freed.id, info.id);
+    }
+}
+
+// Data a record cannot hold are refused whole, and nothing is registered:
+// too wide a field for a pool record; for an arena record, anything but
+// the arena block of its own page.
+UMF_C_TEST(MockMemory, RecordsRefuseWhatTheyCannotHold) {
+    if (!test_core_init()) {
+        return;
+    }
+    umf_mock_thread_t *t = umf_mock_thread();
+    UMF_ASSERT(t != NULL);
+    static char target[1];
+    uint64_t base =
+        ((uint64_t)(uintptr_t)target) & ~(uint64_t)(umf_mock_page_size - 1);
+    const umf_mock_rec_data_t good = {
+        .base = base,
+        .size = 1,
+        .mapped = umf_mock_page_size,
+        .id = 77,
+        .kind = UMF_MOCK_KIND_HOST,
+        .device = -1,
+        .export_fd = -1,
+        .backend = UMF_MOCK_BACKEND_MALLOC,
+    };
+    umf_mock_rec_data_t bad[3] = {good, good, good};
+    bad[0].user_flags = UINT64_C(1) << 32;
+    bad[1].device = 1 << 14;
+    bad[2].kind = 0x100;
+    umf_mock_record_t *rec = umf_mock_record_get(t);
+    UMF_ASSERT(rec != NULL);
+    for (int i = 0; i < 3; i++) {
+        UMF_EXPECT(!umf_mock_registry_insert(rec, &bad[i]));
+        umf_mock_alloc_info_t info;
+        UMF_EXPECT_EQ(umf_mock_lookup(target, &info), UMF_MOCK_ERR_NOT_FOUND);
+    }
+    umf_mock_record_put(t, rec);
+    if (umf_mock_memory_mode() != UMF_MOCK_MEMORY_ARENA) {
+        return;
+    }
+    // A block of the arena of device 0, taken from the arena itself: its
+    // record is unused.
+    umf_mock_arena_t *a;
+    UMF_ASSERT_EQ(umf_mock_device_arena(0, &a), UMF_MOCK_OK);
+    void *block = NULL;
+    uint32_t page = 0;
+    UMF_ASSERT_EQ(umf_mock_arena_alloc(a, NULL, 1, &block, &page), UMF_MOCK_OK);
+    umf_mock_rec_data_t arena_good = {
+        .base = (uint64_t)(uintptr_t)block,
+        .size = umf_mock_page_size + 1,
+        .mapped = 2 * umf_mock_page_size,
+        .id = 78,
+        .kind = UMF_MOCK_KIND_DEVICE,
+        .device = 0,
+        .export_fd = -1,
+        .backend = UMF_MOCK_BACKEND_ARENA,
+        .b0 = page,
+        .b1 = 1,
+    };
+    umf_mock_rec_data_t arena_bad[5] = {arena_good, arena_good, arena_good,
+                                        arena_good, arena_good};
+    arena_bad[0].b0 = page + 1;
+    arena_bad[1].mapped = 4 * umf_mock_page_size;
+    arena_bad[2].backend = UMF_MOCK_BACKEND_MALLOC;
+    arena_bad[3].b1 = 64;
+    arena_bad[4].peer_pid = 1;
+    rec = umf_mock_arena_record(a, page);
+    for (int i = 0; i < 5; i++) {
+        UMF_EXPECT(!umf_mock_registry_insert(rec, &arena_bad[i]));
+        umf_mock_alloc_info_t info;
+        UMF_EXPECT_EQ(umf_mock_lookup(block, &info), UMF_MOCK_ERR_NOT_FOUND);
+    }
+    // The block itself fits; the record gives back what went in.
+    UMF_ASSERT(umf_mock_registry_insert(rec, &arena_good));
+    umf_mock_rec_data_t out;
+    uint64_t seq;
+    UMF_ASSERT(umf_mock_record_read(rec, &out, &seq));
+    UMF_EXPECT_EQ(memcmp(&out, &arena_good, sizeof(out)), 0);
+    UMF_ASSERT(umf_mock_record_claim(rec, seq));
+    umf_mock_registry_remove(rec);
+    umf_mock_arena_free(a, NULL, page, 1, false);
 }
 
 UMF_C_TEST(MockMemory, BadFrees) {
