@@ -241,8 +241,7 @@ static bool data_fit(const umf_mock_rec_data_t *in, const array_t *a,
     if (in->kind > META_KIND_MAX || in->backend > META_BACKEND_MAX ||
         in->user_flags > UINT32_MAX) {
         why = "kind, backend or user flags too large";
-    } else if (in->device < -1 ||
-               (uint64_t)(in->device + 1) > META_DEVICE_MAX) {
+    } else if (in->device < -1 || in->device >= (int64_t)META_DEVICE_MAX) {
         why = "device out of range";
     } else if (a != NULL &&
                (in->backend != UMF_MOCK_BACKEND_ARENA || in->b0 != page ||

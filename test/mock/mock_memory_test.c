@@ -200,13 +200,14 @@ UMF_C_TEST(MockMemory, RecordsRefuseWhatTheyCannotHold) {
         .export_fd = -1,
         .backend = UMF_MOCK_BACKEND_MALLOC,
     };
-    umf_mock_rec_data_t bad[3] = {good, good, good};
+    umf_mock_rec_data_t bad[4] = {good, good, good, good};
     bad[0].user_flags = UINT64_C(1) << 32;
     bad[1].device = 1 << 14;
     bad[2].kind = 0x100;
+    bad[3].device = INT64_MAX;
     umf_mock_record_t *rec = umf_mock_record_get(t);
     UMF_ASSERT(rec != NULL);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         UMF_EXPECT(!umf_mock_registry_insert(rec, &bad[i]));
         umf_mock_alloc_info_t info;
         UMF_EXPECT_EQ(umf_mock_lookup(target, &info), UMF_MOCK_ERR_NOT_FOUND);
