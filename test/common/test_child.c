@@ -330,6 +330,15 @@ int umf_test_count_open_fds(void) {
     return count - 1; // the directory's own fd
 }
 
+int umf_test_count_open_fds_settled(int want, int ms) {
+    int fds = umf_test_count_open_fds();
+    for (int i = 0; fds != want && i < ms; i++) {
+        usleep(1000);
+        fds = umf_test_count_open_fds();
+    }
+    return fds;
+}
+
 int umf_test_count_mappings(void) {
     FILE *f = fopen("/proc/self/maps", "r");
     if (f == NULL) {

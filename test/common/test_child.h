@@ -134,6 +134,11 @@ bool umf_test_child_dispatch(int argc, char **argv, int *status);
 // -1 on error.
 int umf_test_count_open_fds(void);
 
+// The open fds once they are `want`, or after about `ms` milliseconds what
+// they are then. For an fd another thread closes after answering (the fd
+// server's end of a connection): a transient one goes, a leaked one stays.
+int umf_test_count_open_fds_settled(int want, int ms);
+
 // Number of mappings of this process (lines of /proc/self/maps), or -1.
 int umf_test_count_mappings(void);
 

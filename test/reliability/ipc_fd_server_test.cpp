@@ -138,11 +138,8 @@ UMF_TEST_CHILD(fds_producer) {
                 status = 108;
                 continue;
             }
-            int fds = umf_test_count_open_fds();
-            for (int i = 0; cmd == 'w' && fds != want && i < 5000; i++) {
-                usleep(1000);
-                fds = umf_test_count_open_fds();
-            }
+            int fds = cmd == 'w' ? umf_test_count_open_fds_settled(want, 5000)
+                                 : umf_test_count_open_fds();
             status = umf_test_send(sock, &fds, sizeof(fds)) == 0 ? 0 : 104;
             continue;
         }
