@@ -6,9 +6,9 @@
 
 #include <stdlib.h>
 
-#include "log.h"
-#include "utils_common.h"
-#include "utils_dl.h"
+#include "util_common.h"
+#include "util_dl.h"
+#include "util_umf_log.h"
 
 static umf_cuda_driver_t driver;
 static umf_once_t driver_once = UMF_ONCE_INIT;

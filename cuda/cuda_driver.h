@@ -20,7 +20,7 @@
 
 #include <umf/base.h>
 
-#include "utils_dl.h"
+#include "util_dl.h"
 
 // Names the environment variable that overrides the driver library's path.
 #define UMF_CUDA_LIB_ENV "UMF_GPU_CUDA_LIB"

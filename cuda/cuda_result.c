@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "cuda_driver.h"
-#include "utils_common.h"
+#include "util_common.h"
 
 typedef struct result_row_t {
     CUresult code;

@@ -5,9 +5,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "log.h"
-#include "utils_common.h"
-#include "utils_hash_map.h"
+#include "util_common.h"
+#include "util_hash_map.h"
+#include "util_umf_log.h"
 
 #define SHARD_COUNT 16
 #define SHARD_BITS 4

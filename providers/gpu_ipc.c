@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "log.h"
 #include "native_error.h"
+#include "util_umf_log.h"
 
 umf_result_t umf_gpu_ipc_handle_size(size_t *size) {
     if (size == NULL) {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "log.h"
+#include "util_umf_log.h"
 
 _Static_assert(UMF_FD_SOCKET_NAME_MAX == UMF_IPC_SOCKET_NAME_MAX,
                "the IPC data holds any fd server name");

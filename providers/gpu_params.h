@@ -13,7 +13,7 @@
 #include <umf/base.h>
 #include <umf/memory_provider_gpu.h>
 
-#include "log.h"
+#include "util_umf_log.h"
 
 // Returns UMF_RESULT_ERROR_INVALID_ARGUMENT from the calling function for a
 // NULL parameters handle.

@@ -4,10 +4,10 @@
 
 #include "gpu_provider.h"
 
-#include "log.h"
 #include "memory_provider_internal.h"
 #include "native_error.h"
-#include "utils_common.h"
+#include "util_common.h"
+#include "util_umf_log.h"
 
 const umf_gpu_provider_class_t *
 umf_gpu_provider_class_of_ops(const umf_memory_provider_ops_t *ops) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "util_umf_log.h"
 
 // The only thread-local state of the counters. initial-exec: the hot path
 // reads it with one instruction, and 4 bytes fit the static TLS surplus that

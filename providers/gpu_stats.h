@@ -41,7 +41,7 @@
 #include <umf/base.h>
 #include <umf/memory_provider_gpu.h>
 
-#include "utils_common.h"
+#include "util_common.h"
 
 // Threads that get a shard of their own; further threads share one.
 #define UMF_GPU_STATS_SLOTS 64

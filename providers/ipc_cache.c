@@ -5,9 +5,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "log.h"
-#include "utils_common.h"
-#include "utils_hash_map.h"
+#include "util_common.h"
+#include "util_hash_map.h"
+#include "util_umf_log.h"
 
 typedef enum entry_state_t {
     ENTRY_OPENING, // the map callback runs; others wait

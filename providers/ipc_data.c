@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "util_common.h"
 #include "util_fd.h"
-#include "utils_common.h"
-#include "utils_hash_map.h"
+#include "util_hash_map.h"
+#include "util_umf_log.h"
 
 // 0 until drawn; reset in the child of a fork so that it draws its own.
 static _Atomic uint64_t instance_id;

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "log.h"
 #include "util_thread.h"
+#include "util_umf_log.h"
 
 typedef struct native_error_t {
     int32_t code;

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "provider_kind.h"
-#include "utils_dl.h"
+#include "util_dl.h"
 
 // Longest message kept, including the terminating NUL; longer ones are cut.
 #define UMF_NATIVE_ERROR_MESSAGE_MAX 512

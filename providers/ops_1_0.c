@@ -20,10 +20,10 @@
 #include <umf/providers/provider_ops_1_0.h>
 
 #include "gpu_provider.h"
-#include "log.h"
 #include "ops_1_0.h"
 #include "provider_args.h"
-#include "utils_common.h"
+#include "util_common.h"
+#include "util_umf_log.h"
 
 typedef struct adapter_t {
     const umf_memory_provider_ops_t *ops; // the provider's 0.9 table

@@ -2,7 +2,7 @@
 
 #include "ownership.h"
 
-#include "log.h"
+#include "util_umf_log.h"
 
 // Pieces a walk visits between two takes of a segment lock: one batch of
 // residency calls is the longest a free of a visited allocation waits.

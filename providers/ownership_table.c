@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "log.h"
 #include "util_huge.h"
+#include "util_umf_log.h"
 
 #define MIN_CAPACITY UMF_OWN_MIN_CAPACITY
 // Spins before a waiter yields the processor.

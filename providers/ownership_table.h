@@ -47,7 +47,7 @@
 
 #include <umf/base.h>
 
-#include "utils_common.h"
+#include "util_common.h"
 
 #define UMF_OWN_SEGMENT_BITS 8
 #define UMF_OWN_SEGMENTS (1u << UMF_OWN_SEGMENT_BITS)

@@ -23,9 +23,9 @@
 #include "cuda/cuda_result.h"
 #include "gpu_params.h"
 #include "gpu_provider.h"
-#include "log.h"
 #include "native_error.h"
 #include "provider_kind.h"
+#include "util_umf_log.h"
 
 // cuMemAlloc's documented minimum alignment; also what the provider expects
 // of the other allocation calls (checked on every allocation).

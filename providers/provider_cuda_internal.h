@@ -27,7 +27,7 @@
 #include "cuda/cuda_driver.h"
 #include "gpu_stats.h"
 #include "ownership.h"
-#include "utils_common.h"
+#include "util_common.h"
 
 // Names kept, including the terminating NUL; longer ones are cut.
 #define UMF_CUDA_NAME_MAX 64

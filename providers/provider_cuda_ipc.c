@@ -23,9 +23,9 @@
 #include <string.h>
 
 #include "gpu_ipc.h"
-#include "log.h"
 #include "provider_cuda_internal.h"
 #include "provider_kind.h"
+#include "util_umf_log.h"
 
 _Static_assert(sizeof(CUipcMemHandle) <= UMF_IPC_NATIVE_HANDLE_MAX,
                "a CUipcMemHandle fits the IPC data");

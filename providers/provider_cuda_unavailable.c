@@ -6,7 +6,7 @@
 #include <umf/providers/provider_cuda.h>
 
 #include "provider_unavailable.h"
-#include "utils_common.h"
+#include "util_common.h"
 
 #define UNAVAILABLE()                                                          \
     umf_provider_unavailable(__func__, "CUDA",                                 \

@@ -36,10 +36,10 @@
 
 #include "gpu_params.h"
 #include "gpu_provider.h"
-#include "log.h"
 #include "memory_provider_internal.h"
 #include "native_error.h"
 #include "provider_kind.h"
+#include "util_umf_log.h"
 #include "ze/ze_result.h"
 
 #define DEFAULT_NAME "LEVEL_ZERO"

@@ -10,7 +10,7 @@
 // return the same fd, which zeMemPutIpcHandle releases where the loader has
 // it, and the driver otherwise closes with the allocation; so put never
 // closes it. A consumer in another process duplicates it with pidfd_getfd
-// (utils_fd.h, which explains a refused ptrace permission), opens the handle
+// (util_umf_fd.h, which explains a refused ptrace permission), opens the handle
 // with its own fd, and closes that fd again: the driver keeps what it needs.
 // An open in the producer itself returns the producer's own memory, once it
 // checked that the allocation is still the one exported. On every path the
@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "gpu_ipc.h"
-#include "log.h"
 #include "provider_kind.h"
 #include "provider_level_zero_internal.h"
-#include "utils_fd.h"
+#include "util_umf_fd.h"
+#include "util_umf_log.h"
 
 _Static_assert(sizeof(ze_ipc_mem_handle_t) <= UMF_IPC_NATIVE_HANDLE_MAX,
                "a ze_ipc_mem_handle_t fits the IPC data");

@@ -6,7 +6,7 @@
 #include <umf/providers/provider_level_zero.h>
 
 #include "provider_unavailable.h"
-#include "utils_common.h"
+#include "util_common.h"
 
 #define UNAVAILABLE()                                                          \
     umf_provider_unavailable(__func__, "Level Zero", "libze-dev")

@@ -8,7 +8,7 @@
 
 #include <umf/base.h>
 
-#include "log.h"
+#include "util_umf_log.h"
 
 static inline umf_result_t umf_provider_unavailable(const char *function,
                                                     const char *provider,

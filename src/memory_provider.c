@@ -9,12 +9,12 @@
 
 #include <umf/memory_provider.h>
 
-#include "log.h"
 #include "memory_provider_internal.h"
 #include "provider_args.h"
+#include "util_common.h"
+#include "util_hash_map.h"
 #include "util_thread.h"
-#include "utils_common.h"
-#include "utils_hash_map.h"
+#include "util_umf_log.h"
 
 struct umf_memory_provider_t {
     umf_memory_provider_ops_t ops; // a copy, with defaults for NULL options

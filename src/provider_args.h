@@ -13,7 +13,7 @@
 
 #include <umf/base.h>
 
-#include "utils_common.h"
+#include "util_common.h"
 
 // alloc: an out-pointer, and an alignment of 0 or a power of two.
 static inline umf_result_t umf_args_alloc(void **ptr, size_t alignment) {

@@ -4,9 +4,9 @@
 
 #include <stdlib.h>
 
-#include "log.h"
-#include "utils_common.h"
-#include "utils_dl.h"
+#include "util_common.h"
+#include "util_dl.h"
+#include "util_umf_log.h"
 #include "ze_result.h"
 
 static umf_ze_loader_t table;

@@ -19,7 +19,7 @@
 
 #include <umf/base.h>
 
-#include "utils_dl.h"
+#include "util_dl.h"
 
 // The environment variable that overrides the loader's path.
 #define UMF_ZE_LOADER_ENV "UMF_GPU_ZE_LOADER"

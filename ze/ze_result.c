@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "utils_common.h"
+#include "util_common.h"
 
 typedef struct result_info_t {
     ze_result_t code;

@@ -15,10 +15,10 @@
 #include <gtest/gtest.h>
 
 extern "C" {
-#include "log.h"
-#include "utils_common.h"
-#include "utils_dl.h"
-#include "utils_fd.h"
+#include "util_common.h"
+#include "util_dl.h"
+#include "util_umf_fd.h"
+#include "util_umf_log.h"
 }
 
 #include "test_child.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The open-addressing hash map of src/utils_hash_map.h, against
+// The open-addressing hash map of utils/util_hash_map.h, against
 // std::unordered_map.
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 extern "C" {
-#include "utils_hash_map.h"
+#include "util_hash_map.h"
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "log.h"
+#include "util_umf_log.h"
 
 #include <stdarg.h>
 

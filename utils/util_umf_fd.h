@@ -6,8 +6,8 @@
 // The library's face of utils/util_fd.h: its results as umf_result_t, and
 // its message (with the advice when the OS refuses) in the library's log.
 
-#ifndef UMF_GPU_UTILS_FD_H
-#define UMF_GPU_UTILS_FD_H 1
+#ifndef UMF_GPU_UTIL_UMF_FD_H
+#define UMF_GPU_UTIL_UMF_FD_H 1
 
 #include <sys/types.h>
 
@@ -50,4 +50,4 @@ umf_result_t umf_fd_take_from(const umf_fd_source_t *src, int *local_fd,
 // The result umf_fd_duplicate_from() gives for `status`.
 umf_result_t umf_fd_result_of(umf_fd_status_t status);
 
-#endif // UMF_GPU_UTILS_FD_H
+#endif // UMF_GPU_UTIL_UMF_FD_H

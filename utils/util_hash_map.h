@@ -8,8 +8,8 @@
 // a lookup never scans more than the run of its bucket. The table grows at
 // 3/4 load and never shrinks.
 
-#ifndef UMF_GPU_UTILS_HASH_MAP_H
-#define UMF_GPU_UTILS_HASH_MAP_H 1
+#ifndef UMF_GPU_UTIL_HASH_MAP_H
+#define UMF_GPU_UTIL_HASH_MAP_H 1
 
 #include <stddef.h>
 #include <stdint.h>
@@ -80,4 +80,4 @@ void umf_hash_map_foreach(const umf_hash_map_t *map,
 // and may be used again.
 void umf_hash_map_clear(umf_hash_map_t *map);
 
-#endif // UMF_GPU_UTILS_HASH_MAP_H
+#endif // UMF_GPU_UTIL_HASH_MAP_H

@@ -5,11 +5,11 @@
 // read once at the first log call. A disabled level costs one relaxed load
 // and a compare.
 
-#ifndef UMF_GPU_LOG_H
-#define UMF_GPU_LOG_H 1
+#ifndef UMF_GPU_UTIL_UMF_LOG_H
+#define UMF_GPU_UTIL_UMF_LOG_H 1
 
+#include "util_common.h"
 #include "util_log.h"
-#include "utils_common.h"
 
 extern umf_logger_t umf_gpu_logger;
 
@@ -26,4 +26,4 @@ void umf_log_write(umf_log_level_t level, const char *file, int line,
 // The threshold after reading UMF_GPU_LOG (reads it on the first call).
 int umf_log_threshold_get(void);
 
-#endif // UMF_GPU_LOG_H
+#endif // UMF_GPU_UTIL_UMF_LOG_H

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "utils_fd.h"
+#include "util_umf_fd.h"
 
-#include "log.h"
+#include "util_umf_log.h"
 
 umf_result_t umf_fd_result_of(umf_fd_status_t status) {
     switch (status) {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "utils_dl.h"
+#include "util_dl.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "log.h"
+#include "util_umf_log.h"
 
 static void say(char *why, size_t why_size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -5,8 +5,8 @@
 // dlerror's text) for the caller, which logs it once and keeps it as the
 // native error of every call that needs the driver (umf_dl_load_error_t).
 
-#ifndef UMF_GPU_UTILS_DL_H
-#define UMF_GPU_UTILS_DL_H 1
+#ifndef UMF_GPU_UTIL_DL_H
+#define UMF_GPU_UTIL_DL_H 1
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,4 +51,4 @@ void umf_dl_load_error_set(umf_dl_load_error_t *err, int32_t code,
                            const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-#endif // UMF_GPU_UTILS_DL_H
+#endif // UMF_GPU_UTIL_DL_H

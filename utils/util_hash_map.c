@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "utils_hash_map.h"
+#include "util_hash_map.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

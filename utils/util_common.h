@@ -3,8 +3,8 @@
 // Small helpers used all over the library: branch hints, power-of-two
 // arithmetic and once-initialisation.
 
-#ifndef UMF_GPU_UTILS_COMMON_H
-#define UMF_GPU_UTILS_COMMON_H 1
+#ifndef UMF_GPU_UTIL_COMMON_H
+#define UMF_GPU_UTIL_COMMON_H 1
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -58,4 +58,4 @@ static inline void umf_once(umf_once_t *flag, void (*fn)(void)) {
     (void)pthread_once(flag, fn);
 }
 
-#endif // UMF_GPU_UTILS_COMMON_H
+#endif // UMF_GPU_UTIL_COMMON_H
