@@ -34,6 +34,13 @@ static int get_subs(ze_device_handle_t dev, ze_device_handle_t subs[SUBS]) {
     return 0;
 }
 
+// A child's driver, context and list (ze_test_setup), and the sub-devices
+// of its device 0; 0, or 1 after a failed check.
+static int setup_with_subs(ze_test_t *t, ze_device_handle_t subs[SUBS]) {
+    CHILD_ASSERT(ze_test_setup(t));
+    return get_subs(t->devices[0], subs);
+}
+
 static int check_properties(ze_device_handle_t dev,
                             ze_device_handle_t subs[SUBS]) {
     ze_device_properties_t root = {.stype =
@@ -158,11 +165,8 @@ static int check_memory(ze_test_t *t, ze_device_handle_t subs[SUBS]) {
 UMF_TEST_CHILD(ze_conf_subdevices) {
     (void)sock, (void)argc, (void)argv;
     ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return 10;
-    }
     ze_device_handle_t subs[SUBS];
-    CHILD_ASSERT_EQ(get_subs(t.devices[0], subs), 0);
+    CHILD_ASSERT_EQ(setup_with_subs(&t, subs), 0);
     CHILD_ASSERT_EQ(check_properties(t.devices[0], subs), 0);
     CHILD_ASSERT_EQ(check_memory(&t, subs), 0);
     ze_test_teardown(&t);
@@ -191,12 +195,10 @@ typedef struct subdev_msg_t {
 UMF_TEST_CHILD(ze_conf_subdevice_importer) {
     (void)argc, (void)argv;
     ze_test_t t;
-    subdev_msg_t msg;
-    if (!ze_test_setup(&t) || umf_test_recv(sock, &msg, sizeof(msg))) {
-        return 10;
-    }
     ze_device_handle_t subs[SUBS];
-    CHILD_ASSERT_EQ(get_subs(t.devices[0], subs), 0);
+    CHILD_ASSERT_EQ(setup_with_subs(&t, subs), 0);
+    subdev_msg_t msg;
+    CHILD_ASSERT_EQ(umf_test_recv(sock, &msg, sizeof(msg)), 0);
     int mine = ze_test_take_handle_fd(msg.handle.data, msg.pid);
     CHILD_ASSERT(mine >= 0);
     void *p = NULL;
@@ -215,11 +217,8 @@ UMF_TEST_CHILD(ze_conf_subdevice_importer) {
 UMF_TEST_CHILD(ze_conf_subdevice_exporter) {
     (void)sock, (void)argc, (void)argv;
     ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return 10;
-    }
     ze_device_handle_t subs[SUBS];
-    CHILD_ASSERT_EQ(get_subs(t.devices[0], subs), 0);
+    CHILD_ASSERT_EQ(setup_with_subs(&t, subs), 0);
     ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
                                      NULL, 0, 0};
     void *p;

@@ -24,13 +24,7 @@ static ze_result_t ZE_APICALL mock_DeviceGet(ze_driver_handle_t hDriver,
     if (!ze_mock_is_driver(hDriver)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    uint32_t n;
-    ze_result_t r = ze_mock_count(pCount, ze_mock_device_count(), &n);
-    for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && phDevices != NULL && i < n;
-         i++) {
-        phDevices[i] = ze_mock_device_at(i);
-    }
-    return r;
+    return ze_mock_device_list(pCount, phDevices);
 }
 
 static ze_result_t ZE_APICALL

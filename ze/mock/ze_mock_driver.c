@@ -92,10 +92,6 @@ bool ze_mock_is_driver(ze_driver_handle_t h) {
     return (ze_mock_driver_t *)h == &the_driver;
 }
 
-ze_driver_handle_t ze_mock_driver_handle(void) {
-    return (ze_driver_handle_t)&the_driver;
-}
-
 // ---- Global ---------------------------------------------------------------
 
 static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
@@ -212,12 +208,7 @@ mock_InitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNINITIALIZED);
     }
     core_ready();
-    uint32_t n;
-    r = ze_mock_count(pCount, 1, &n);
-    if (r == ZE_RESULT_SUCCESS && n > 0 && phDrivers != NULL) {
-        phDrivers[0] = (ze_driver_handle_t)&the_driver;
-    }
-    return r;
+    return ze_mock_driver_list(pCount, phDrivers);
 }
 
 void ze_mock_fill_global(ze_mock_global_dditable_t *t) {
@@ -227,15 +218,31 @@ void ze_mock_fill_global(ze_mock_global_dditable_t *t) {
 
 // ---- Driver ---------------------------------------------------------------
 
-static ze_result_t ZE_APICALL mock_DriverGet(uint32_t *pCount,
-                                             ze_driver_handle_t *phDrivers) {
-    ZE_MOCK_ENTER(zeDriverGet);
+ze_result_t ze_mock_driver_list(uint32_t *pCount,
+                                ze_driver_handle_t *phDrivers) {
     uint32_t n;
     ze_result_t r = ze_mock_count(pCount, 1, &n);
     if (r == ZE_RESULT_SUCCESS && n > 0 && phDrivers != NULL) {
         phDrivers[0] = (ze_driver_handle_t)&the_driver;
     }
     return r;
+}
+
+ze_result_t ze_mock_device_list(uint32_t *pCount,
+                                ze_device_handle_t *phDevices) {
+    uint32_t n;
+    ze_result_t r = ze_mock_count(pCount, device_count, &n);
+    for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && phDevices != NULL && i < n;
+         i++) {
+        phDevices[i] = ze_mock_device_at(i);
+    }
+    return r;
+}
+
+static ze_result_t ZE_APICALL mock_DriverGet(uint32_t *pCount,
+                                             ze_driver_handle_t *phDrivers) {
+    ZE_MOCK_ENTER(zeDriverGet);
+    return ze_mock_driver_list(pCount, phDrivers);
 }
 
 static ze_result_t ZE_APICALL mock_DriverGetApiVersion(

@@ -240,7 +240,12 @@ bool ze_mock_initialized(void);
 
 // True for the one driver handle zeDriverGet returns.
 bool ze_mock_is_driver(ze_driver_handle_t handle);
-ze_driver_handle_t ze_mock_driver_handle(void);
+// The answers of zeDriverGet and zeDeviceGet (and their sysman and 1.10
+// twins): the driver, the devices ZE_AFFINITY_MASK exposes.
+ze_result_t ze_mock_driver_list(uint32_t *pCount,
+                                ze_driver_handle_t *phDrivers);
+ze_result_t ze_mock_device_list(uint32_t *pCount,
+                                ze_device_handle_t *phDevices);
 // What ze_driver_properties_t.driverVersion says.
 #define ZE_MOCK_DRIVER_VERSION 0x00010000u
 

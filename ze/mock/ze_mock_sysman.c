@@ -57,13 +57,7 @@ void zes_mock_fill_global(zes_mock_global_dditable_t *t) {
 static ze_result_t ZE_APICALL
 zes_mock_DriverGet(uint32_t *pCount, zes_driver_handle_t *phDrivers) {
     ZES_MOCK_ENTER(zesDriverGet);
-    // One driver, the core one.
-    uint32_t n;
-    ze_result_t r = ze_mock_count(pCount, 1, &n);
-    if (r == ZE_RESULT_SUCCESS && n > 0 && phDrivers != NULL) {
-        phDrivers[0] = ze_mock_driver_handle();
-    }
-    return r;
+    return ze_mock_driver_list(pCount, phDrivers); // the core one
 }
 
 static ze_result_t ZE_APICALL zes_mock_DriverGetExtensionProperties(
@@ -165,13 +159,7 @@ zes_mock_DeviceGet(zes_driver_handle_t hDriver, uint32_t *pCount,
     if (!ze_mock_is_driver(hDriver)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    uint32_t n;
-    ze_result_t r = ze_mock_count(pCount, ze_mock_device_count(), &n);
-    for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && phDevices != NULL && i < n;
-         i++) {
-        phDevices[i] = ze_mock_device_at(i);
-    }
-    return r;
+    return ze_mock_device_list(pCount, phDevices); // the core ones
 }
 
 static void copy_string(char *dst, const char *src) {
