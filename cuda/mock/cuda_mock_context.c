@@ -239,8 +239,27 @@ static void teardown(struct CUctx_st *ctx) {
     cuda_mock_mem_ctx_teardown(ctx);
 }
 
+// Creation flags: those of CU_CTX_FLAGS_MASK, at most one scheduling mode.
+static CUresult check_ctx_flags(unsigned flags, const char *call) {
+    unsigned sched = flags & CU_CTX_SCHED_MASK;
+    if ((flags & ~(unsigned)CU_CTX_FLAGS_MASK) != 0 ||
+        (sched != CU_CTX_SCHED_AUTO && sched != CU_CTX_SCHED_SPIN &&
+         sched != CU_CTX_SCHED_YIELD && sched != CU_CTX_SCHED_BLOCKING_SYNC)) {
+        UMF_MOCK_LOG_ERROR("%s: invalid flags 0x%x", call, flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
 // ---------------------------------------------------------------------------
 // Primary contexts
+//
+// A primary context counts its retains and is active while it is brought up.
+// The last release tears it down; so does cuDevicePrimaryCtxReset, which
+// leaves the count alone ("resetting the primary context does not release
+// it"), so that the releases its users still owe succeed. The next retain
+// brings it up anew, with the flags of cuDevicePrimaryCtxSetFlags, which
+// outlive both.
 
 void cuda_mock_ctx_setup(void) {
     for (size_t i = 0; i < UMF_MOCK_MAX_DEVICES; i++) {
@@ -248,6 +267,10 @@ void cuda_mock_ctx_setup(void) {
         atomic_store_explicit(&primary_ctx[i].device, (int)i,
                               memory_order_relaxed);
     }
+}
+
+static bool primary_active(const struct CUctx_st *ctx) {
+    return atomic_load_explicit(&ctx->state, memory_order_relaxed) == CTX_LIVE;
 }
 
 CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
@@ -259,7 +282,7 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
     struct CUctx_st *ctx = &primary_ctx[dev];
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
-    if (ctx->retains == 0) {
+    if (!primary_active(ctx)) {
         res = bring_up(ctx, "cuDevicePrimaryCtxRetain");
     }
     if (res == CUDA_SUCCESS) {
@@ -272,22 +295,95 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
     return res;
 }
 
-CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
-    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease_v2);
+static CUresult primary_release(CUdevice dev, const char *call) {
     CUDA_MOCK_CHECK_DEVICE(dev);
     struct CUctx_st *ctx = &primary_ctx[dev];
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
     if (ctx->retains == 0) {
-        UMF_MOCK_LOG_ERROR("cuDevicePrimaryCtxRelease_v2(dev=%d): the primary "
-                           "context is not retained",
-                           dev);
+        UMF_MOCK_LOG_ERROR("%s(dev=%d): the primary context is not retained",
+                           call, dev);
         res = CUDA_ERROR_INVALID_CONTEXT;
-    } else if (--ctx->retains == 0) {
+    } else if (--ctx->retains == 0 && primary_active(ctx)) {
         teardown(ctx);
     }
     pthread_mutex_unlock(&lock);
     return res;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease_v2);
+    return primary_release(dev, "cuDevicePrimaryCtxRelease_v2");
+}
+
+// CUDA 7's name of the same call (cudaTypedefs.h: the same arguments).
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease);
+    return primary_release(dev, "cuDevicePrimaryCtxRelease");
+}
+
+// Everything the primary context made goes with it (memory, streams,
+// events, registrations, peer access), in every thread at once; threads
+// that have it current see CUDA_ERROR_CONTEXT_IS_DESTROYED until it is
+// retained again.
+static CUresult primary_reset(CUdevice dev) {
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    pthread_mutex_lock(&lock);
+    if (primary_active(ctx)) {
+        teardown(ctx);
+    }
+    pthread_mutex_unlock(&lock);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxReset_v2);
+    return primary_reset(dev);
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxReset(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxReset);
+    return primary_reset(dev);
+}
+
+// The flags of cuCtxCreate (cuda.h lists the same ones for both), applied
+// at once to an active primary context (cuCtxGetFlags sees them) and kept
+// for its next bring-up. CUDA 7's variant refuses while the context is
+// active, with CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE, as drivers before CUDA 11
+// did: runtimes that resolve the old name check the state first.
+static CUresult primary_set_flags(CUdevice dev, unsigned flags,
+                                  bool refuse_active, const char *call) {
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    CUresult res = check_ctx_flags(flags, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    pthread_mutex_lock(&lock);
+    if (refuse_active && primary_active(ctx)) {
+        UMF_MOCK_LOG_ERROR("%s(dev=%d): the primary context is active (call "
+                           "cuDevicePrimaryCtxSetFlags_v2 to change it)",
+                           call, dev);
+        res = CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE;
+    } else {
+        atomic_store_explicit(&ctx->flags, flags, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&lock);
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev,
+                                                     unsigned int flags) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxSetFlags_v2);
+    return primary_set_flags(dev, flags, false,
+                             "cuDevicePrimaryCtxSetFlags_v2");
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev,
+                                                  unsigned int flags) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxSetFlags);
+    return primary_set_flags(dev, flags, true, "cuDevicePrimaryCtxSetFlags");
 }
 
 CUDA_MOCK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
@@ -301,24 +397,13 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
     struct CUctx_st *ctx = &primary_ctx[dev];
     pthread_mutex_lock(&lock);
     *flags = atomic_load_explicit(&ctx->flags, memory_order_relaxed);
-    *active = ctx->retains > 0;
+    *active = primary_active(ctx);
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
 // ---------------------------------------------------------------------------
 // Created contexts
-
-static CUresult check_ctx_flags(unsigned flags, const char *call) {
-    unsigned sched = flags & CU_CTX_SCHED_MASK;
-    if ((flags & ~(unsigned)CU_CTX_FLAGS_MASK) != 0 ||
-        (sched != CU_CTX_SCHED_AUTO && sched != CU_CTX_SCHED_SPIN &&
-         sched != CU_CTX_SCHED_YIELD && sched != CU_CTX_SCHED_BLOCKING_SYNC)) {
-        UMF_MOCK_LOG_ERROR("%s: invalid flags 0x%x", call, flags);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return CUDA_SUCCESS;
-}
 
 static CUresult check_affinity(const CUexecAffinityParam *params, int count,
                                const char *call) {

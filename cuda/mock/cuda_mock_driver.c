@@ -23,6 +23,8 @@
 static const char *const entry_names[] = {
     CUDA_MOCK_ENTRIES(CUDA_MOCK_ENTRY_NAME)};
 #undef CUDA_MOCK_ENTRY_NAME
+_Static_assert(CUDA_MOCK_EP_COUNT <= UMF_MOCK_MAX_ENTRIES,
+               "the core counts at most UMF_MOCK_MAX_ENTRIES entry points");
 
 static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_CONTEXT] = "context",

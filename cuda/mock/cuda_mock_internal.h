@@ -85,6 +85,10 @@
     X(cuDevicePrimaryCtxRelease)                                               \
     X(cuDevicePrimaryCtxRelease_v2)                                            \
     X(cuDevicePrimaryCtxGetState)                                              \
+    X(cuDevicePrimaryCtxReset)                                                 \
+    X(cuDevicePrimaryCtxReset_v2)                                              \
+    X(cuDevicePrimaryCtxSetFlags)                                              \
+    X(cuDevicePrimaryCtxSetFlags_v2)                                           \
     X(cuCtxCreate)                                                             \
     X(cuCtxCreate_v2)                                                          \
     X(cuCtxCreate_v3)                                                          \
@@ -263,18 +267,85 @@
     X(cuMemPoolSetAttribute)                                                   \
     X(cuMemPoolGetAttribute)                                                   \
     X(cuMemPoolTrimTo)                                                         \
+    /* Modules and the JIT linker (refused) */                                 \
     X(cuModuleLoad)                                                            \
     X(cuModuleLoadData)                                                        \
     X(cuModuleLoadDataEx)                                                      \
     X(cuModuleLoadFatBinary)                                                   \
     X(cuModuleUnload)                                                          \
+    X(cuModuleGetLoadingMode)                                                  \
     X(cuModuleGetFunction)                                                     \
+    X(cuModuleGetFunctionCount)                                                \
+    X(cuModuleEnumerateFunctions)                                              \
     X(cuModuleGetGlobal)                                                       \
     X(cuModuleGetGlobal_v2)                                                    \
+    X(cuModuleGetTexRef)                                                       \
+    X(cuModuleGetSurfRef)                                                      \
+    X(cuLinkCreate)                                                            \
+    X(cuLinkCreate_v2)                                                         \
+    X(cuLinkAddData)                                                           \
+    X(cuLinkAddData_v2)                                                        \
+    X(cuLinkAddFile)                                                           \
+    X(cuLinkAddFile_v2)                                                        \
+    X(cuLinkComplete)                                                          \
+    X(cuLinkDestroy)                                                           \
+    /* Libraries and kernels (refused) */                                      \
+    X(cuLibraryLoadData)                                                       \
+    X(cuLibraryLoadFromFile)                                                   \
+    X(cuLibraryUnload)                                                         \
+    X(cuLibraryGetKernel)                                                      \
+    X(cuLibraryGetKernelCount)                                                 \
+    X(cuLibraryEnumerateKernels)                                               \
+    X(cuLibraryGetModule)                                                      \
+    X(cuLibraryGetGlobal)                                                      \
+    X(cuLibraryGetManaged)                                                     \
+    X(cuLibraryGetUnifiedFunction)                                             \
+    X(cuKernelGetFunction)                                                     \
+    X(cuKernelGetLibrary)                                                      \
+    X(cuKernelGetAttribute)                                                    \
+    X(cuKernelSetAttribute)                                                    \
+    X(cuKernelSetCacheConfig)                                                  \
+    X(cuKernelGetName)                                                         \
+    X(cuKernelGetParamInfo)                                                    \
+    /* Functions and launches (refused) */                                     \
+    X(cuFuncGetAttribute)                                                      \
+    X(cuFuncSetAttribute)                                                      \
+    X(cuFuncSetCacheConfig)                                                    \
+    X(cuFuncSetSharedMemConfig)                                                \
+    X(cuFuncGetModule)                                                         \
+    X(cuFuncGetName)                                                           \
+    X(cuFuncGetParamInfo)                                                      \
+    X(cuFuncIsLoaded)                                                          \
+    X(cuFuncLoad)                                                              \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                             \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)                    \
+    X(cuOccupancyMaxPotentialBlockSize)                                        \
+    X(cuOccupancyMaxPotentialBlockSizeWithFlags)                               \
+    X(cuOccupancyAvailableDynamicSMemPerBlock)                                 \
+    X(cuOccupancyMaxPotentialClusterSize)                                      \
+    X(cuOccupancyMaxActiveClusters)                                            \
     X(cuLaunchKernel)                                                          \
     X(cuLaunchKernel_ptsz)                                                     \
     X(cuLaunchKernelEx)                                                        \
-    X(cuLaunchKernelEx_ptsz)
+    X(cuLaunchKernelEx_ptsz)                                                   \
+    X(cuLaunchCooperativeKernel)                                               \
+    X(cuLaunchCooperativeKernel_ptsz)                                          \
+    X(cuLaunchCooperativeKernelMultiDevice)                                    \
+    X(cuFuncSetBlockShape)                                                     \
+    X(cuFuncSetSharedSize)                                                     \
+    X(cuParamSetSize)                                                          \
+    X(cuParamSeti)                                                             \
+    X(cuParamSetf)                                                             \
+    X(cuParamSetv)                                                             \
+    X(cuParamSetTexRef)                                                        \
+    X(cuLaunch)                                                                \
+    X(cuLaunchGrid)                                                            \
+    X(cuLaunchGridAsync)                                                       \
+    /* Profiler control, export tables */                                      \
+    X(cuProfilerStart)                                                         \
+    X(cuProfilerStop)                                                          \
+    X(cuProfilerInitialize)                                                    \
+    X(cuGetExportTable)
 
 #define CUDA_MOCK_ENTRY_ENUM(name) CUDA_MOCK_EP_##name,
 typedef enum cuda_mock_entry_t {
@@ -361,6 +432,17 @@ extern const size_t cuda_mock_result_name_count;
 // The CUresult for a result of the core, where the entry point has no more
 // specific answer.
 CUresult cuda_mock_result_of(umf_mock_status_t status);
+
+// ---------------------------------------------------------------------------
+// Refusals (cuda_mock_refuse.c): what the emulated devices cannot do
+
+// Logs "<call>: not supported ...: <why>"; CUDA_ERROR_NOT_SUPPORTED.
+CUresult cuda_mock_refuse(const char *call, const char *why);
+
+// A handle of a kind (`kind`: "function", ...) that no call of this driver
+// can make: logs why it cannot exist; CUDA_ERROR_INVALID_HANDLE.
+CUresult cuda_mock_refuse_handle(const char *call, const char *kind,
+                                 uintptr_t handle, const char *why);
 
 // ---------------------------------------------------------------------------
 // Contexts (cuda_mock_context.c)

@@ -30,11 +30,6 @@ CUDA_MOCK_API CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev) {
     LEGACY(cuDeviceTotalMem, cuDeviceTotalMem_v2);
 }
 
-CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
-    (void)dev;
-    LEGACY(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2);
-}
-
 CUDA_MOCK_API CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags,
                                    CUdevice dev) {
     (void)pctx;

@@ -7,6 +7,8 @@
 
 #include "cuda_mock_internal.h"
 
+#include <cudaProfiler.h>
+
 #include <string.h>
 
 #include "mock_log.h"
@@ -45,6 +47,10 @@ static const proc_entry_t entries[] = {
     P(cuDevicePrimaryCtxRelease, 7000, cuDevicePrimaryCtxRelease),
     P(cuDevicePrimaryCtxRelease, 11000, cuDevicePrimaryCtxRelease_v2),
     P(cuDevicePrimaryCtxGetState, 7000, cuDevicePrimaryCtxGetState),
+    P(cuDevicePrimaryCtxReset, 7000, cuDevicePrimaryCtxReset),
+    P(cuDevicePrimaryCtxReset, 11000, cuDevicePrimaryCtxReset_v2),
+    P(cuDevicePrimaryCtxSetFlags, 7000, cuDevicePrimaryCtxSetFlags),
+    P(cuDevicePrimaryCtxSetFlags, 11000, cuDevicePrimaryCtxSetFlags_v2),
     P(cuCtxCreate, 2000, cuCtxCreate),
     P(cuCtxCreate, 3020, cuCtxCreate_v2),
     P(cuCtxCreate, 11040, cuCtxCreate_v3),
@@ -228,19 +234,88 @@ static const proc_entry_t entries[] = {
     P(cuMemPoolSetAttribute, 11020, cuMemPoolSetAttribute),
     P(cuMemPoolGetAttribute, 11020, cuMemPoolGetAttribute),
     P(cuMemPoolTrimTo, 11020, cuMemPoolTrimTo),
-    // Modules and kernels (refused)
+    // Modules, libraries, functions (refused), the profiler
+    P(cuModuleGetGlobal, 2000, cuModuleGetGlobal),
+    P(cuFuncGetAttribute, 2020, cuFuncGetAttribute),
+    P(cuFuncSetAttribute, 9000, cuFuncSetAttribute),
+    P(cuFuncSetCacheConfig, 3000, cuFuncSetCacheConfig),
+    P(cuFuncSetSharedMemConfig, 4020, cuFuncSetSharedMemConfig),
+    P(cuFuncGetModule, 11000, cuFuncGetModule),
+    P(cuFuncGetName, 12030, cuFuncGetName),
+    P(cuFuncGetParamInfo, 12040, cuFuncGetParamInfo),
+    P(cuFuncIsLoaded, 12040, cuFuncIsLoaded),
+    P(cuFuncLoad, 12040, cuFuncLoad),
+    P(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050,
+      cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    P(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 7000,
+      cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags),
+    P(cuOccupancyMaxPotentialBlockSize, 6050, cuOccupancyMaxPotentialBlockSize),
+    P(cuOccupancyMaxPotentialBlockSizeWithFlags, 7000,
+      cuOccupancyMaxPotentialBlockSizeWithFlags),
+    P(cuOccupancyAvailableDynamicSMemPerBlock, 10020,
+      cuOccupancyAvailableDynamicSMemPerBlock),
+    P(cuOccupancyMaxPotentialClusterSize, 11070,
+      cuOccupancyMaxPotentialClusterSize),
+    P(cuOccupancyMaxActiveClusters, 11070, cuOccupancyMaxActiveClusters),
+    P(cuLaunchKernel, 4000, cuLaunchKernel),
+    P_PTDS(cuLaunchKernel, 7000, cuLaunchKernel_ptsz),
+    P(cuLaunchKernelEx, 11060, cuLaunchKernelEx),
+    P_PTDS(cuLaunchKernelEx, 11060, cuLaunchKernelEx_ptsz),
+    P(cuLaunchCooperativeKernel, 9000, cuLaunchCooperativeKernel),
+    P_PTDS(cuLaunchCooperativeKernel, 9000, cuLaunchCooperativeKernel_ptsz),
+    P(cuLaunchCooperativeKernelMultiDevice, 9000,
+      cuLaunchCooperativeKernelMultiDevice),
+    P(cuFuncSetBlockShape, 2000, cuFuncSetBlockShape),
+    P(cuFuncSetSharedSize, 2000, cuFuncSetSharedSize),
+    P(cuParamSetSize, 2000, cuParamSetSize),
+    P(cuParamSeti, 2000, cuParamSeti),
+    P(cuParamSetf, 2000, cuParamSetf),
+    P(cuParamSetv, 2000, cuParamSetv),
+    P(cuParamSetTexRef, 2000, cuParamSetTexRef),
+    P(cuLaunch, 2000, cuLaunch),
+    P(cuLaunchGrid, 2000, cuLaunchGrid),
+    P(cuLaunchGridAsync, 2000, cuLaunchGridAsync),
+    P(cuLibraryLoadData, 12000, cuLibraryLoadData),
+    P(cuLibraryLoadFromFile, 12000, cuLibraryLoadFromFile),
+    P(cuLibraryUnload, 12000, cuLibraryUnload),
+    P(cuLibraryGetKernel, 12000, cuLibraryGetKernel),
+    P(cuLibraryGetKernelCount, 12040, cuLibraryGetKernelCount),
+    P(cuLibraryEnumerateKernels, 12040, cuLibraryEnumerateKernels),
+    P(cuLibraryGetModule, 12000, cuLibraryGetModule),
+    P(cuLibraryGetGlobal, 12000, cuLibraryGetGlobal),
+    P(cuLibraryGetManaged, 12000, cuLibraryGetManaged),
+    P(cuLibraryGetUnifiedFunction, 12000, cuLibraryGetUnifiedFunction),
+    P(cuKernelGetFunction, 12000, cuKernelGetFunction),
+    P(cuKernelGetLibrary, 12050, cuKernelGetLibrary),
+    P(cuKernelGetAttribute, 12000, cuKernelGetAttribute),
+    P(cuKernelSetAttribute, 12000, cuKernelSetAttribute),
+    P(cuKernelSetCacheConfig, 12000, cuKernelSetCacheConfig),
+    P(cuKernelGetName, 12030, cuKernelGetName),
+    P(cuKernelGetParamInfo, 12040, cuKernelGetParamInfo),
     P(cuModuleLoad, 2000, cuModuleLoad),
     P(cuModuleLoadData, 2000, cuModuleLoadData),
     P(cuModuleLoadDataEx, 2010, cuModuleLoadDataEx),
     P(cuModuleLoadFatBinary, 2000, cuModuleLoadFatBinary),
     P(cuModuleUnload, 2000, cuModuleUnload),
+    P(cuModuleGetLoadingMode, 11070, cuModuleGetLoadingMode),
     P(cuModuleGetFunction, 2000, cuModuleGetFunction),
-    P(cuModuleGetGlobal, 2000, cuModuleGetGlobal),
+    P(cuModuleGetFunctionCount, 12040, cuModuleGetFunctionCount),
+    P(cuModuleEnumerateFunctions, 12040, cuModuleEnumerateFunctions),
     P(cuModuleGetGlobal, 3020, cuModuleGetGlobal_v2),
-    P(cuLaunchKernel, 4000, cuLaunchKernel),
-    P_PTDS(cuLaunchKernel, 7000, cuLaunchKernel_ptsz),
-    P(cuLaunchKernelEx, 11060, cuLaunchKernelEx),
-    P_PTDS(cuLaunchKernelEx, 11060, cuLaunchKernelEx_ptsz),
+    P(cuModuleGetTexRef, 2000, cuModuleGetTexRef),
+    P(cuModuleGetSurfRef, 3000, cuModuleGetSurfRef),
+    P(cuLinkCreate, 6050, cuLinkCreate_v2),
+    P(cuLinkCreate, 5050, cuLinkCreate),
+    P(cuLinkAddData, 6050, cuLinkAddData_v2),
+    P(cuLinkAddData, 5050, cuLinkAddData),
+    P(cuLinkAddFile, 6050, cuLinkAddFile_v2),
+    P(cuLinkAddFile, 5050, cuLinkAddFile),
+    P(cuLinkComplete, 5050, cuLinkComplete),
+    P(cuLinkDestroy, 5050, cuLinkDestroy),
+    P(cuProfilerStart, 4000, cuProfilerStart),
+    P(cuProfilerStop, 4000, cuProfilerStop),
+    P(cuProfilerInitialize, 4000, cuProfilerInitialize),
+    P(cuGetExportTable, 3000, cuGetExportTable),
 };
 
 #undef P
@@ -300,4 +375,19 @@ CUDA_MOCK_API CUresult cuGetProcAddress_v2(
                                   : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     }
     return CUDA_SUCCESS;
+}
+
+// The tables of cuGetExportTable are NVIDIA's private interface between its
+// runtime (libcudart) and its driver; they are not documented, so the
+// emulated driver has none. NVIDIA's runtime stops there: a runtime-API
+// program gets an error from its first CUDA call (docs/emulated-cuda.md).
+CUDA_MOCK_API CUresult cuGetExportTable(const void **ppExportTable,
+                                        const CUuuid *pExportTableId) {
+    CUDA_MOCK_ENTER_ANYTIME(cuGetExportTable);
+    if (ppExportTable == NULL || pExportTableId == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *ppExportTable = NULL;
+    return cuda_mock_refuse(__func__, "the export tables of NVIDIA's runtime "
+                                      "are undocumented");
 }

@@ -597,10 +597,6 @@ TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
         EXPECT_EQ(l.call(fn, &u), CUDA_ERROR_NOT_SUPPORTED) << l.name;
         EXPECT_EQ(cu->umfCudaMockGetCallCount(l.name), 1) << l.name;
     }
-    auto release = reinterpret_cast<CUresult (*)(CUdevice)>(
-        cuda_test_driver_symbol("cuDevicePrimaryCtxRelease"));
-    ASSERT_NE(release, nullptr);
-    EXPECT_EQ(release(dev), CUDA_ERROR_NOT_SUPPORTED);
     auto open =
         reinterpret_cast<CUresult (*)(CUdeviceptr *, CUipcMemHandle, unsigned)>(
             cuda_test_driver_symbol("cuIpcOpenMemHandle"));

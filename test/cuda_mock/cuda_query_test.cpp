@@ -271,10 +271,14 @@ struct pfn_t {
     bool per_thread;
 };
 
+// cudaTypedefs.h, and cudaProfilerTypedefs.h for cudaProfiler.h.
 std::vector<pfn_t> typedefs_pfns() {
-    std::ifstream in(UMF_GPU_TEST_CUDA_TYPEDEFS_H);
     std::stringstream text;
-    text << in.rdbuf();
+    for (const char *path : {UMF_GPU_TEST_CUDA_TYPEDEFS_H,
+                             UMF_GPU_TEST_CUDA_PROFILER_TYPEDEFS_H}) {
+        std::ifstream in(path);
+        text << in.rdbuf();
+    }
     std::string s = text.str();
     std::regex re("PFN_(cu[A-Za-z0-9]+)_v([0-9]+)(_pt[ds][sz])?\\b");
     std::set<std::string> seen;
@@ -375,22 +379,25 @@ TEST_F(CudaQueryEmulated, TheDeviceModel) {
               CUDA_ERROR_INVALID_VALUE);
 }
 
+// Loading is refused; no module or function can exist, so every handle of
+// one is invalid (docs/emulated-cuda.md, "Refused families").
 TEST_F(CudaQueryEmulated, ModulesAndKernelsAreNotSupported) {
     CUmodule m;
     EXPECT_EQ(cu->cuModuleLoad(&m, "/nonexistent"), CUDA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(cu->cuModuleLoadData(&m, "x"), CUDA_ERROR_NOT_SUPPORTED);
     CUfunction f;
     CUmodule fake = reinterpret_cast<CUmodule>(&m);
-    EXPECT_EQ(cu->cuModuleGetFunction(&f, fake, "k"), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(cu->cuModuleGetFunction(&f, fake, "k"),
+              CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(cu->cuModuleGetFunction(nullptr, fake, "k"),
               CUDA_ERROR_INVALID_VALUE);
     CUfunction ff = reinterpret_cast<CUfunction>(&m);
     EXPECT_EQ(
         cu->cuLaunchKernel(ff, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr),
-        CUDA_ERROR_NOT_SUPPORTED);
+        CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(cu->cuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr,
                                  nullptr),
-              CUDA_ERROR_INVALID_VALUE);
+              CUDA_ERROR_INVALID_HANDLE);
     void *p1 = nullptr, *p2 = nullptr;
     EXPECT_EQ(cu->cuLaunchKernel(ff, 1, 1, 1, 1, 1, 1, 0, nullptr, &p1, &p2),
               CUDA_ERROR_INVALID_VALUE)
