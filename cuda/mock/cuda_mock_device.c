@@ -16,8 +16,9 @@
 // value (the table of docs/emulated-cuda.md). The device memory's size is
 // UMF_GPU_MOCK_DEVICE_MEM (cuDeviceTotalMem_v2), not the H100's.
 //
-// PCI: device d is on bus d + 1 of domain 0 ("0000:01:00.0" for device 0),
-// with the H100 SXM5's PCI ids.
+// PCI: physical device p (cuda_mock_visible.c) is on bus p + 1 of domain 0
+// ("0000:01:00.0" for device 0 when CUDA_VISIBLE_DEVICES is unset), with the
+// H100 SXM5's PCI ids; the UUID and the name follow the physical device too.
 
 #include "cuda_mock_internal.h"
 
@@ -52,20 +53,9 @@ CUDA_MOCK_API CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
     // Truncated to len - 1 characters and terminated, as the driver does.
-    snprintf(name, (size_t)len, "UMF GPU emulated CUDA device %d", dev);
+    snprintf(name, (size_t)len, "UMF GPU emulated CUDA device %u",
+             cuda_mock_device_physical(dev));
     return CUDA_SUCCESS;
-}
-
-// The same in every process, so that processes agree on which device is
-// which: "umf-gpu-cuda" followed by the ordinal in the last four bytes.
-static void device_uuid(CUdevice dev, CUuuid *uuid) {
-    static const char tag[12] = {'u', 'm', 'f', '-', 'g', 'p',
-                                 'u', '-', 'c', 'u', 'd', 'a'};
-    memcpy(uuid->bytes, tag, sizeof(tag));
-    uint32_t d = (uint32_t)dev;
-    for (int i = 0; i < 4; i++) {
-        uuid->bytes[12 + i] = (char)(unsigned char)(d >> (8 * (3 - i)));
-    }
 }
 
 // cuDeviceGetUuid_v2 differs from cuDeviceGetUuid for MIG instances only,
@@ -75,7 +65,7 @@ static CUresult get_uuid(CUuuid *uuid, CUdevice dev) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
-    device_uuid(dev, uuid);
+    cuda_mock_device_uuid(cuda_mock_device_physical(dev), uuid);
     return CUDA_SUCCESS;
 }
 
@@ -279,10 +269,10 @@ CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
     }
     switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
-        *pi = dev + 1;
+        *pi = (int)cuda_mock_device_physical(dev) + 1;
         return CUDA_SUCCESS;
     case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID:
-        *pi = dev;
+        *pi = (int)cuda_mock_device_physical(dev);
         return CUDA_SUCCESS;
     default:
         *pi = attributes[attrib];
@@ -301,7 +291,8 @@ CUDA_MOCK_API CUresult cuDeviceGetPCIBusId(char *pciBusId, int len,
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
     // Truncated to len - 1 characters, as cuDeviceGetName.
-    snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.%x", 0, dev + 1, 0, 0);
+    snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.%x", 0,
+             cuda_mock_device_physical(dev) + 1, 0, 0);
     return CUDA_SUCCESS;
 }
 
@@ -365,11 +356,15 @@ CUDA_MOCK_API CUresult cuDeviceGetByPCIBusId(CUdevice *dev,
                            pciBusId);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (bus == 0 || bus > umf_mock_device_count() || device != 0 ||
-        function != 0) {
+    // Bus b holds physical device b - 1, which may be invisible.
+    int d =
+        bus == 0 || bus > UMF_MOCK_MAX_DEVICES || device != 0 || function != 0
+            ? -1
+            : cuda_mock_device_of_physical((unsigned)(bus - 1));
+    if (d < 0) {
         return CUDA_ERROR_INVALID_DEVICE;
     }
-    *dev = (CUdevice)(bus - 1);
+    *dev = (CUdevice)d;
     return CUDA_SUCCESS;
 }
 

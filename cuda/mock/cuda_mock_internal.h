@@ -10,6 +10,7 @@
 //   cuda_mock_errors.c   the CUresult table, cuGetErrorName/String, and the
 //                        mapping of the core's results to CUresult
 //   cuda_mock_device.c   devices and their attributes
+//   cuda_mock_visible.c  CUDA_VISIBLE_DEVICES, the devices' identities
 //   cuda_mock_context.c  primary and created contexts, per-thread stacks
 //   cuda_mock_memory.c   allocation, free, queries, pointer attributes
 //   cuda_mock_host.c     pinned host memory: flags, device pointers,
@@ -414,6 +415,20 @@ static inline CUresult cuda_mock_enter(cuda_mock_entry_t entry,
             return CUDA_ERROR_INVALID_DEVICE;                                  \
         }                                                                      \
     } while (0)
+
+// ---------------------------------------------------------------------------
+// Visible devices (cuda_mock_visible.c)
+
+// CUDA_VISIBLE_DEVICES applied to the `configured` devices: the number of
+// visible ones (the core's select_devices hook, called once by cuInit).
+unsigned cuda_mock_visible_select(unsigned configured);
+// The physical device (what UMF_GPU_MOCK_DEVICES counts) of device `dev`,
+// and the device of a physical one (-1 when it is not visible).
+unsigned cuda_mock_device_physical(CUdevice dev);
+int cuda_mock_device_of_physical(unsigned physical);
+// The UUID of a physical device, the same in every process: "umf-gpu-cuda"
+// and the physical index in the last four bytes.
+void cuda_mock_device_uuid(unsigned physical, CUuuid *uuid);
 
 // UMF_GPU_MOCK_CUDA_IPC_REOPEN, read by cuInit: how a second open of one
 // handle in one context behaves.
