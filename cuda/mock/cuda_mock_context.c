@@ -472,6 +472,13 @@ CUDA_MOCK_API CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v2");
 }
 
+// CUDA 2's name of cuCtxCreate_v2 (the same arguments).
+CUDA_MOCK_API CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags,
+                                   CUdevice dev) {
+    CUDA_MOCK_ENTER(cuCtxCreate);
+    return ctx_create(pctx, flags, dev, "cuCtxCreate");
+}
+
 CUDA_MOCK_API CUresult cuCtxCreate_v3(CUcontext *pctx,
                                       CUexecAffinityParam *paramsArray,
                                       int numParams, unsigned int flags,
@@ -505,21 +512,19 @@ CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v4");
 }
 
-CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
-    CUDA_MOCK_ENTER(cuCtxDestroy_v2);
+static CUresult ctx_destroy(CUcontext ctx, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUctx_st *c;
-    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxDestroy_v2", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, call, &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     if (c->primary) {
-        UMF_MOCK_LOG_ERROR("cuCtxDestroy_v2(%p): a primary context is "
-                           "released with cuDevicePrimaryCtxRelease, not "
-                           "destroyed",
-                           (void *)ctx);
+        UMF_MOCK_LOG_ERROR("%s(%p): a primary context is released with "
+                           "cuDevicePrimaryCtxRelease, not destroyed",
+                           call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     pthread_mutex_lock(&lock);
@@ -536,6 +541,18 @@ CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
     teardown(c);
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDestroy_v2);
+    return ctx_destroy(ctx, "cuCtxDestroy_v2");
+}
+
+// CUDA 2's name (the same arguments), as loaders that resolve the old names
+// call it.
+CUDA_MOCK_API CUresult cuCtxDestroy(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDestroy);
+    return ctx_destroy(ctx, "cuCtxDestroy");
 }
 
 // ---------------------------------------------------------------------------
@@ -567,21 +584,19 @@ CUDA_MOCK_API CUresult cuCtxSetCurrent(CUcontext ctx) {
     return CUDA_SUCCESS;
 }
 
-CUDA_MOCK_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
-    CUDA_MOCK_ENTER(cuCtxPushCurrent_v2);
+static CUresult ctx_push(CUcontext ctx, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     struct CUctx_st *c;
-    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxPushCurrent_v2", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, call, &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     return push(ref_of(c));
 }
 
-CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
-    CUDA_MOCK_ENTER(cuCtxPopCurrent_v2);
+static CUresult ctx_pop(CUcontext *pctx) {
     if (tls_top.ctx == NULL) {
         return CUDA_ERROR_INVALID_CONTEXT;
     }
@@ -590,6 +605,26 @@ CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
         *pctx = old.ctx;
     }
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxPushCurrent_v2);
+    return ctx_push(ctx, "cuCtxPushCurrent_v2");
+}
+
+CUDA_MOCK_API CUresult cuCtxPushCurrent(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxPushCurrent);
+    return ctx_push(ctx, "cuCtxPushCurrent");
+}
+
+CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
+    CUDA_MOCK_ENTER(cuCtxPopCurrent_v2);
+    return ctx_pop(pctx);
+}
+
+CUDA_MOCK_API CUresult cuCtxPopCurrent(CUcontext *pctx) {
+    CUDA_MOCK_ENTER(cuCtxPopCurrent);
+    return ctx_pop(pctx);
 }
 
 // The context `ctx` names, or the current one when it is NULL (the _v2

@@ -89,6 +89,18 @@ CUDA_MOCK_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
     return CUDA_SUCCESS;
 }
 
+// CUDA 2's ABI: a 32-bit size, so at most 4 GiB - 1 (clamped).
+CUDA_MOCK_API CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceTotalMem);
+    if (bytes == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    uint64_t total = umf_mock_device_total((unsigned)dev);
+    *bytes = total > UINT32_MAX ? UINT32_MAX : (unsigned int)total;
+    return CUDA_SUCCESS;
+}
+
 // ---------------------------------------------------------------------------
 // Attributes
 

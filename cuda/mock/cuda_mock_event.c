@@ -231,13 +231,24 @@ static bool destroy(struct CUevent_st *e) {
     return true;
 }
 
-CUDA_MOCK_API CUresult cuEventDestroy_v2(CUevent hEvent) {
-    CUDA_MOCK_ENTER(cuEventDestroy_v2);
-    struct CUevent_st *e = event_of(hEvent, "cuEventDestroy_v2");
+static CUresult event_destroy(CUevent hEvent, const char *call) {
+    struct CUevent_st *e = event_of(hEvent, call);
     if (e == NULL || !destroy(e)) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuEventDestroy_v2(CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuEventDestroy_v2);
+    return event_destroy(hEvent, "cuEventDestroy_v2");
+}
+
+// CUDA 2's name (the same arguments), which LLVM's OpenMP offload runtime
+// resolves.
+CUDA_MOCK_API CUresult cuEventDestroy(CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuEventDestroy);
+    return event_destroy(hEvent, "cuEventDestroy");
 }
 
 // ---------------------------------------------------------------------------

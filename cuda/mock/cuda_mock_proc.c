@@ -344,10 +344,10 @@ static const proc_entry_t *find(const char *symbol, int version, bool ptds,
     return ptds && best_ptds != NULL ? best_ptds : best;
 }
 
-CUDA_MOCK_API CUresult cuGetProcAddress_v2(
-    const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
-    CUdriverProcAddressQueryResult *symbolStatus) {
-    CUDA_MOCK_ENTER_ANYTIME(cuGetProcAddress_v2);
+static CUresult proc_address(const char *symbol, void **pfn, int cudaVersion,
+                             cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *symbolStatus,
+                             const char *call) {
     const cuuint64_t known_flags =
         CU_GET_PROC_ADDRESS_LEGACY_STREAM |
         CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
@@ -355,9 +355,9 @@ CUDA_MOCK_API CUresult cuGetProcAddress_v2(
         return CUDA_ERROR_INVALID_VALUE;
     }
     if (cudaVersion > CUDA_VERSION) {
-        UMF_MOCK_LOG_ERROR("cuGetProcAddress_v2(%s): CUDA version %d is newer "
-                           "than this driver's (%d)",
-                           symbol, cudaVersion, CUDA_VERSION);
+        UMF_MOCK_LOG_ERROR("%s(%s): CUDA version %d is newer than this "
+                           "driver's (%d)",
+                           call, symbol, cudaVersion, CUDA_VERSION);
         *pfn = NULL;
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -375,6 +375,23 @@ CUDA_MOCK_API CUresult cuGetProcAddress_v2(
                                   : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     }
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuGetProcAddress_v2(
+    const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+    CUdriverProcAddressQueryResult *symbolStatus) {
+    CUDA_MOCK_ENTER_ANYTIME(cuGetProcAddress_v2);
+    return proc_address(symbol, pfn, cudaVersion, flags, symbolStatus,
+                        "cuGetProcAddress_v2");
+}
+
+// CUDA 11.3's variant, which NVIDIA's runtimes of CUDA 11.3 to 11.8 call: the
+// same answers, without the query result.
+CUDA_MOCK_API CUresult cuGetProcAddress(const char *symbol, void **pfn,
+                                        int cudaVersion, cuuint64_t flags) {
+    CUDA_MOCK_ENTER_ANYTIME(cuGetProcAddress);
+    return proc_address(symbol, pfn, cudaVersion, flags, NULL,
+                        "cuGetProcAddress");
 }
 
 // The tables of cuGetExportTable are NVIDIA's private interface between its

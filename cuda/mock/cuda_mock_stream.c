@@ -105,17 +105,14 @@ CUDA_MOCK_API CUresult cuStreamCreateWithPriority(CUstream *phStream,
     return create(phStream, flags, priority, "cuStreamCreateWithPriority");
 }
 
-CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
-    CUDA_MOCK_ENTER(cuStreamDestroy_v2);
+static CUresult stream_destroy(CUstream hStream, const char *call) {
     if (is_special(hStream)) {
-        UMF_MOCK_LOG_ERROR("cuStreamDestroy_v2(%p): a default stream cannot "
-                           "be destroyed",
+        UMF_MOCK_LOG_ERROR("%s(%p): a default stream cannot be destroyed", call,
                            (void *)hStream);
         return CUDA_ERROR_INVALID_HANDLE;
     }
     cuda_mock_ctx_t *ctx;
-    CUresult res =
-        cuda_mock_stream_resolve(hStream, "cuStreamDestroy_v2", &ctx);
+    CUresult res = cuda_mock_stream_resolve(hStream, call, &ctx);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -123,6 +120,17 @@ CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
     // destroys, one wins.
     return cuda_mock_table_free(&streams, hStream) ? CUDA_SUCCESS
                                                    : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
+    CUDA_MOCK_ENTER(cuStreamDestroy_v2);
+    return stream_destroy(hStream, "cuStreamDestroy_v2");
+}
+
+// CUDA 2's name (the same arguments).
+CUDA_MOCK_API CUresult cuStreamDestroy(CUstream hStream) {
+    CUDA_MOCK_ENTER(cuStreamDestroy);
+    return stream_destroy(hStream, "cuStreamDestroy");
 }
 
 // Synchronize and query: the stream's work is complete; only the handle
