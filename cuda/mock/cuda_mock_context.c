@@ -33,6 +33,11 @@ struct CUctx_st {
     _Atomic uint32_t gen;   // created contexts: bumped by each destroy
     _Atomic int device;
     _Atomic unsigned flags;
+    // Set at bring-up: an id unique in the process (cuCtxGetId), and the
+    // preferences of cuCtxSetCacheConfig and cuCtxSetSharedMemConfig.
+    _Atomic unsigned long long id;
+    _Atomic int cache_config;
+    _Atomic int shmem_config;
     int retains; // primary contexts: the reference count (under `lock`)
     bool primary;
     // cuCtxSetLimit's values; the defaults at bring-up.
@@ -217,6 +222,15 @@ static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
                               memory_order_relaxed);
     }
     memset(ctx->peers, 0, sizeof(ctx->peers));
+    static _Atomic unsigned long long next_id = 1;
+    atomic_store_explicit(
+        &ctx->id, atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed),
+        memory_order_relaxed);
+    atomic_store_explicit(&ctx->cache_config, CU_FUNC_CACHE_PREFER_NONE,
+                          memory_order_relaxed);
+    atomic_store_explicit(&ctx->shmem_config,
+                          CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE,
+                          memory_order_relaxed);
     atomic_store_explicit(&ctx->state, CTX_LIVE, memory_order_release);
     return CUDA_SUCCESS;
 }
@@ -691,6 +705,121 @@ CUDA_MOCK_API CUresult cuCtxGetFlags(unsigned int *flags) {
         *flags = atomic_load_explicit(&c->flags, memory_order_relaxed);
     }
     return res;
+}
+
+// The flags of cuCtxCreate, for the current context (of a primary context
+// also what cuDevicePrimaryCtxGetState reports).
+CUDA_MOCK_API CUresult cuCtxSetFlags(unsigned int flags) {
+    CUDA_MOCK_ENTER(cuCtxSetFlags);
+    CUresult res = check_ctx_flags(flags, "cuCtxSetFlags");
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    struct CUctx_st *c;
+    res = cuda_mock_ctx_current(&c);
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(&c->flags, flags, memory_order_relaxed);
+    }
+    return res;
+}
+
+// A context of the process, NULL for the current one (CUDA 12).
+CUDA_MOCK_API CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
+    CUDA_MOCK_ENTER(cuCtxGetId);
+    if (ctxId == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = ctx_or_current(ctx, "cuCtxGetId", &c);
+    if (res == CUDA_SUCCESS) {
+        *ctxId = atomic_load_explicit(&c->id, memory_order_relaxed);
+    }
+    return res;
+}
+
+// Preferences for the L1 cache and shared memory of kernels, which the
+// emulated devices run none of: kept per context and reported, as a driver
+// does on devices where they have no effect.
+static CUresult current_pref(bool cache, _Atomic int **field) {
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res == CUDA_SUCCESS) {
+        *field = cache ? &c->cache_config : &c->shmem_config;
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
+    CUDA_MOCK_ENTER(cuCtxGetCacheConfig);
+    if (pconfig == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(true, &f);
+    if (res == CUDA_SUCCESS) {
+        *pconfig = (CUfunc_cache)atomic_load_explicit(f, memory_order_relaxed);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
+    CUDA_MOCK_ENTER(cuCtxSetCacheConfig);
+    if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(true, &f);
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(f, (int)config, memory_order_relaxed);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
+    CUDA_MOCK_ENTER(cuCtxGetSharedMemConfig);
+    if (pConfig == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(false, &f);
+    if (res == CUDA_SUCCESS) {
+        *pConfig =
+            (CUsharedconfig)atomic_load_explicit(f, memory_order_relaxed);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
+    CUDA_MOCK_ENTER(cuCtxSetSharedMemConfig);
+    if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(false, &f);
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(f, (int)config, memory_order_relaxed);
+    }
+    return res;
+}
+
+// No persisting L2 lines exist to reset.
+CUDA_MOCK_API CUresult cuCtxResetPersistingL2Cache(void) {
+    CUDA_MOCK_ENTER(cuCtxResetPersistingL2Cache);
+    struct CUctx_st *c;
+    return cuda_mock_ctx_current(&c);
+}
+
+// No affinity type is supported (cuDeviceGetExecAffinitySupport says 0),
+// so a context has none to report.
+CUDA_MOCK_API CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity,
+                                            CUexecAffinityType type) {
+    CUDA_MOCK_ENTER(cuCtxGetExecAffinity);
+    if (pExecAffinity == NULL || (unsigned)type >= CU_EXEC_AFFINITY_TYPE_MAX) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    return res == CUDA_SUCCESS ? CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY : res;
 }
 
 // Every context of this driver is made by the _v2 (or later) functions,

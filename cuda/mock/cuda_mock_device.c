@@ -396,3 +396,156 @@ CUDA_MOCK_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
     *canAccessPeer = dev != peerDev;
     return CUDA_SUCCESS;
 }
+
+// CU_DEVICE_P2P_ATTRIBUTE_*: as cuDeviceCanAccessPeer, any two different
+// devices reach each other's memory (all at one rank); kernels' atomics
+// over the link and their reads of CUDA arrays do not exist.
+CUDA_MOCK_API CUresult cuDeviceGetP2PAttribute(int *value,
+                                               CUdevice_P2PAttribute attrib,
+                                               CUdevice srcDevice,
+                                               CUdevice dstDevice) {
+    CUDA_MOCK_ENTER(cuDeviceGetP2PAttribute);
+    if (value == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(srcDevice);
+    CUDA_MOCK_CHECK_DEVICE(dstDevice);
+    if (srcDevice == dstDevice) {
+        return CUDA_ERROR_INVALID_DEVICE; // "represent the same device"
+    }
+    switch (attrib) {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+        *value = 0;
+        return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+        *value = 1;
+        return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+        *value = 0;
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+// The atomic operations kernels could do on memory of the device (of the
+// host, of a peer): none, since no kernel runs. Every operation must be a
+// CUatomicOperation.
+static CUresult atomic_caps(unsigned *caps, const CUatomicOperation *ops,
+                            unsigned count) {
+    if (caps == NULL || ops == NULL || count == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        if ((unsigned)ops[i] >= CU_ATOMIC_OPERATION_MAX) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    for (unsigned i = 0; i < count; i++) {
+        caps[i] = 0;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetHostAtomicCapabilities(
+    unsigned int *capabilities, const CUatomicOperation *operations,
+    unsigned int count, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetHostAtomicCapabilities);
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    return atomic_caps(capabilities, operations, count);
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetP2PAtomicCapabilities(
+    unsigned int *capabilities, const CUatomicOperation *operations,
+    unsigned int count, CUdevice srcDevice, CUdevice dstDevice) {
+    CUDA_MOCK_ENTER(cuDeviceGetP2PAtomicCapabilities);
+    CUDA_MOCK_CHECK_DEVICE(srcDevice);
+    CUDA_MOCK_CHECK_DEVICE(dstDevice);
+    if (srcDevice == dstDevice) {
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    return atomic_caps(capabilities, operations, count);
+}
+
+// ---------------------------------------------------------------------------
+// Queries of older and rarer kinds, answered from the attributes above
+
+// CUDA 2's query (deprecated): the attributes' compute capability.
+CUDA_MOCK_API CUresult cuDeviceComputeCapability(int *major, int *minor,
+                                                 CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceComputeCapability);
+    if (major == NULL || minor == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *major = attributes[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR];
+    *minor = attributes[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR];
+    return CUDA_SUCCESS;
+}
+
+// CUDA 2's properties (deprecated), each the attribute of its name.
+CUDA_MOCK_API CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetProperties);
+    if (prop == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    prop->maxThreadsPerBlock =
+        attributes[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK];
+    prop->maxThreadsDim[0] = attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
+    prop->maxThreadsDim[1] = attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y];
+    prop->maxThreadsDim[2] = attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z];
+    prop->maxGridSize[0] = attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
+    prop->maxGridSize[1] = attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y];
+    prop->maxGridSize[2] = attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z];
+    prop->sharedMemPerBlock =
+        attributes[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK];
+    prop->totalConstantMemory =
+        attributes[CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY];
+    prop->SIMDWidth = attributes[CU_DEVICE_ATTRIBUTE_WARP_SIZE];
+    prop->memPitch = attributes[CU_DEVICE_ATTRIBUTE_MAX_PITCH];
+    prop->regsPerBlock =
+        attributes[CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK];
+    prop->clockRate = attributes[CU_DEVICE_ATTRIBUTE_CLOCK_RATE];
+    prop->textureAlign = attributes[CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT];
+    return CUDA_SUCCESS;
+}
+
+// No execution affinity type is supported (contexts refuse them too).
+CUDA_MOCK_API CUresult cuDeviceGetExecAffinitySupport(int *pi,
+                                                      CUexecAffinityType type,
+                                                      CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetExecAffinitySupport);
+    if (pi == NULL || (unsigned)type >= CU_EXEC_AFFINITY_TYPE_MAX) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *pi = 0;
+    return CUDA_SUCCESS;
+}
+
+// An H100's limit for textures bound to linear memory (the deprecated
+// attribute MAXIMUM_TEXTURE1D_LINEAR_WIDTH), for the elementary formats.
+CUDA_MOCK_API CUresult cuDeviceGetTexture1DLinearMaxWidth(
+    size_t *maxWidthInElements, CUarray_format format, unsigned numChannels,
+    CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetTexture1DLinearMaxWidth);
+    bool elementary = format == CU_AD_FORMAT_UNSIGNED_INT8 ||
+                      format == CU_AD_FORMAT_UNSIGNED_INT16 ||
+                      format == CU_AD_FORMAT_UNSIGNED_INT32 ||
+                      format == CU_AD_FORMAT_SIGNED_INT8 ||
+                      format == CU_AD_FORMAT_SIGNED_INT16 ||
+                      format == CU_AD_FORMAT_SIGNED_INT32 ||
+                      format == CU_AD_FORMAT_HALF ||
+                      format == CU_AD_FORMAT_FLOAT;
+    if (maxWidthInElements == NULL || !elementary ||
+        (numChannels != 1 && numChannels != 2 && numChannels != 4)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *maxWidthInElements =
+        (size_t)attributes[CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH];
+    return CUDA_SUCCESS;
+}

@@ -154,3 +154,22 @@ CUDA_MOCK_API CUresult cuIpcOpenMemHandle(CUdeviceptr *pdptr,
     CUDA_MOCK_ENTER(cuIpcOpenMemHandle);
     return cuIpcOpenMemHandle_v2(pdptr, handle, Flags);
 }
+
+// The usage counts of CUDA 2's contexts, deprecated since CUDA 4.0: not
+// emulated (retain the primary context, or create and destroy one).
+#define NO_ATTACH                                                              \
+    "context usage counts are gone since CUDA 4.0: use "                       \
+    "cuDevicePrimaryCtxRetain, or cuCtxCreate and cuCtxDestroy"
+
+CUDA_MOCK_API CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
+    CUDA_MOCK_ENTER(cuCtxAttach);
+    if (pctx == NULL || flags != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_refuse(__func__, NO_ATTACH);
+}
+
+CUDA_MOCK_API CUresult cuCtxDetach(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDetach);
+    return cuda_mock_refuse(__func__, NO_ATTACH);
+}
