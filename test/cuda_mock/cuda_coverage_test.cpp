@@ -544,7 +544,7 @@ TEST_F(CudaRefused, EachFamilyAnswersItsDocumentedError) {
     check("cuTexRefSetFlags", CUDA_ERROR_INVALID_HANDLE,
           CU_SYM(cuTexRefSetFlags)(static_cast<CUtexref>(fake), 0));
 
-    alignas(64) CUtensorMap map;
+    CUtensorMap map; // aligned as its type requires (64 bytes at least)
     cuuint64_t dims[2] = {64, 64}, strides[1] = {256};
     cuuint32_t box[2] = {8, 8}, elem[2] = {1, 1};
     check("cuTensorMapEncodeTiled", CUDA_ERROR_NOT_SUPPORTED,
