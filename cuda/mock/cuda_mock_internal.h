@@ -24,11 +24,26 @@
 //   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
 //   cuda_mock_stream.c   streams
 //   cuda_mock_event.c    events
-//   cuda_mock_module.c   modules and kernels (refused: no kernels run)
 //   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
 //                        ...) on the core's model (mock_vmm.h)
-//   cuda_mock_proc.c     cuGetProcAddress_v2
-//   cuda_mock_legacy.c   the legacy unversioned names
+//   cuda_mock_copy_batch.c  batches of copies (cuMemcpyBatchAsync)
+//   cuda_mock_managed.c  managed memory hints (attach, discard)
+//   cuda_mock_profiler.c cuProfilerStart/Stop
+//   cuda_mock_proc.c     cuGetProcAddress_v2 (every PFN of cudaTypedefs.h),
+//                        cuGetExportTable
+//   cuda_mock_legacy.c   the legacy names with 32-bit device pointers
+//   cuda_mock_refuse.c   the one refusal of what cannot be emulated, which
+//                        the refused families use, one file each:
+//                        cuda_mock_module.c (modules, linker),
+//                        cuda_mock_library.c, cuda_mock_function.c
+//                        (functions, occupancy, launches),
+//                        cuda_mock_texture.c, cuda_mock_tensor_map.c,
+//                        cuda_mock_graphics.c, cuda_mock_external.c,
+//                        cuda_mock_green.c, cuda_mock_checkpoint.c,
+//                        cuda_mock_coredump.c, cuda_mock_multicast.c,
+//                        cuda_mock_logs.c, cuda_mock_stream_memop.c,
+//                        cuda_mock_memory_refused.c
+//   cuda_mock_pending.c  issue 25's part B, refused until it is merged
 //
 // cuda.h is included with __CUDA_API_VERSION_INTERNAL (set by CMake), as a
 // driver sees it: the versioned names (cuMemAlloc_v2 ...), the per-thread
