@@ -214,12 +214,11 @@ CUDA_MOCK_API CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
     return CUDA_SUCCESS;
 }
 
-CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
-    CUDA_MOCK_ENTER(cuDeviceSetMemPool);
-    CUDA_MOCK_CHECK_DEVICE(dev);
+// Makes `pool`, which must be of device `dev`, the device's current pool.
+static CUresult set_current(int dev, CUmemoryPool pool, const char *call) {
     pool_state_t *s = state_of(pool);
     if (s == NULL || s->device != dev) {
-        UMF_MOCK_LOG_ERROR("cuDeviceSetMemPool(%d, %p): %s", dev, (void *)pool,
+        UMF_MOCK_LOG_ERROR("%s(%d, %p): %s", call, dev, (void *)pool,
                            s == NULL ? "not a memory pool of this driver"
                                      : "a pool of another device");
         return CUDA_ERROR_INVALID_VALUE;
@@ -227,6 +226,12 @@ CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
     atomic_store_explicit(&current_pool[dev], s->is_default ? NULL : pool,
                           memory_order_release);
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
+    CUDA_MOCK_ENTER(cuDeviceSetMemPool);
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    return set_current(dev, pool, "cuDeviceSetMemPool");
 }
 
 // The pools of a location (CUDA 13): a device's pinned memory, as the
@@ -285,19 +290,8 @@ CUDA_MOCK_API CUresult cuMemSetMemPool(CUmemLocation *location,
     CUDA_MOCK_ENTER(cuMemSetMemPool);
     int dev = 0;
     CUresult res = location_of(location, type, "cuMemSetMemPool", &dev);
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    pool_state_t *s = state_of(pool);
-    if (s == NULL || s->device != dev) {
-        UMF_MOCK_LOG_ERROR("cuMemSetMemPool(%d, %p): %s", dev, (void *)pool,
-                           s == NULL ? "not a memory pool of this driver"
-                                     : "a pool of another device");
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    atomic_store_explicit(&current_pool[dev], s->is_default ? NULL : pool,
-                          memory_order_release);
-    return CUDA_SUCCESS;
+    return res == CUDA_SUCCESS ? set_current(dev, pool, "cuMemSetMemPool")
+                               : res;
 }
 
 // ---------------------------------------------------------------------------

@@ -32,188 +32,44 @@ static CUresult refuse(CUstream stream, bool ok, const char *call) {
     return cuda_mock_refuse(call, WHY);
 }
 
-CUDA_MOCK_API CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr,
-                                           cuuint32_t value,
-                                           unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue32);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
+// Each name of cuda.h is an entry point of its own (counted, with fault
+// rules); the variants of one operation take the same arguments.
+#define VALUE_OP(name, type, known_flags)                                      \
+    CUDA_MOCK_API CUresult name(CUstream stream, CUdeviceptr addr, type value, \
+                                unsigned int flags) {                          \
+        CUDA_MOCK_ENTER(name);                                                 \
+        (void)value;                                                           \
+        return refuse(stream,                                                  \
+                      addr != 0 && (flags & ~(unsigned)(known_flags)) == 0,    \
+                      #name);                                                  \
+    }
 
-CUDA_MOCK_API CUresult cuStreamWaitValue32_ptsz(CUstream stream,
-                                                CUdeviceptr addr,
-                                                cuuint32_t value,
-                                                unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue32_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
+#define BATCH_OP(name)                                                         \
+    CUDA_MOCK_API CUresult name(CUstream stream, unsigned int count,           \
+                                CUstreamBatchMemOpParams *paramArray,          \
+                                unsigned int flags) {                          \
+        CUDA_MOCK_ENTER(name);                                                 \
+        return refuse(stream, count > 0 && paramArray != NULL && flags == 0,   \
+                      #name);                                                  \
+    }
 
-CUDA_MOCK_API CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr,
-                                              cuuint32_t value,
-                                              unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue32_v2);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWaitValue32_v2_ptsz(CUstream stream,
-                                                   CUdeviceptr addr,
-                                                   cuuint32_t value,
-                                                   unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue32_v2_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr,
-                                           cuuint64_t value,
-                                           unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue64);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWaitValue64_ptsz(CUstream stream,
-                                                CUdeviceptr addr,
-                                                cuuint64_t value,
-                                                unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue64_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr,
-                                              cuuint64_t value,
-                                              unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue64_v2);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWaitValue64_v2_ptsz(CUstream stream,
-                                                   CUdeviceptr addr,
-                                                   cuuint64_t value,
-                                                   unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWaitValue64_v2_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WAIT_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr,
-                                            cuuint32_t value,
-                                            unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue32);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue32_ptsz(CUstream stream,
-                                                 CUdeviceptr addr,
-                                                 cuuint32_t value,
-                                                 unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue32_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue32_v2(CUstream stream,
-                                               CUdeviceptr addr,
-                                               cuuint32_t value,
-                                               unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue32_v2);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue32_v2_ptsz(CUstream stream,
-                                                    CUdeviceptr addr,
-                                                    cuuint32_t value,
-                                                    unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue32_v2_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr,
-                                            cuuint64_t value,
-                                            unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue64);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue64_ptsz(CUstream stream,
-                                                 CUdeviceptr addr,
-                                                 cuuint64_t value,
-                                                 unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue64_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue64_v2(CUstream stream,
-                                               CUdeviceptr addr,
-                                               cuuint64_t value,
-                                               unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue64_v2);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamWriteValue64_v2_ptsz(CUstream stream,
-                                                    CUdeviceptr addr,
-                                                    cuuint64_t value,
-                                                    unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamWriteValue64_v2_ptsz);
-    (void)value;
-    return refuse(stream, addr != 0 && (flags & ~(unsigned)(WRITE_FLAGS)) == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count,
-                                          CUstreamBatchMemOpParams *paramArray,
-                                          unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamBatchMemOp);
-    return refuse(stream, count > 0 && paramArray != NULL && flags == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamBatchMemOp_ptsz(
-    CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,
-    unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamBatchMemOp_ptsz);
-    return refuse(stream, count > 0 && paramArray != NULL && flags == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamBatchMemOp_v2(
-    CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,
-    unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamBatchMemOp_v2);
-    return refuse(stream, count > 0 && paramArray != NULL && flags == 0,
-                  __func__);
-}
-
-CUDA_MOCK_API CUresult cuStreamBatchMemOp_v2_ptsz(
-    CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,
-    unsigned int flags) {
-    CUDA_MOCK_ENTER(cuStreamBatchMemOp_v2_ptsz);
-    return refuse(stream, count > 0 && paramArray != NULL && flags == 0,
-                  __func__);
-}
+VALUE_OP(cuStreamWaitValue32, cuuint32_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue32_ptsz, cuuint32_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue32_v2, cuuint32_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue32_v2_ptsz, cuuint32_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue64, cuuint64_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue64_ptsz, cuuint64_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue64_v2, cuuint64_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWaitValue64_v2_ptsz, cuuint64_t, WAIT_FLAGS)
+VALUE_OP(cuStreamWriteValue32, cuuint32_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue32_ptsz, cuuint32_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue32_v2, cuuint32_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue32_v2_ptsz, cuuint32_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue64, cuuint64_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue64_ptsz, cuuint64_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue64_v2, cuuint64_t, WRITE_FLAGS)
+VALUE_OP(cuStreamWriteValue64_v2_ptsz, cuuint64_t, WRITE_FLAGS)
+BATCH_OP(cuStreamBatchMemOp)
+BATCH_OP(cuStreamBatchMemOp_ptsz)
+BATCH_OP(cuStreamBatchMemOp_v2)
+BATCH_OP(cuStreamBatchMemOp_v2_ptsz)
