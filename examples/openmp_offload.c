@@ -120,12 +120,16 @@ static void between_devices(int a, int b, int host) {
 }
 
 static int target_region(void) {
-    int x = 1;
-#pragma omp target map(tofrom : x)
-    { x = 42; }
+    int x = 1, on_host = 1;
+#pragma omp target map(tofrom : x, on_host)
+    {
+        x = 42;
+        on_host = omp_is_initial_device();
+    }
     // Reached where the region ran: on a GPU, or on the host where
     // offloading is off (OMP_TARGET_OFFLOAD=DISABLED).
-    printf("the target region ran: x = %d\n", x);
+    printf("the target region ran on the %s: x = %d\n",
+           on_host ? "host" : "device", x);
     return x == 42 ? 0 : 1;
 }
 
