@@ -35,6 +35,10 @@ static void init_once_fn(void) {
         UMF_MOCK_LOG_ERROR("%s", err);
         return;
     }
+    if (desc->select_devices != NULL) {
+        unsigned shown = desc->select_devices(config.devices);
+        config.devices = shown < config.devices ? shown : config.devices;
+    }
     if (umf_mock_threads_setup() != 0) {
         UMF_MOCK_LOG_ERROR("cannot create the thread-exit hook");
         return;

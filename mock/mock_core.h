@@ -47,6 +47,12 @@ typedef struct umf_mock_driver_desc_t {
     umf_mock_fault_names_t faults;
     const char *const *object_kinds; // kind index -> name, e.g. "context"
     unsigned object_kind_count;      // at most UMF_MOCK_OBJECT_CORE_FIRST
+    // Optional: how many of the `configured` devices (UMF_GPU_MOCK_DEVICES)
+    // the driver shows, at most `configured` (the CUDA driver applies
+    // CUDA_VISIBLE_DEVICES). Called once, before the memory is set up; the
+    // core's devices are then the driver's, numbered as the driver numbers
+    // them.
+    unsigned (*select_devices)(unsigned configured);
 } umf_mock_driver_desc_t;
 
 // Reads the configuration (mock_config.h) and sets everything up, once;

@@ -33,7 +33,9 @@
 #include <stdint.h>
 
 #define UMF_MOCK_MAX_FAULT_RULES 64
-#define UMF_MOCK_MAX_ENTRIES 512
+// Entry points a driver may count (the emulated libcuda exports every
+// function of cuda.h, some 640 names).
+#define UMF_MOCK_MAX_ENTRIES 1024
 
 typedef struct umf_mock_name_value_t {
     const char *name;

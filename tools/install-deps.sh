@@ -16,6 +16,8 @@ packages=(
     pkg-config      # finds Level Zero through level-zero.pc
     clang           # the sanitizer builds and the fuzz targets
     libclang-rt-14-dev # clang's sanitizer and libFuzzer runtimes
+    libomp-14-dev   # LLVM's OpenMP offload runtime and its CUDA plugin, and
+    clang-tools-14  # clang's offload wrappers: examples/openmp_offload.c
     llvm            # llvm-symbolizer, for readable sanitizer reports
     libgtest-dev    # GoogleTest
     libze-dev       # the Level Zero loader's headers and library

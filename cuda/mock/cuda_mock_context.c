@@ -33,6 +33,11 @@ struct CUctx_st {
     _Atomic uint32_t gen;   // created contexts: bumped by each destroy
     _Atomic int device;
     _Atomic unsigned flags;
+    // Set at bring-up: an id unique in the process (cuCtxGetId), and the
+    // preferences of cuCtxSetCacheConfig and cuCtxSetSharedMemConfig.
+    _Atomic unsigned long long id;
+    _Atomic int cache_config;
+    _Atomic int shmem_config;
     int retains; // primary contexts: the reference count (under `lock`)
     bool primary;
     // cuCtxSetLimit's values; the defaults at bring-up.
@@ -217,6 +222,15 @@ static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
                               memory_order_relaxed);
     }
     memset(ctx->peers, 0, sizeof(ctx->peers));
+    static _Atomic unsigned long long next_id = 1;
+    atomic_store_explicit(
+        &ctx->id, atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed),
+        memory_order_relaxed);
+    atomic_store_explicit(&ctx->cache_config, CU_FUNC_CACHE_PREFER_NONE,
+                          memory_order_relaxed);
+    atomic_store_explicit(&ctx->shmem_config,
+                          CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE,
+                          memory_order_relaxed);
     atomic_store_explicit(&ctx->state, CTX_LIVE, memory_order_release);
     return CUDA_SUCCESS;
 }
@@ -239,8 +253,27 @@ static void teardown(struct CUctx_st *ctx) {
     cuda_mock_mem_ctx_teardown(ctx);
 }
 
+// Creation flags: those of CU_CTX_FLAGS_MASK, at most one scheduling mode.
+static CUresult check_ctx_flags(unsigned flags, const char *call) {
+    unsigned sched = flags & CU_CTX_SCHED_MASK;
+    if ((flags & ~(unsigned)CU_CTX_FLAGS_MASK) != 0 ||
+        (sched != CU_CTX_SCHED_AUTO && sched != CU_CTX_SCHED_SPIN &&
+         sched != CU_CTX_SCHED_YIELD && sched != CU_CTX_SCHED_BLOCKING_SYNC)) {
+        UMF_MOCK_LOG_ERROR("%s: invalid flags 0x%x", call, flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
 // ---------------------------------------------------------------------------
 // Primary contexts
+//
+// A primary context counts its retains and is active while it is brought up.
+// The last release tears it down; so does cuDevicePrimaryCtxReset, which
+// leaves the count alone ("resetting the primary context does not release
+// it"), so that the releases its users still owe succeed. The next retain
+// brings it up anew, with the flags of cuDevicePrimaryCtxSetFlags, which
+// outlive both.
 
 void cuda_mock_ctx_setup(void) {
     for (size_t i = 0; i < UMF_MOCK_MAX_DEVICES; i++) {
@@ -248,6 +281,10 @@ void cuda_mock_ctx_setup(void) {
         atomic_store_explicit(&primary_ctx[i].device, (int)i,
                               memory_order_relaxed);
     }
+}
+
+static bool primary_active(const struct CUctx_st *ctx) {
+    return atomic_load_explicit(&ctx->state, memory_order_relaxed) == CTX_LIVE;
 }
 
 CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
@@ -259,7 +296,7 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
     struct CUctx_st *ctx = &primary_ctx[dev];
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
-    if (ctx->retains == 0) {
+    if (!primary_active(ctx)) {
         res = bring_up(ctx, "cuDevicePrimaryCtxRetain");
     }
     if (res == CUDA_SUCCESS) {
@@ -272,22 +309,95 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
     return res;
 }
 
-CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
-    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease_v2);
+static CUresult primary_release(CUdevice dev, const char *call) {
     CUDA_MOCK_CHECK_DEVICE(dev);
     struct CUctx_st *ctx = &primary_ctx[dev];
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
     if (ctx->retains == 0) {
-        UMF_MOCK_LOG_ERROR("cuDevicePrimaryCtxRelease_v2(dev=%d): the primary "
-                           "context is not retained",
-                           dev);
+        UMF_MOCK_LOG_ERROR("%s(dev=%d): the primary context is not retained",
+                           call, dev);
         res = CUDA_ERROR_INVALID_CONTEXT;
-    } else if (--ctx->retains == 0) {
+    } else if (--ctx->retains == 0 && primary_active(ctx)) {
         teardown(ctx);
     }
     pthread_mutex_unlock(&lock);
     return res;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease_v2);
+    return primary_release(dev, "cuDevicePrimaryCtxRelease_v2");
+}
+
+// CUDA 7's name of the same call (cudaTypedefs.h: the same arguments).
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxRelease);
+    return primary_release(dev, "cuDevicePrimaryCtxRelease");
+}
+
+// Everything the primary context made goes with it (memory, streams,
+// events, registrations, peer access), in every thread at once; threads
+// that have it current see CUDA_ERROR_CONTEXT_IS_DESTROYED until it is
+// retained again.
+static CUresult primary_reset(CUdevice dev) {
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    pthread_mutex_lock(&lock);
+    if (primary_active(ctx)) {
+        teardown(ctx);
+    }
+    pthread_mutex_unlock(&lock);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxReset_v2);
+    return primary_reset(dev);
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxReset(CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxReset);
+    return primary_reset(dev);
+}
+
+// The flags of cuCtxCreate (cuda.h lists the same ones for both), applied
+// at once to an active primary context (cuCtxGetFlags sees them) and kept
+// for its next bring-up. CUDA 7's variant refuses while the context is
+// active, with CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE, as drivers before CUDA 11
+// did: runtimes that resolve the old name check the state first.
+static CUresult primary_set_flags(CUdevice dev, unsigned flags,
+                                  bool refuse_active, const char *call) {
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    CUresult res = check_ctx_flags(flags, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    struct CUctx_st *ctx = &primary_ctx[dev];
+    pthread_mutex_lock(&lock);
+    if (refuse_active && primary_active(ctx)) {
+        UMF_MOCK_LOG_ERROR("%s(dev=%d): the primary context is active (call "
+                           "cuDevicePrimaryCtxSetFlags_v2 to change it)",
+                           call, dev);
+        res = CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE;
+    } else {
+        atomic_store_explicit(&ctx->flags, flags, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&lock);
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev,
+                                                     unsigned int flags) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxSetFlags_v2);
+    return primary_set_flags(dev, flags, false,
+                             "cuDevicePrimaryCtxSetFlags_v2");
+}
+
+CUDA_MOCK_API CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev,
+                                                  unsigned int flags) {
+    CUDA_MOCK_ENTER(cuDevicePrimaryCtxSetFlags);
+    return primary_set_flags(dev, flags, true, "cuDevicePrimaryCtxSetFlags");
 }
 
 CUDA_MOCK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
@@ -301,24 +411,13 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
     struct CUctx_st *ctx = &primary_ctx[dev];
     pthread_mutex_lock(&lock);
     *flags = atomic_load_explicit(&ctx->flags, memory_order_relaxed);
-    *active = ctx->retains > 0;
+    *active = primary_active(ctx);
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
 // ---------------------------------------------------------------------------
 // Created contexts
-
-static CUresult check_ctx_flags(unsigned flags, const char *call) {
-    unsigned sched = flags & CU_CTX_SCHED_MASK;
-    if ((flags & ~(unsigned)CU_CTX_FLAGS_MASK) != 0 ||
-        (sched != CU_CTX_SCHED_AUTO && sched != CU_CTX_SCHED_SPIN &&
-         sched != CU_CTX_SCHED_YIELD && sched != CU_CTX_SCHED_BLOCKING_SYNC)) {
-        UMF_MOCK_LOG_ERROR("%s: invalid flags 0x%x", call, flags);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return CUDA_SUCCESS;
-}
 
 static CUresult check_affinity(const CUexecAffinityParam *params, int count,
                                const char *call) {
@@ -387,6 +486,13 @@ CUDA_MOCK_API CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v2");
 }
 
+// CUDA 2's name of cuCtxCreate_v2 (the same arguments).
+CUDA_MOCK_API CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags,
+                                   CUdevice dev) {
+    CUDA_MOCK_ENTER(cuCtxCreate);
+    return ctx_create(pctx, flags, dev, "cuCtxCreate");
+}
+
 CUDA_MOCK_API CUresult cuCtxCreate_v3(CUcontext *pctx,
                                       CUexecAffinityParam *paramsArray,
                                       int numParams, unsigned int flags,
@@ -420,21 +526,19 @@ CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v4");
 }
 
-CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
-    CUDA_MOCK_ENTER(cuCtxDestroy_v2);
+static CUresult ctx_destroy(CUcontext ctx, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUctx_st *c;
-    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxDestroy_v2", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, call, &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     if (c->primary) {
-        UMF_MOCK_LOG_ERROR("cuCtxDestroy_v2(%p): a primary context is "
-                           "released with cuDevicePrimaryCtxRelease, not "
-                           "destroyed",
-                           (void *)ctx);
+        UMF_MOCK_LOG_ERROR("%s(%p): a primary context is released with "
+                           "cuDevicePrimaryCtxRelease, not destroyed",
+                           call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     pthread_mutex_lock(&lock);
@@ -451,6 +555,18 @@ CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
     teardown(c);
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDestroy_v2);
+    return ctx_destroy(ctx, "cuCtxDestroy_v2");
+}
+
+// CUDA 2's name (the same arguments), as loaders that resolve the old names
+// call it.
+CUDA_MOCK_API CUresult cuCtxDestroy(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDestroy);
+    return ctx_destroy(ctx, "cuCtxDestroy");
 }
 
 // ---------------------------------------------------------------------------
@@ -482,21 +598,19 @@ CUDA_MOCK_API CUresult cuCtxSetCurrent(CUcontext ctx) {
     return CUDA_SUCCESS;
 }
 
-CUDA_MOCK_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
-    CUDA_MOCK_ENTER(cuCtxPushCurrent_v2);
+static CUresult ctx_push(CUcontext ctx, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     struct CUctx_st *c;
-    CUresult res = cuda_mock_ctx_live(ctx, "cuCtxPushCurrent_v2", &c);
+    CUresult res = cuda_mock_ctx_live(ctx, call, &c);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     return push(ref_of(c));
 }
 
-CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
-    CUDA_MOCK_ENTER(cuCtxPopCurrent_v2);
+static CUresult ctx_pop(CUcontext *pctx) {
     if (tls_top.ctx == NULL) {
         return CUDA_ERROR_INVALID_CONTEXT;
     }
@@ -505,6 +619,26 @@ CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
         *pctx = old.ctx;
     }
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxPushCurrent_v2);
+    return ctx_push(ctx, "cuCtxPushCurrent_v2");
+}
+
+CUDA_MOCK_API CUresult cuCtxPushCurrent(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxPushCurrent);
+    return ctx_push(ctx, "cuCtxPushCurrent");
+}
+
+CUDA_MOCK_API CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
+    CUDA_MOCK_ENTER(cuCtxPopCurrent_v2);
+    return ctx_pop(pctx);
+}
+
+CUDA_MOCK_API CUresult cuCtxPopCurrent(CUcontext *pctx) {
+    CUDA_MOCK_ENTER(cuCtxPopCurrent);
+    return ctx_pop(pctx);
 }
 
 // The context `ctx` names, or the current one when it is NULL (the _v2
@@ -571,6 +705,121 @@ CUDA_MOCK_API CUresult cuCtxGetFlags(unsigned int *flags) {
         *flags = atomic_load_explicit(&c->flags, memory_order_relaxed);
     }
     return res;
+}
+
+// The flags of cuCtxCreate, for the current context (of a primary context
+// also what cuDevicePrimaryCtxGetState reports).
+CUDA_MOCK_API CUresult cuCtxSetFlags(unsigned int flags) {
+    CUDA_MOCK_ENTER(cuCtxSetFlags);
+    CUresult res = check_ctx_flags(flags, "cuCtxSetFlags");
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    struct CUctx_st *c;
+    res = cuda_mock_ctx_current(&c);
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(&c->flags, flags, memory_order_relaxed);
+    }
+    return res;
+}
+
+// A context of the process, NULL for the current one (CUDA 12).
+CUDA_MOCK_API CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
+    CUDA_MOCK_ENTER(cuCtxGetId);
+    if (ctxId == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = ctx_or_current(ctx, "cuCtxGetId", &c);
+    if (res == CUDA_SUCCESS) {
+        *ctxId = atomic_load_explicit(&c->id, memory_order_relaxed);
+    }
+    return res;
+}
+
+// Preferences for the L1 cache and shared memory of kernels, which the
+// emulated devices run none of: kept per context and reported, as a driver
+// does on devices where they have no effect.
+static CUresult current_pref(bool cache, _Atomic int **field) {
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    if (res == CUDA_SUCCESS) {
+        *field = cache ? &c->cache_config : &c->shmem_config;
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
+    CUDA_MOCK_ENTER(cuCtxGetCacheConfig);
+    if (pconfig == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(true, &f);
+    if (res == CUDA_SUCCESS) {
+        *pconfig = (CUfunc_cache)atomic_load_explicit(f, memory_order_relaxed);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
+    CUDA_MOCK_ENTER(cuCtxSetCacheConfig);
+    if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(true, &f);
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(f, (int)config, memory_order_relaxed);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
+    CUDA_MOCK_ENTER(cuCtxGetSharedMemConfig);
+    if (pConfig == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(false, &f);
+    if (res == CUDA_SUCCESS) {
+        *pConfig =
+            (CUsharedconfig)atomic_load_explicit(f, memory_order_relaxed);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
+    CUDA_MOCK_ENTER(cuCtxSetSharedMemConfig);
+    if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    _Atomic int *f;
+    CUresult res = current_pref(false, &f);
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(f, (int)config, memory_order_relaxed);
+    }
+    return res;
+}
+
+// No persisting L2 lines exist to reset.
+CUDA_MOCK_API CUresult cuCtxResetPersistingL2Cache(void) {
+    CUDA_MOCK_ENTER(cuCtxResetPersistingL2Cache);
+    struct CUctx_st *c;
+    return cuda_mock_ctx_current(&c);
+}
+
+// No affinity type is supported (cuDeviceGetExecAffinitySupport says 0),
+// so a context has none to report.
+CUDA_MOCK_API CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity,
+                                            CUexecAffinityType type) {
+    CUDA_MOCK_ENTER(cuCtxGetExecAffinity);
+    if (pExecAffinity == NULL || (unsigned)type >= CU_EXEC_AFFINITY_TYPE_MAX) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    return res == CUDA_SUCCESS ? CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY : res;
 }
 
 // Every context of this driver is made by the _v2 (or later) functions,

@@ -16,8 +16,9 @@
 // value (the table of docs/emulated-cuda.md). The device memory's size is
 // UMF_GPU_MOCK_DEVICE_MEM (cuDeviceTotalMem_v2), not the H100's.
 //
-// PCI: device d is on bus d + 1 of domain 0 ("0000:01:00.0" for device 0),
-// with the H100 SXM5's PCI ids.
+// PCI: physical device p (cuda_mock_visible.c) is on bus p + 1 of domain 0
+// ("0000:01:00.0" for device 0 when CUDA_VISIBLE_DEVICES is unset), with the
+// H100 SXM5's PCI ids; the UUID and the name follow the physical device too.
 
 #include "cuda_mock_internal.h"
 
@@ -52,20 +53,9 @@ CUDA_MOCK_API CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
     // Truncated to len - 1 characters and terminated, as the driver does.
-    snprintf(name, (size_t)len, "UMF GPU emulated CUDA device %d", dev);
+    snprintf(name, (size_t)len, "UMF GPU emulated CUDA device %u",
+             cuda_mock_device_physical(dev));
     return CUDA_SUCCESS;
-}
-
-// The same in every process, so that processes agree on which device is
-// which: "umf-gpu-cuda" followed by the ordinal in the last four bytes.
-static void device_uuid(CUdevice dev, CUuuid *uuid) {
-    static const char tag[12] = {'u', 'm', 'f', '-', 'g', 'p',
-                                 'u', '-', 'c', 'u', 'd', 'a'};
-    memcpy(uuid->bytes, tag, sizeof(tag));
-    uint32_t d = (uint32_t)dev;
-    for (int i = 0; i < 4; i++) {
-        uuid->bytes[12 + i] = (char)(unsigned char)(d >> (8 * (3 - i)));
-    }
 }
 
 // cuDeviceGetUuid_v2 differs from cuDeviceGetUuid for MIG instances only,
@@ -75,7 +65,7 @@ static CUresult get_uuid(CUuuid *uuid, CUdevice dev) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
-    device_uuid(dev, uuid);
+    cuda_mock_device_uuid(cuda_mock_device_physical(dev), uuid);
     return CUDA_SUCCESS;
 }
 
@@ -96,6 +86,18 @@ CUDA_MOCK_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
     *bytes = (size_t)umf_mock_device_total((unsigned)dev);
+    return CUDA_SUCCESS;
+}
+
+// CUDA 2's ABI: a 32-bit size, so at most 4 GiB - 1 (clamped).
+CUDA_MOCK_API CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceTotalMem);
+    if (bytes == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    uint64_t total = umf_mock_device_total((unsigned)dev);
+    *bytes = total > UINT32_MAX ? UINT32_MAX : (unsigned int)total;
     return CUDA_SUCCESS;
 }
 
@@ -279,10 +281,10 @@ CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
     }
     switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
-        *pi = dev + 1;
+        *pi = (int)cuda_mock_device_physical(dev) + 1;
         return CUDA_SUCCESS;
     case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID:
-        *pi = dev;
+        *pi = (int)cuda_mock_device_physical(dev);
         return CUDA_SUCCESS;
     default:
         *pi = attributes[attrib];
@@ -301,7 +303,8 @@ CUDA_MOCK_API CUresult cuDeviceGetPCIBusId(char *pciBusId, int len,
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
     // Truncated to len - 1 characters, as cuDeviceGetName.
-    snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.%x", 0, dev + 1, 0, 0);
+    snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.%x", 0,
+             cuda_mock_device_physical(dev) + 1, 0, 0);
     return CUDA_SUCCESS;
 }
 
@@ -365,11 +368,15 @@ CUDA_MOCK_API CUresult cuDeviceGetByPCIBusId(CUdevice *dev,
                            pciBusId);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (bus == 0 || bus > umf_mock_device_count() || device != 0 ||
-        function != 0) {
+    // Bus b holds physical device b - 1, which may be invisible.
+    int d =
+        bus == 0 || bus > UMF_MOCK_MAX_DEVICES || device != 0 || function != 0
+            ? -1
+            : cuda_mock_device_of_physical((unsigned)(bus - 1));
+    if (d < 0) {
         return CUDA_ERROR_INVALID_DEVICE;
     }
-    *dev = (CUdevice)(bus - 1);
+    *dev = (CUdevice)d;
     return CUDA_SUCCESS;
 }
 
@@ -387,5 +394,158 @@ CUDA_MOCK_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
     CUDA_MOCK_CHECK_DEVICE(dev);
     CUDA_MOCK_CHECK_DEVICE(peerDev);
     *canAccessPeer = dev != peerDev;
+    return CUDA_SUCCESS;
+}
+
+// CU_DEVICE_P2P_ATTRIBUTE_*: as cuDeviceCanAccessPeer, any two different
+// devices reach each other's memory (all at one rank); kernels' atomics
+// over the link and their reads of CUDA arrays do not exist.
+CUDA_MOCK_API CUresult cuDeviceGetP2PAttribute(int *value,
+                                               CUdevice_P2PAttribute attrib,
+                                               CUdevice srcDevice,
+                                               CUdevice dstDevice) {
+    CUDA_MOCK_ENTER(cuDeviceGetP2PAttribute);
+    if (value == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(srcDevice);
+    CUDA_MOCK_CHECK_DEVICE(dstDevice);
+    if (srcDevice == dstDevice) {
+        return CUDA_ERROR_INVALID_DEVICE; // "represent the same device"
+    }
+    switch (attrib) {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+        *value = 0;
+        return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+        *value = 1;
+        return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+        *value = 0;
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+// The atomic operations kernels could do on memory of the device (of the
+// host, of a peer): none, since no kernel runs. Every operation must be a
+// CUatomicOperation.
+static CUresult atomic_caps(unsigned *caps, const CUatomicOperation *ops,
+                            unsigned count) {
+    if (caps == NULL || ops == NULL || count == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        if ((unsigned)ops[i] >= CU_ATOMIC_OPERATION_MAX) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    for (unsigned i = 0; i < count; i++) {
+        caps[i] = 0;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetHostAtomicCapabilities(
+    unsigned int *capabilities, const CUatomicOperation *operations,
+    unsigned int count, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetHostAtomicCapabilities);
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    return atomic_caps(capabilities, operations, count);
+}
+
+CUDA_MOCK_API CUresult cuDeviceGetP2PAtomicCapabilities(
+    unsigned int *capabilities, const CUatomicOperation *operations,
+    unsigned int count, CUdevice srcDevice, CUdevice dstDevice) {
+    CUDA_MOCK_ENTER(cuDeviceGetP2PAtomicCapabilities);
+    CUDA_MOCK_CHECK_DEVICE(srcDevice);
+    CUDA_MOCK_CHECK_DEVICE(dstDevice);
+    if (srcDevice == dstDevice) {
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    return atomic_caps(capabilities, operations, count);
+}
+
+// ---------------------------------------------------------------------------
+// Queries of older and rarer kinds, answered from the attributes above
+
+// CUDA 2's query (deprecated): the attributes' compute capability.
+CUDA_MOCK_API CUresult cuDeviceComputeCapability(int *major, int *minor,
+                                                 CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceComputeCapability);
+    if (major == NULL || minor == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *major = attributes[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR];
+    *minor = attributes[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR];
+    return CUDA_SUCCESS;
+}
+
+// CUDA 2's properties (deprecated), each the attribute of its name.
+CUDA_MOCK_API CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetProperties);
+    if (prop == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    prop->maxThreadsPerBlock =
+        attributes[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK];
+    prop->maxThreadsDim[0] = attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
+    prop->maxThreadsDim[1] = attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y];
+    prop->maxThreadsDim[2] = attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z];
+    prop->maxGridSize[0] = attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
+    prop->maxGridSize[1] = attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y];
+    prop->maxGridSize[2] = attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z];
+    prop->sharedMemPerBlock =
+        attributes[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK];
+    prop->totalConstantMemory =
+        attributes[CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY];
+    prop->SIMDWidth = attributes[CU_DEVICE_ATTRIBUTE_WARP_SIZE];
+    prop->memPitch = attributes[CU_DEVICE_ATTRIBUTE_MAX_PITCH];
+    prop->regsPerBlock =
+        attributes[CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK];
+    prop->clockRate = attributes[CU_DEVICE_ATTRIBUTE_CLOCK_RATE];
+    prop->textureAlign = attributes[CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT];
+    return CUDA_SUCCESS;
+}
+
+// No execution affinity type is supported (contexts refuse them too).
+CUDA_MOCK_API CUresult cuDeviceGetExecAffinitySupport(int *pi,
+                                                      CUexecAffinityType type,
+                                                      CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetExecAffinitySupport);
+    if (pi == NULL || (unsigned)type >= CU_EXEC_AFFINITY_TYPE_MAX) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *pi = 0;
+    return CUDA_SUCCESS;
+}
+
+// An H100's limit for textures bound to linear memory (the deprecated
+// attribute MAXIMUM_TEXTURE1D_LINEAR_WIDTH), for the elementary formats.
+CUDA_MOCK_API CUresult cuDeviceGetTexture1DLinearMaxWidth(
+    size_t *maxWidthInElements, CUarray_format format, unsigned numChannels,
+    CUdevice dev) {
+    CUDA_MOCK_ENTER(cuDeviceGetTexture1DLinearMaxWidth);
+    bool elementary = format == CU_AD_FORMAT_UNSIGNED_INT8 ||
+                      format == CU_AD_FORMAT_UNSIGNED_INT16 ||
+                      format == CU_AD_FORMAT_UNSIGNED_INT32 ||
+                      format == CU_AD_FORMAT_SIGNED_INT8 ||
+                      format == CU_AD_FORMAT_SIGNED_INT16 ||
+                      format == CU_AD_FORMAT_SIGNED_INT32 ||
+                      format == CU_AD_FORMAT_HALF ||
+                      format == CU_AD_FORMAT_FLOAT;
+    if (maxWidthInElements == NULL || !elementary ||
+        (numChannels != 1 && numChannels != 2 && numChannels != 4)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    *maxWidthInElements =
+        (size_t)attributes[CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH];
     return CUDA_SUCCESS;
 }

@@ -23,6 +23,8 @@
 static const char *const entry_names[] = {
     CUDA_MOCK_ENTRIES(CUDA_MOCK_ENTRY_NAME)};
 #undef CUDA_MOCK_ENTRY_NAME
+_Static_assert(CUDA_MOCK_EP_COUNT <= UMF_MOCK_MAX_ENTRIES,
+               "the core counts at most UMF_MOCK_MAX_ENTRIES entry points");
 
 static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_CONTEXT] = "context",
@@ -45,6 +47,7 @@ static umf_mock_driver_desc_t cuda_mock_desc = {
         },
     .object_kinds = object_kinds,
     .object_kind_count = sizeof(object_kinds) / sizeof(object_kinds[0]),
+    .select_devices = cuda_mock_visible_select,
 };
 
 __attribute__((constructor)) static void describe(void) {
@@ -90,7 +93,13 @@ static void init_once_fn(void) {
         return;
     }
     if (umf_mock_device_count() == 0) {
-        UMF_MOCK_LOG_WARN("UMF_GPU_MOCK_DEVICES=0: no device");
+        // Hiding every device with CUDA_VISIBLE_DEVICES is a choice, not a
+        // mistake to warn about.
+        if (getenv("CUDA_VISIBLE_DEVICES") != NULL) {
+            UMF_MOCK_LOG_INFO("CUDA_VISIBLE_DEVICES shows no device");
+        } else {
+            UMF_MOCK_LOG_WARN("UMF_GPU_MOCK_DEVICES=0: no device");
+        }
         init_result = CUDA_ERROR_NO_DEVICE;
         return;
     }

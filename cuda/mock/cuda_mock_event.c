@@ -110,6 +110,15 @@ static uint64_t now_ns(void) {
     return ns != 0 ? ns : 1; // 0 means "never recorded"
 }
 
+// Marks the event recorded now; what it captures is complete already.
+static void record_now(struct CUevent_st *e) {
+    atomic_store_explicit(&e->recorded_ns, now_ns(), memory_order_release);
+    if (e->shared != NULL) {
+        // What the record captured is complete: so in every process.
+        umf_mock_event_signal(e->shared, 0);
+    }
+}
+
 static CUresult record(CUevent ev, CUstream stream, unsigned flags,
                        const char *call) {
     struct CUevent_st *e = event_of(ev, call);
@@ -131,11 +140,7 @@ static CUresult record(CUevent ev, CUstream stream, unsigned flags,
     if (flags != CU_EVENT_RECORD_DEFAULT) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    atomic_store_explicit(&e->recorded_ns, now_ns(), memory_order_release);
-    if (e->shared != NULL) {
-        // What the record captured is complete: so in every process.
-        umf_mock_event_signal(e->shared, 0);
-    }
+    record_now(e);
     return CUDA_SUCCESS;
 }
 
@@ -161,6 +166,42 @@ CUDA_MOCK_API CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent,
                                                    unsigned int flags) {
     CUDA_MOCK_ENTER(cuEventRecordWithFlags_ptsz);
     return record(hEvent, hStream, flags, "cuEventRecordWithFlags_ptsz");
+}
+
+// The whole context's work, which is complete (CUDA 12.5): the event and
+// the context must be the same context's.
+static CUresult ctx_event(CUcontext hCtx, CUevent hEvent, bool rec,
+                          const char *call) {
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_ctx_live(hCtx, call, &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    struct CUevent_st *e = event_of(hEvent, call);
+    if (e == NULL) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (rec && e->ctx.ctx != ctx) {
+        UMF_MOCK_LOG_ERROR("%s: event %p is not of context %p", call,
+                           (void *)hEvent, (void *)hCtx);
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (rec) {
+        record_now(e);
+    }
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuCtxRecordEvent);
+    return ctx_event(hCtx, hEvent, true, "cuCtxRecordEvent");
+}
+
+// The context waits for what the event captured: complete already (the
+// event may be of another context, as for cuStreamWaitEvent).
+CUDA_MOCK_API CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuCtxWaitEvent);
+    return ctx_event(hCtx, hEvent, false, "cuCtxWaitEvent");
 }
 
 // What an event captured is complete when the record returns.
@@ -231,13 +272,24 @@ static bool destroy(struct CUevent_st *e) {
     return true;
 }
 
-CUDA_MOCK_API CUresult cuEventDestroy_v2(CUevent hEvent) {
-    CUDA_MOCK_ENTER(cuEventDestroy_v2);
-    struct CUevent_st *e = event_of(hEvent, "cuEventDestroy_v2");
+static CUresult event_destroy(CUevent hEvent, const char *call) {
+    struct CUevent_st *e = event_of(hEvent, call);
     if (e == NULL || !destroy(e)) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuEventDestroy_v2(CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuEventDestroy_v2);
+    return event_destroy(hEvent, "cuEventDestroy_v2");
+}
+
+// CUDA 2's name (the same arguments), which LLVM's OpenMP offload runtime
+// resolves.
+CUDA_MOCK_API CUresult cuEventDestroy(CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuEventDestroy);
+    return event_destroy(hEvent, "cuEventDestroy");
 }
 
 // ---------------------------------------------------------------------------

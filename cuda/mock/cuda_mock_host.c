@@ -159,9 +159,8 @@ static bool overlaps_driver_memory(uintptr_t base, size_t size,
     return false;
 }
 
-CUDA_MOCK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
-                                            unsigned int Flags) {
-    CUDA_MOCK_ENTER(cuMemHostRegister_v2);
+static CUresult host_register(void *p, size_t bytesize, unsigned int Flags,
+                              const char *call) {
     uintptr_t base = (uintptr_t)p;
     if (p == NULL || bytesize == 0 || bytesize > UINTPTR_MAX - base ||
         (Flags & ~REGISTER_FLAGS) != 0) {
@@ -173,25 +172,21 @@ CUDA_MOCK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
         return res;
     }
     if ((Flags & CU_MEMHOSTREGISTER_IOMEMORY) != 0) {
-        UMF_MOCK_LOG_ERROR("cuMemHostRegister_v2(%p): the emulated devices "
-                           "cannot map I/O memory (CU_MEMHOSTREGISTER_"
-                           "IOMEMORY)",
-                           p);
+        UMF_MOCK_LOG_ERROR("%s(%p): the emulated devices cannot map I/O "
+                           "memory (CU_MEMHOSTREGISTER_IOMEMORY)",
+                           call, p);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
     if (!range_mapped(base, bytesize)) {
-        UMF_MOCK_LOG_ERROR("cuMemHostRegister_v2(%p, %zu): not mapped memory",
-                           p, bytesize);
+        UMF_MOCK_LOG_ERROR("%s(%p, %zu): not mapped memory", call, p, bytesize);
         return CUDA_ERROR_INVALID_VALUE;
     }
     umf_mock_alloc_info_t info;
     if (overlaps_driver_memory(base, bytesize, &info)) {
-        UMF_MOCK_LOG_ERROR("cuMemHostRegister_v2(%p, %zu): overlaps %s of "
-                           "this driver at %p",
-                           p, bytesize,
-                           info.kind == UMF_MOCK_KIND_HOST ? "pinned memory"
-                                                           : "device memory",
-                           info.base);
+        UMF_MOCK_LOG_ERROR(
+            "%s(%p, %zu): overlaps %s of this driver at %p", call, p, bytesize,
+            info.kind == UMF_MOCK_KIND_HOST ? "pinned memory" : "device memory",
+            info.base);
         return info.kind == UMF_MOCK_KIND_HOST
                    ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
                    : CUDA_ERROR_INVALID_VALUE;
@@ -200,9 +195,10 @@ CUDA_MOCK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
     pthread_mutex_lock(&lock);
     size_t i = reg_index(base);
     if (i < nregs && regs[i].base < base + bytesize) {
-        UMF_MOCK_LOG_ERROR("cuMemHostRegister_v2(%p, %zu): overlaps the "
-                           "registration of [%p, +%zu)",
-                           p, bytesize, (void *)regs[i].base, regs[i].size);
+        UMF_MOCK_LOG_ERROR("%s(%p, %zu): overlaps the registration of [%p, "
+                           "+%zu)",
+                           call, p, bytesize, (void *)regs[i].base,
+                           regs[i].size);
         res = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
         goto out;
     }
@@ -226,6 +222,19 @@ CUDA_MOCK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
 out:
     pthread_mutex_unlock(&lock);
     return res;
+}
+
+CUDA_MOCK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
+                                            unsigned int Flags) {
+    CUDA_MOCK_ENTER(cuMemHostRegister_v2);
+    return host_register(p, bytesize, Flags, "cuMemHostRegister_v2");
+}
+
+// CUDA 4's name (the same arguments).
+CUDA_MOCK_API CUresult cuMemHostRegister(void *p, size_t bytesize,
+                                         unsigned int Flags) {
+    CUDA_MOCK_ENTER(cuMemHostRegister);
+    return host_register(p, bytesize, Flags, "cuMemHostRegister");
 }
 
 static void remove_at(size_t i) {

@@ -10,6 +10,7 @@
 //   cuda_mock_errors.c   the CUresult table, cuGetErrorName/String, and the
 //                        mapping of the core's results to CUresult
 //   cuda_mock_device.c   devices and their attributes
+//   cuda_mock_visible.c  CUDA_VISIBLE_DEVICES, the devices' identities
 //   cuda_mock_context.c  primary and created contexts, per-thread stacks
 //   cuda_mock_memory.c   allocation, free, queries, pointer attributes
 //   cuda_mock_host.c     pinned host memory: flags, device pointers,
@@ -23,11 +24,26 @@
 //   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
 //   cuda_mock_stream.c   streams
 //   cuda_mock_event.c    events
-//   cuda_mock_module.c   modules and kernels (refused: no kernels run)
 //   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
 //                        ...) on the core's model (mock_vmm.h)
-//   cuda_mock_proc.c     cuGetProcAddress_v2
-//   cuda_mock_legacy.c   the legacy unversioned names
+//   cuda_mock_copy_batch.c  batches of copies (cuMemcpyBatchAsync)
+//   cuda_mock_managed.c  managed memory hints (attach, discard)
+//   cuda_mock_profiler.c cuProfilerStart/Stop
+//   cuda_mock_proc.c     cuGetProcAddress_v2 (every PFN of cudaTypedefs.h),
+//                        cuGetExportTable
+//   cuda_mock_legacy.c   the legacy names with 32-bit device pointers
+//   cuda_mock_refuse.c   the one refusal of what cannot be emulated, which
+//                        the refused families use, one file each:
+//                        cuda_mock_module.c (modules, linker),
+//                        cuda_mock_library.c, cuda_mock_function.c
+//                        (functions, occupancy, launches),
+//                        cuda_mock_texture.c, cuda_mock_tensor_map.c,
+//                        cuda_mock_graphics.c, cuda_mock_external.c,
+//                        cuda_mock_green.c, cuda_mock_checkpoint.c,
+//                        cuda_mock_coredump.c, cuda_mock_multicast.c,
+//                        cuda_mock_logs.c, cuda_mock_stream_memop.c,
+//                        cuda_mock_memory_refused.c
+//   cuda_mock_pending.c  issue 25's part B, refused until it is merged
 //
 // cuda.h is included with __CUDA_API_VERSION_INTERNAL (set by CMake), as a
 // driver sees it: the versioned names (cuMemAlloc_v2 ...), the per-thread
@@ -85,6 +101,10 @@
     X(cuDevicePrimaryCtxRelease)                                               \
     X(cuDevicePrimaryCtxRelease_v2)                                            \
     X(cuDevicePrimaryCtxGetState)                                              \
+    X(cuDevicePrimaryCtxReset)                                                 \
+    X(cuDevicePrimaryCtxReset_v2)                                              \
+    X(cuDevicePrimaryCtxSetFlags)                                              \
+    X(cuDevicePrimaryCtxSetFlags_v2)                                           \
     X(cuCtxCreate)                                                             \
     X(cuCtxCreate_v2)                                                          \
     X(cuCtxCreate_v3)                                                          \
@@ -263,18 +283,467 @@
     X(cuMemPoolSetAttribute)                                                   \
     X(cuMemPoolGetAttribute)                                                   \
     X(cuMemPoolTrimTo)                                                         \
+    /* Modules and the JIT linker (refused) */                                 \
     X(cuModuleLoad)                                                            \
     X(cuModuleLoadData)                                                        \
     X(cuModuleLoadDataEx)                                                      \
     X(cuModuleLoadFatBinary)                                                   \
     X(cuModuleUnload)                                                          \
+    X(cuModuleGetLoadingMode)                                                  \
     X(cuModuleGetFunction)                                                     \
+    X(cuModuleGetFunctionCount)                                                \
+    X(cuModuleEnumerateFunctions)                                              \
     X(cuModuleGetGlobal)                                                       \
     X(cuModuleGetGlobal_v2)                                                    \
+    X(cuModuleGetTexRef)                                                       \
+    X(cuModuleGetSurfRef)                                                      \
+    X(cuLinkCreate)                                                            \
+    X(cuLinkCreate_v2)                                                         \
+    X(cuLinkAddData)                                                           \
+    X(cuLinkAddData_v2)                                                        \
+    X(cuLinkAddFile)                                                           \
+    X(cuLinkAddFile_v2)                                                        \
+    X(cuLinkComplete)                                                          \
+    X(cuLinkDestroy)                                                           \
+    /* Libraries and kernels (refused) */                                      \
+    X(cuLibraryLoadData)                                                       \
+    X(cuLibraryLoadFromFile)                                                   \
+    X(cuLibraryUnload)                                                         \
+    X(cuLibraryGetKernel)                                                      \
+    X(cuLibraryGetKernelCount)                                                 \
+    X(cuLibraryEnumerateKernels)                                               \
+    X(cuLibraryGetModule)                                                      \
+    X(cuLibraryGetGlobal)                                                      \
+    X(cuLibraryGetManaged)                                                     \
+    X(cuLibraryGetUnifiedFunction)                                             \
+    X(cuKernelGetFunction)                                                     \
+    X(cuKernelGetLibrary)                                                      \
+    X(cuKernelGetAttribute)                                                    \
+    X(cuKernelSetAttribute)                                                    \
+    X(cuKernelSetCacheConfig)                                                  \
+    X(cuKernelGetName)                                                         \
+    X(cuKernelGetParamInfo)                                                    \
+    /* Functions and launches (refused) */                                     \
+    X(cuFuncGetAttribute)                                                      \
+    X(cuFuncSetAttribute)                                                      \
+    X(cuFuncSetCacheConfig)                                                    \
+    X(cuFuncSetSharedMemConfig)                                                \
+    X(cuFuncGetModule)                                                         \
+    X(cuFuncGetName)                                                           \
+    X(cuFuncGetParamInfo)                                                      \
+    X(cuFuncIsLoaded)                                                          \
+    X(cuFuncLoad)                                                              \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                             \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)                    \
+    X(cuOccupancyMaxPotentialBlockSize)                                        \
+    X(cuOccupancyMaxPotentialBlockSizeWithFlags)                               \
+    X(cuOccupancyAvailableDynamicSMemPerBlock)                                 \
+    X(cuOccupancyMaxPotentialClusterSize)                                      \
+    X(cuOccupancyMaxActiveClusters)                                            \
     X(cuLaunchKernel)                                                          \
     X(cuLaunchKernel_ptsz)                                                     \
     X(cuLaunchKernelEx)                                                        \
-    X(cuLaunchKernelEx_ptsz)
+    X(cuLaunchKernelEx_ptsz)                                                   \
+    X(cuLaunchCooperativeKernel)                                               \
+    X(cuLaunchCooperativeKernel_ptsz)                                          \
+    X(cuLaunchCooperativeKernelMultiDevice)                                    \
+    X(cuFuncSetBlockShape)                                                     \
+    X(cuFuncSetSharedSize)                                                     \
+    X(cuParamSetSize)                                                          \
+    X(cuParamSeti)                                                             \
+    X(cuParamSetf)                                                             \
+    X(cuParamSetv)                                                             \
+    X(cuParamSetTexRef)                                                        \
+    X(cuLaunch)                                                                \
+    X(cuLaunchGrid)                                                            \
+    X(cuLaunchGridAsync)                                                       \
+    /* Profiler control, export tables */                                      \
+    X(cuProfilerStart)                                                         \
+    X(cuProfilerStop)                                                          \
+    X(cuProfilerInitialize)                                                    \
+    X(cuGetExportTable)                                                        \
+    /* Contexts: queries and settings */                                       \
+    X(cuCtxSetFlags)                                                           \
+    X(cuCtxGetId)                                                              \
+    X(cuCtxGetCacheConfig)                                                     \
+    X(cuCtxSetCacheConfig)                                                     \
+    X(cuCtxGetSharedMemConfig)                                                 \
+    X(cuCtxSetSharedMemConfig)                                                 \
+    X(cuCtxResetPersistingL2Cache)                                             \
+    X(cuCtxGetExecAffinity)                                                    \
+    /* Devices: peer attributes, atomics, older queries */                     \
+    X(cuDeviceGetP2PAttribute)                                                 \
+    X(cuDeviceGetHostAtomicCapabilities)                                       \
+    X(cuDeviceGetP2PAtomicCapabilities)                                        \
+    X(cuDeviceComputeCapability)                                               \
+    X(cuDeviceGetProperties)                                                   \
+    X(cuDeviceGetExecAffinitySupport)                                          \
+    X(cuDeviceGetTexture1DLinearMaxWidth)                                      \
+    /* Streams: device, attributes */                                          \
+    X(cuStreamGetDevice)                                                       \
+    X(cuStreamGetDevice_ptsz)                                                  \
+    X(cuStreamGetAttribute)                                                    \
+    X(cuStreamGetAttribute_ptsz)                                               \
+    X(cuStreamSetAttribute)                                                    \
+    X(cuStreamSetAttribute_ptsz)                                               \
+    X(cuStreamCopyAttributes)                                                  \
+    X(cuStreamCopyAttributes_ptsz)                                             \
+    /* Events of a whole context */                                            \
+    X(cuCtxRecordEvent)                                                        \
+    X(cuCtxWaitEvent)                                                          \
+    /* Memory pools of a location, access, sharing (refused) */                \
+    X(cuMemGetDefaultMemPool)                                                  \
+    X(cuMemGetMemPool)                                                         \
+    X(cuMemSetMemPool)                                                         \
+    X(cuMemPoolSetAccess)                                                      \
+    X(cuMemPoolGetAccess)                                                      \
+    X(cuMemPoolExportToShareableHandle)                                        \
+    X(cuMemPoolImportFromShareableHandle)                                      \
+    X(cuMemPoolExportPointer)                                                  \
+    X(cuMemPoolImportPointer)                                                  \
+    /* Managed memory hints */                                                 \
+    X(cuStreamAttachMemAsync)                                                  \
+    X(cuStreamAttachMemAsync_ptsz)                                             \
+    X(cuMemDiscardBatchAsync)                                                  \
+    X(cuMemDiscardBatchAsync_ptsz)                                             \
+    /* Batches of copies */                                                    \
+    X(cuMemcpyBatchAsync)                                                      \
+    X(cuMemcpyBatchAsync_ptsz)                                                 \
+    X(cuMemcpyBatchAsync_v2)                                                   \
+    X(cuMemcpyBatchAsync_v2_ptsz)                                              \
+    /* Legacy names */                                                         \
+    X(cuCtxAttach)                                                             \
+    X(cuCtxDetach)                                                             \
+    /* Textures and surfaces (refused) */                                      \
+    X(cuTexObjectCreate)                                                       \
+    X(cuTexObjectDestroy)                                                      \
+    X(cuTexObjectGetResourceDesc)                                              \
+    X(cuTexObjectGetTextureDesc)                                               \
+    X(cuTexObjectGetResourceViewDesc)                                          \
+    X(cuSurfObjectCreate)                                                      \
+    X(cuSurfObjectDestroy)                                                     \
+    X(cuSurfObjectGetResourceDesc)                                             \
+    X(cuMipmappedArrayCreate)                                                  \
+    X(cuMipmappedArrayDestroy)                                                 \
+    X(cuMipmappedArrayGetLevel)                                                \
+    X(cuMipmappedArrayGetSparseProperties)                                     \
+    X(cuMipmappedArrayGetMemoryRequirements)                                   \
+    X(cuTexRefCreate)                                                          \
+    X(cuTexRefDestroy)                                                         \
+    X(cuTexRefSetArray)                                                        \
+    X(cuTexRefSetMipmappedArray)                                               \
+    X(cuTexRefSetAddress_v2)                                                   \
+    X(cuTexRefSetAddress)                                                      \
+    X(cuTexRefSetAddress2D_v3)                                                 \
+    X(cuTexRefSetAddress2D_v2)                                                 \
+    X(cuTexRefSetAddress2D)                                                    \
+    X(cuTexRefSetFormat)                                                       \
+    X(cuTexRefSetAddressMode)                                                  \
+    X(cuTexRefSetFilterMode)                                                   \
+    X(cuTexRefSetMipmapFilterMode)                                             \
+    X(cuTexRefSetMipmapLevelBias)                                              \
+    X(cuTexRefSetMipmapLevelClamp)                                             \
+    X(cuTexRefSetMaxAnisotropy)                                                \
+    X(cuTexRefSetBorderColor)                                                  \
+    X(cuTexRefSetFlags)                                                        \
+    X(cuTexRefGetAddress_v2)                                                   \
+    X(cuTexRefGetAddress)                                                      \
+    X(cuTexRefGetArray)                                                        \
+    X(cuTexRefGetMipmappedArray)                                               \
+    X(cuTexRefGetAddressMode)                                                  \
+    X(cuTexRefGetFilterMode)                                                   \
+    X(cuTexRefGetFormat)                                                       \
+    X(cuTexRefGetMipmapFilterMode)                                             \
+    X(cuTexRefGetMipmapLevelBias)                                              \
+    X(cuTexRefGetMipmapLevelClamp)                                             \
+    X(cuTexRefGetMaxAnisotropy)                                                \
+    X(cuTexRefGetBorderColor)                                                  \
+    X(cuTexRefGetFlags)                                                        \
+    X(cuSurfRefSetArray)                                                       \
+    X(cuSurfRefGetArray)                                                       \
+    /* Tensor maps (refused) */                                                \
+    X(cuTensorMapEncodeTiled)                                                  \
+    X(cuTensorMapEncodeIm2col)                                                 \
+    X(cuTensorMapEncodeIm2colWide)                                             \
+    X(cuTensorMapReplaceAddress)                                               \
+    /* Graphics interoperability (refused) */                                  \
+    X(cuGraphicsUnregisterResource)                                            \
+    X(cuGraphicsSubResourceGetMappedArray)                                     \
+    X(cuGraphicsResourceGetMappedMipmappedArray)                               \
+    X(cuGraphicsResourceGetMappedPointer_v2)                                   \
+    X(cuGraphicsResourceGetMappedPointer)                                      \
+    X(cuGraphicsResourceSetMapFlags_v2)                                        \
+    X(cuGraphicsResourceSetMapFlags)                                           \
+    X(cuGraphicsMapResources)                                                  \
+    X(cuGraphicsMapResources_ptsz)                                             \
+    X(cuGraphicsUnmapResources)                                                \
+    X(cuGraphicsUnmapResources_ptsz)                                           \
+    /* External memory and semaphores (refused) */                             \
+    X(cuImportExternalMemory)                                                  \
+    X(cuExternalMemoryGetMappedBuffer)                                         \
+    X(cuExternalMemoryGetMappedMipmappedArray)                                 \
+    X(cuDestroyExternalMemory)                                                 \
+    X(cuImportExternalSemaphore)                                               \
+    X(cuSignalExternalSemaphoresAsync)                                         \
+    X(cuSignalExternalSemaphoresAsync_ptsz)                                    \
+    X(cuWaitExternalSemaphoresAsync)                                           \
+    X(cuWaitExternalSemaphoresAsync_ptsz)                                      \
+    X(cuDestroyExternalSemaphore)                                              \
+    X(cuDeviceGetNvSciSyncAttributes)                                          \
+    X(cuDeviceGetLuid)                                                         \
+    /* Green contexts and device resources (refused) */                        \
+    X(cuDeviceGetDevResource)                                                  \
+    X(cuCtxGetDevResource)                                                     \
+    X(cuDevSmResourceSplitByCount)                                             \
+    X(cuDevResourceGenerateDesc)                                               \
+    X(cuGreenCtxCreate)                                                        \
+    X(cuGreenCtxDestroy)                                                       \
+    X(cuCtxFromGreenCtx)                                                       \
+    X(cuGreenCtxGetDevResource)                                                \
+    X(cuGreenCtxRecordEvent)                                                   \
+    X(cuGreenCtxWaitEvent)                                                     \
+    X(cuGreenCtxStreamCreate)                                                  \
+    X(cuGreenCtxGetId)                                                         \
+    X(cuStreamGetGreenCtx)                                                     \
+    /* Checkpoints (refused) */                                                \
+    X(cuCheckpointProcessGetRestoreThreadId)                                   \
+    X(cuCheckpointProcessGetState)                                             \
+    X(cuCheckpointProcessLock)                                                 \
+    X(cuCheckpointProcessCheckpoint)                                           \
+    X(cuCheckpointProcessRestore)                                              \
+    X(cuCheckpointProcessUnlock)                                               \
+    /* Coredumps (refused) */                                                  \
+    X(cuCoredumpGetAttribute)                                                  \
+    X(cuCoredumpGetAttributeGlobal)                                            \
+    X(cuCoredumpSetAttribute)                                                  \
+    X(cuCoredumpSetAttributeGlobal)                                            \
+    /* Multicast (refused) */                                                  \
+    X(cuMulticastCreate)                                                       \
+    X(cuMulticastGetGranularity)                                               \
+    X(cuMulticastAddDevice)                                                    \
+    X(cuMulticastBindMem)                                                      \
+    X(cuMulticastBindAddr)                                                     \
+    X(cuMulticastUnbind)                                                       \
+    /* Driver logs and notifications (refused) */                              \
+    X(cuLogsRegisterCallback)                                                  \
+    X(cuLogsUnregisterCallback)                                                \
+    X(cuLogsCurrent)                                                           \
+    X(cuLogsDumpToFile)                                                        \
+    X(cuLogsDumpToMemory)                                                      \
+    X(cuDeviceRegisterAsyncNotification)                                       \
+    X(cuDeviceUnregisterAsyncNotification)                                     \
+    /* Stream memory operations (refused) */                                   \
+    X(cuStreamWaitValue32)                                                     \
+    X(cuStreamWaitValue32_ptsz)                                                \
+    X(cuStreamWaitValue32_v2)                                                  \
+    X(cuStreamWaitValue32_v2_ptsz)                                             \
+    X(cuStreamWaitValue64)                                                     \
+    X(cuStreamWaitValue64_ptsz)                                                \
+    X(cuStreamWaitValue64_v2)                                                  \
+    X(cuStreamWaitValue64_v2_ptsz)                                             \
+    X(cuStreamWriteValue32)                                                    \
+    X(cuStreamWriteValue32_ptsz)                                               \
+    X(cuStreamWriteValue32_v2)                                                 \
+    X(cuStreamWriteValue32_v2_ptsz)                                            \
+    X(cuStreamWriteValue64)                                                    \
+    X(cuStreamWriteValue64_ptsz)                                               \
+    X(cuStreamWriteValue64_v2)                                                 \
+    X(cuStreamWriteValue64_v2_ptsz)                                            \
+    X(cuStreamBatchMemOp)                                                      \
+    X(cuStreamBatchMemOp_ptsz)                                                 \
+    X(cuStreamBatchMemOp_v2)                                                   \
+    X(cuStreamBatchMemOp_v2_ptsz)                                              \
+    /* Memory features not emulated (refused) */                               \
+    X(cuMemGetHandleForAddressRange)                                           \
+    X(cuMemBatchDecompressAsync)                                               \
+    X(cuMemBatchDecompressAsync_ptsz)                                          \
+    X(cuMemMapArrayAsync)                                                      \
+    X(cuMemMapArrayAsync_ptsz)                                                 \
+    X(cuFlushGPUDirectRDMAWrites)                                              \
+    X(cuMemPrefetchBatchAsync)                                                 \
+    X(cuMemPrefetchBatchAsync_ptsz)                                            \
+    X(cuMemDiscardAndPrefetchBatchAsync)                                       \
+    X(cuMemDiscardAndPrefetchBatchAsync_ptsz)                                  \
+    /* Part B of issue 25, pending (cuda_mock_pending.c) */                    \
+    X(cuArray3DCreate)                                                         \
+    X(cuArray3DCreate_v2)                                                      \
+    X(cuArray3DGetDescriptor)                                                  \
+    X(cuArray3DGetDescriptor_v2)                                               \
+    X(cuArrayCreate)                                                           \
+    X(cuArrayCreate_v2)                                                        \
+    X(cuArrayDestroy)                                                          \
+    X(cuArrayGetDescriptor)                                                    \
+    X(cuArrayGetDescriptor_v2)                                                 \
+    X(cuArrayGetMemoryRequirements)                                            \
+    X(cuArrayGetPlane)                                                         \
+    X(cuArrayGetSparseProperties)                                              \
+    X(cuDeviceGetGraphMemAttribute)                                            \
+    X(cuDeviceGraphMemTrim)                                                    \
+    X(cuDeviceSetGraphMemAttribute)                                            \
+    X(cuGraphAddBatchMemOpNode)                                                \
+    X(cuGraphAddChildGraphNode)                                                \
+    X(cuGraphAddDependencies)                                                  \
+    X(cuGraphAddDependencies_v2)                                               \
+    X(cuGraphAddEmptyNode)                                                     \
+    X(cuGraphAddEventRecordNode)                                               \
+    X(cuGraphAddEventWaitNode)                                                 \
+    X(cuGraphAddExternalSemaphoresSignalNode)                                  \
+    X(cuGraphAddExternalSemaphoresWaitNode)                                    \
+    X(cuGraphAddHostNode)                                                      \
+    X(cuGraphAddKernelNode)                                                    \
+    X(cuGraphAddKernelNode_v2)                                                 \
+    X(cuGraphAddMemAllocNode)                                                  \
+    X(cuGraphAddMemFreeNode)                                                   \
+    X(cuGraphAddMemcpyNode)                                                    \
+    X(cuGraphAddMemsetNode)                                                    \
+    X(cuGraphAddNode)                                                          \
+    X(cuGraphAddNode_v2)                                                       \
+    X(cuGraphBatchMemOpNodeGetParams)                                          \
+    X(cuGraphBatchMemOpNodeSetParams)                                          \
+    X(cuGraphChildGraphNodeGetGraph)                                           \
+    X(cuGraphClone)                                                            \
+    X(cuGraphConditionalHandleCreate)                                          \
+    X(cuGraphCreate)                                                           \
+    X(cuGraphDebugDotPrint)                                                    \
+    X(cuGraphDestroy)                                                          \
+    X(cuGraphDestroyNode)                                                      \
+    X(cuGraphEventRecordNodeGetEvent)                                          \
+    X(cuGraphEventRecordNodeSetEvent)                                          \
+    X(cuGraphEventWaitNodeGetEvent)                                            \
+    X(cuGraphEventWaitNodeSetEvent)                                            \
+    X(cuGraphExecBatchMemOpNodeSetParams)                                      \
+    X(cuGraphExecChildGraphNodeSetParams)                                      \
+    X(cuGraphExecDestroy)                                                      \
+    X(cuGraphExecEventRecordNodeSetEvent)                                      \
+    X(cuGraphExecEventWaitNodeSetEvent)                                        \
+    X(cuGraphExecExternalSemaphoresSignalNodeSetParams)                        \
+    X(cuGraphExecExternalSemaphoresWaitNodeSetParams)                          \
+    X(cuGraphExecGetFlags)                                                     \
+    X(cuGraphExecHostNodeSetParams)                                            \
+    X(cuGraphExecKernelNodeSetParams)                                          \
+    X(cuGraphExecKernelNodeSetParams_v2)                                       \
+    X(cuGraphExecMemcpyNodeSetParams)                                          \
+    X(cuGraphExecMemsetNodeSetParams)                                          \
+    X(cuGraphExecNodeSetParams)                                                \
+    X(cuGraphExecUpdate)                                                       \
+    X(cuGraphExecUpdate_v2)                                                    \
+    X(cuGraphExternalSemaphoresSignalNodeGetParams)                            \
+    X(cuGraphExternalSemaphoresSignalNodeSetParams)                            \
+    X(cuGraphExternalSemaphoresWaitNodeGetParams)                              \
+    X(cuGraphExternalSemaphoresWaitNodeSetParams)                              \
+    X(cuGraphGetEdges)                                                         \
+    X(cuGraphGetEdges_v2)                                                      \
+    X(cuGraphGetNodes)                                                         \
+    X(cuGraphGetRootNodes)                                                     \
+    X(cuGraphHostNodeGetParams)                                                \
+    X(cuGraphHostNodeSetParams)                                                \
+    X(cuGraphInstantiate)                                                      \
+    X(cuGraphInstantiateWithFlags)                                             \
+    X(cuGraphInstantiateWithParams)                                            \
+    X(cuGraphInstantiateWithParams_ptsz)                                       \
+    X(cuGraphInstantiate_v2)                                                   \
+    X(cuGraphKernelNodeCopyAttributes)                                         \
+    X(cuGraphKernelNodeGetAttribute)                                           \
+    X(cuGraphKernelNodeGetParams)                                              \
+    X(cuGraphKernelNodeGetParams_v2)                                           \
+    X(cuGraphKernelNodeSetAttribute)                                           \
+    X(cuGraphKernelNodeSetParams)                                              \
+    X(cuGraphKernelNodeSetParams_v2)                                           \
+    X(cuGraphLaunch)                                                           \
+    X(cuGraphLaunch_ptsz)                                                      \
+    X(cuGraphMemAllocNodeGetParams)                                            \
+    X(cuGraphMemFreeNodeGetParams)                                             \
+    X(cuGraphMemcpyNodeGetParams)                                              \
+    X(cuGraphMemcpyNodeSetParams)                                              \
+    X(cuGraphMemsetNodeGetParams)                                              \
+    X(cuGraphMemsetNodeSetParams)                                              \
+    X(cuGraphNodeFindInClone)                                                  \
+    X(cuGraphNodeGetDependencies)                                              \
+    X(cuGraphNodeGetDependencies_v2)                                           \
+    X(cuGraphNodeGetDependentNodes)                                            \
+    X(cuGraphNodeGetDependentNodes_v2)                                         \
+    X(cuGraphNodeGetEnabled)                                                   \
+    X(cuGraphNodeGetType)                                                      \
+    X(cuGraphNodeSetEnabled)                                                   \
+    X(cuGraphNodeSetParams)                                                    \
+    X(cuGraphReleaseUserObject)                                                \
+    X(cuGraphRemoveDependencies)                                               \
+    X(cuGraphRemoveDependencies_v2)                                            \
+    X(cuGraphRetainUserObject)                                                 \
+    X(cuGraphUpload)                                                           \
+    X(cuGraphUpload_ptsz)                                                      \
+    X(cuLaunchHostFunc)                                                        \
+    X(cuLaunchHostFunc_ptsz)                                                   \
+    X(cuMemAdvise)                                                             \
+    X(cuMemAdvise_v2)                                                          \
+    X(cuMemPrefetchAsync)                                                      \
+    X(cuMemPrefetchAsync_ptsz)                                                 \
+    X(cuMemPrefetchAsync_v2)                                                   \
+    X(cuMemPrefetchAsync_v2_ptsz)                                              \
+    X(cuMemRangeGetAttribute)                                                  \
+    X(cuMemRangeGetAttributes)                                                 \
+    X(cuMemcpy3D)                                                              \
+    X(cuMemcpy3DAsync)                                                         \
+    X(cuMemcpy3DAsync_v2)                                                      \
+    X(cuMemcpy3DAsync_v2_ptsz)                                                 \
+    X(cuMemcpy3DBatchAsync)                                                    \
+    X(cuMemcpy3DBatchAsync_ptsz)                                               \
+    X(cuMemcpy3DBatchAsync_v2)                                                 \
+    X(cuMemcpy3DBatchAsync_v2_ptsz)                                            \
+    X(cuMemcpy3DPeer)                                                          \
+    X(cuMemcpy3DPeerAsync)                                                     \
+    X(cuMemcpy3DPeerAsync_ptsz)                                                \
+    X(cuMemcpy3DPeer_ptds)                                                     \
+    X(cuMemcpy3D_v2)                                                           \
+    X(cuMemcpy3D_v2_ptds)                                                      \
+    X(cuMemcpyAtoA)                                                            \
+    X(cuMemcpyAtoA_v2)                                                         \
+    X(cuMemcpyAtoA_v2_ptds)                                                    \
+    X(cuMemcpyAtoD)                                                            \
+    X(cuMemcpyAtoD_v2)                                                         \
+    X(cuMemcpyAtoD_v2_ptds)                                                    \
+    X(cuMemcpyAtoH)                                                            \
+    X(cuMemcpyAtoHAsync)                                                       \
+    X(cuMemcpyAtoHAsync_v2)                                                    \
+    X(cuMemcpyAtoHAsync_v2_ptsz)                                               \
+    X(cuMemcpyAtoH_v2)                                                         \
+    X(cuMemcpyAtoH_v2_ptds)                                                    \
+    X(cuMemcpyDtoA)                                                            \
+    X(cuMemcpyDtoA_v2)                                                         \
+    X(cuMemcpyDtoA_v2_ptds)                                                    \
+    X(cuMemcpyHtoA)                                                            \
+    X(cuMemcpyHtoAAsync)                                                       \
+    X(cuMemcpyHtoAAsync_v2)                                                    \
+    X(cuMemcpyHtoAAsync_v2_ptsz)                                               \
+    X(cuMemcpyHtoA_v2)                                                         \
+    X(cuMemcpyHtoA_v2_ptds)                                                    \
+    X(cuPointerSetAttribute)                                                   \
+    X(cuStreamAddCallback)                                                     \
+    X(cuStreamAddCallback_ptsz)                                                \
+    X(cuStreamBeginCapture)                                                    \
+    X(cuStreamBeginCaptureToGraph)                                             \
+    X(cuStreamBeginCaptureToGraph_ptsz)                                        \
+    X(cuStreamBeginCapture_ptsz)                                               \
+    X(cuStreamBeginCapture_v2)                                                 \
+    X(cuStreamBeginCapture_v2_ptsz)                                            \
+    X(cuStreamEndCapture)                                                      \
+    X(cuStreamEndCapture_ptsz)                                                 \
+    X(cuStreamGetCaptureInfo)                                                  \
+    X(cuStreamGetCaptureInfo_ptsz)                                             \
+    X(cuStreamGetCaptureInfo_v2)                                               \
+    X(cuStreamGetCaptureInfo_v2_ptsz)                                          \
+    X(cuStreamGetCaptureInfo_v3)                                               \
+    X(cuStreamGetCaptureInfo_v3_ptsz)                                          \
+    X(cuStreamIsCapturing)                                                     \
+    X(cuStreamIsCapturing_ptsz)                                                \
+    X(cuStreamUpdateCaptureDependencies)                                       \
+    X(cuStreamUpdateCaptureDependencies_ptsz)                                  \
+    X(cuStreamUpdateCaptureDependencies_v2)                                    \
+    X(cuStreamUpdateCaptureDependencies_v2_ptsz)                               \
+    X(cuThreadExchangeStreamCaptureMode)                                       \
+    X(cuUserObjectCreate)                                                      \
+    X(cuUserObjectRelease)                                                     \
+    X(cuUserObjectRetain)
 
 #define CUDA_MOCK_ENTRY_ENUM(name) CUDA_MOCK_EP_##name,
 typedef enum cuda_mock_entry_t {
@@ -344,6 +813,20 @@ static inline CUresult cuda_mock_enter(cuda_mock_entry_t entry,
         }                                                                      \
     } while (0)
 
+// ---------------------------------------------------------------------------
+// Visible devices (cuda_mock_visible.c)
+
+// CUDA_VISIBLE_DEVICES applied to the `configured` devices: the number of
+// visible ones (the core's select_devices hook, called once by cuInit).
+unsigned cuda_mock_visible_select(unsigned configured);
+// The physical device (what UMF_GPU_MOCK_DEVICES counts) of device `dev`,
+// and the device of a physical one (-1 when it is not visible).
+unsigned cuda_mock_device_physical(CUdevice dev);
+int cuda_mock_device_of_physical(unsigned physical);
+// The UUID of a physical device, the same in every process: "umf-gpu-cuda"
+// and the physical index in the last four bytes.
+void cuda_mock_device_uuid(unsigned physical, CUuuid *uuid);
+
 // UMF_GPU_MOCK_CUDA_IPC_REOPEN, read by cuInit: how a second open of one
 // handle in one context behaves.
 umf_mock_import_mode_t cuda_mock_ipc_reopen_mode(void);
@@ -361,6 +844,17 @@ extern const size_t cuda_mock_result_name_count;
 // The CUresult for a result of the core, where the entry point has no more
 // specific answer.
 CUresult cuda_mock_result_of(umf_mock_status_t status);
+
+// ---------------------------------------------------------------------------
+// Refusals (cuda_mock_refuse.c): what the emulated devices cannot do
+
+// Logs "<call>: not supported ...: <why>"; CUDA_ERROR_NOT_SUPPORTED.
+CUresult cuda_mock_refuse(const char *call, const char *why);
+
+// A handle of a kind (`kind`: "function", ...) that no call of this driver
+// can make: logs why it cannot exist; CUDA_ERROR_INVALID_HANDLE.
+CUresult cuda_mock_refuse_handle(const char *call, const char *kind,
+                                 uintptr_t handle, const char *why);
 
 // ---------------------------------------------------------------------------
 // Contexts (cuda_mock_context.c)

@@ -1,165 +1,74 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The legacy unversioned entry points that have a versioned twin (cuMemAlloc
-// next to cuMemAlloc_v2 ...). Most are the 32-bit ABIs of CUDA 2 and 3; a
-// program built with a current cuda.h never calls them, because the header
-// maps each name to its versioned twin. A caller that resolves them by name
-// (dlsym "cuMemAlloc") is almost always a bug, so the emulated driver says
-// so and refuses: CUDA_ERROR_NOT_SUPPORTED, and a log line naming the twin.
+// The ABIs of CUDA 2 and 3 that pass 32-bit device pointers (CUdeviceptr_v1)
+// and sizes, under the unversioned names that cuda.h maps to their _v2
+// twins (cuMemAlloc next to cuMemAlloc_v2 ...). No address of the emulated
+// device memory fits in 32 bits, so they cannot work: each refuses
+// (cuda_mock_refuse.c) with CUDA_ERROR_NOT_SUPPORTED and a log line naming
+// the twin to call. A program built with a current cuda.h never calls them.
+//
+// The old names whose ABI still works on a 64-bit process are emulated next
+// to their twins, because loaders resolve them by name (LLVM's OpenMP
+// offload runtime calls cuMemAllocHost, cuEventDestroy and
+// cuDeviceTotalMem): cuCtxCreate, cuCtxDestroy, cuCtxPushCurrent,
+// cuCtxPopCurrent, cuStreamDestroy, cuEventDestroy, cuMemHostRegister,
+// cuDevicePrimaryCtxRelease/Reset/SetFlags, cuGetProcAddress, and with
+// 32-bit sizes cuMemAllocHost, cuMemGetInfo, cuDeviceTotalMem;
+// cuIpcOpenMemHandle is at the end of this file.
 
 #include "cuda_mock_internal.h"
 
-#include "mock_log.h"
-
-static CUresult legacy(const char *name, const char *twin) {
-    UMF_MOCK_LOG_ERROR("%s is a legacy entry point, not supported by the "
-                       "emulated driver: call %s",
-                       name, twin);
-    return CUDA_ERROR_NOT_SUPPORTED;
-}
+// Refusals check nothing: no argument can make them work.
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 
 #define LEGACY(name, twin)                                                     \
     do {                                                                       \
         CUDA_MOCK_ENTER_ANYTIME(name);                                         \
-        return legacy(#name, #twin);                                           \
+        return cuda_mock_refuse(#name, "its 32-bit device pointers cannot "    \
+                                       "address the emulated device memory; "  \
+                                       "call " #twin);                         \
     } while (0)
 
-CUDA_MOCK_API CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev) {
-    (void)bytes;
-    (void)dev;
-    LEGACY(cuDeviceTotalMem, cuDeviceTotalMem_v2);
-}
-
-CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
-    (void)dev;
-    LEGACY(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2);
-}
-
-CUDA_MOCK_API CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags,
-                                   CUdevice dev) {
-    (void)pctx;
-    (void)flags;
-    (void)dev;
-    LEGACY(cuCtxCreate, cuCtxCreate_v2);
-}
-
-CUDA_MOCK_API CUresult cuCtxDestroy(CUcontext ctx) {
-    (void)ctx;
-    LEGACY(cuCtxDestroy, cuCtxDestroy_v2);
-}
-
-CUDA_MOCK_API CUresult cuCtxPushCurrent(CUcontext ctx) {
-    (void)ctx;
-    LEGACY(cuCtxPushCurrent, cuCtxPushCurrent_v2);
-}
-
-CUDA_MOCK_API CUresult cuCtxPopCurrent(CUcontext *pctx) {
-    (void)pctx;
-    LEGACY(cuCtxPopCurrent, cuCtxPopCurrent_v2);
-}
-
-CUDA_MOCK_API CUresult cuMemGetInfo(unsigned int *free, unsigned int *total) {
-    (void)free;
-    (void)total;
-    LEGACY(cuMemGetInfo, cuMemGetInfo_v2);
-}
-
 CUDA_MOCK_API CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize) {
-    (void)dptr;
-    (void)bytesize;
     LEGACY(cuMemAlloc, cuMemAlloc_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemFree(CUdeviceptr_v1 dptr) {
-    (void)dptr;
     LEGACY(cuMemFree, cuMemFree_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemGetAddressRange(CUdeviceptr_v1 *pbase,
                                             unsigned int *psize,
                                             CUdeviceptr_v1 dptr) {
-    (void)pbase;
-    (void)psize;
-    (void)dptr;
     LEGACY(cuMemGetAddressRange, cuMemGetAddressRange_v2);
-}
-
-CUDA_MOCK_API CUresult cuMemAllocHost(void **pp, unsigned int bytesize) {
-    (void)pp;
-    (void)bytesize;
-    LEGACY(cuMemAllocHost, cuMemAllocHost_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice,
                                     const void *srcHost,
                                     unsigned int ByteCount) {
-    (void)dstDevice;
-    (void)srcHost;
-    (void)ByteCount;
     LEGACY(cuMemcpyHtoD, cuMemcpyHtoD_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice,
                                     unsigned int ByteCount) {
-    (void)dstHost;
-    (void)srcDevice;
-    (void)ByteCount;
     LEGACY(cuMemcpyDtoH, cuMemcpyDtoH_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice,
                                     CUdeviceptr_v1 srcDevice,
                                     unsigned int ByteCount) {
-    (void)dstDevice;
-    (void)srcDevice;
-    (void)ByteCount;
     LEGACY(cuMemcpyDtoD, cuMemcpyDtoD_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc,
                                   unsigned int N) {
-    (void)dstDevice;
-    (void)uc;
-    (void)N;
     LEGACY(cuMemsetD8, cuMemsetD8_v2);
-}
-
-CUDA_MOCK_API CUresult cuIpcOpenMemHandle(CUdeviceptr *pdptr,
-                                          CUipcMemHandle handle,
-                                          unsigned int Flags) {
-    (void)pdptr;
-    (void)handle;
-    (void)Flags;
-    LEGACY(cuIpcOpenMemHandle, cuIpcOpenMemHandle_v2);
-}
-
-CUDA_MOCK_API CUresult cuGetProcAddress(const char *symbol, void **pfn,
-                                        int cudaVersion, cuuint64_t flags) {
-    (void)symbol;
-    (void)pfn;
-    (void)cudaVersion;
-    (void)flags;
-    LEGACY(cuGetProcAddress, cuGetProcAddress_v2);
-}
-
-CUDA_MOCK_API CUresult cuStreamDestroy(CUstream hStream) {
-    (void)hStream;
-    LEGACY(cuStreamDestroy, cuStreamDestroy_v2);
-}
-
-CUDA_MOCK_API CUresult cuEventDestroy(CUevent hEvent) {
-    (void)hEvent;
-    LEGACY(cuEventDestroy, cuEventDestroy_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice,
                                          const void *srcHost,
                                          unsigned int ByteCount,
                                          CUstream hStream) {
-    (void)dstDevice;
-    (void)srcHost;
-    (void)ByteCount;
-    (void)hStream;
     LEGACY(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2);
 }
 
@@ -167,10 +76,6 @@ CUDA_MOCK_API CUresult cuMemcpyDtoHAsync(void *dstHost,
                                          CUdeviceptr_v1 srcDevice,
                                          unsigned int ByteCount,
                                          CUstream hStream) {
-    (void)dstHost;
-    (void)srcDevice;
-    (void)ByteCount;
-    (void)hStream;
     LEGACY(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2);
 }
 
@@ -178,93 +83,53 @@ CUDA_MOCK_API CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice,
                                          CUdeviceptr_v1 srcDevice,
                                          unsigned int ByteCount,
                                          CUstream hStream) {
-    (void)dstDevice;
-    (void)srcDevice;
-    (void)ByteCount;
-    (void)hStream;
     LEGACY(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy) {
-    (void)pCopy;
     LEGACY(cuMemcpy2D, cuMemcpy2D_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy) {
-    (void)pCopy;
     LEGACY(cuMemcpy2DUnaligned, cuMemcpy2DUnaligned_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy,
                                        CUstream hStream) {
-    (void)pCopy;
-    (void)hStream;
     LEGACY(cuMemcpy2DAsync, cuMemcpy2DAsync_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us,
                                    unsigned int N) {
-    (void)dstDevice;
-    (void)us;
-    (void)N;
     LEGACY(cuMemsetD16, cuMemsetD16_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui,
                                    unsigned int N) {
-    (void)dstDevice;
-    (void)ui;
-    (void)N;
     LEGACY(cuMemsetD32, cuMemsetD32_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemsetD2D8(CUdeviceptr_v1 dstDevice,
                                     unsigned int dstPitch, unsigned char uc,
                                     unsigned int Width, unsigned int Height) {
-    (void)dstDevice;
-    (void)dstPitch;
-    (void)uc;
-    (void)Width;
-    (void)Height;
     LEGACY(cuMemsetD2D8, cuMemsetD2D8_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemsetD2D16(CUdeviceptr_v1 dstDevice,
                                      unsigned int dstPitch, unsigned short us,
                                      unsigned int Width, unsigned int Height) {
-    (void)dstDevice;
-    (void)dstPitch;
-    (void)us;
-    (void)Width;
-    (void)Height;
     LEGACY(cuMemsetD2D16, cuMemsetD2D16_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemsetD2D32(CUdeviceptr_v1 dstDevice,
                                      unsigned int dstPitch, unsigned int ui,
                                      unsigned int Width, unsigned int Height) {
-    (void)dstDevice;
-    (void)dstPitch;
-    (void)ui;
-    (void)Width;
-    (void)Height;
     LEGACY(cuMemsetD2D32, cuMemsetD2D32_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p,
                                                  unsigned int Flags) {
-    (void)pdptr;
-    (void)p;
-    (void)Flags;
     LEGACY(cuMemHostGetDevicePointer, cuMemHostGetDevicePointer_v2);
-}
-
-CUDA_MOCK_API CUresult cuMemHostRegister(void *p, size_t bytesize,
-                                         unsigned int Flags) {
-    (void)p;
-    (void)bytesize;
-    (void)Flags;
-    LEGACY(cuMemHostRegister, cuMemHostRegister_v2);
 }
 
 CUDA_MOCK_API CUresult cuMemAllocPitch(CUdeviceptr_v1 *dptr,
@@ -272,20 +137,39 @@ CUDA_MOCK_API CUresult cuMemAllocPitch(CUdeviceptr_v1 *dptr,
                                        unsigned int WidthInBytes,
                                        unsigned int Height,
                                        unsigned int ElementSizeBytes) {
-    (void)dptr;
-    (void)pPitch;
-    (void)WidthInBytes;
-    (void)Height;
-    (void)ElementSizeBytes;
     LEGACY(cuMemAllocPitch, cuMemAllocPitch_v2);
 }
 
 CUDA_MOCK_API CUresult cuModuleGetGlobal(CUdeviceptr_v1 *dptr,
                                          unsigned int *bytes, CUmodule hmod,
                                          const char *name) {
-    (void)dptr;
-    (void)bytes;
-    (void)hmod;
-    (void)name;
     LEGACY(cuModuleGetGlobal, cuModuleGetGlobal_v2);
+}
+
+// CUDA 4.1's name of cuIpcOpenMemHandle_v2 (the same arguments): that call,
+// so it is counted, and takes fault rules, under both names.
+CUDA_MOCK_API CUresult cuIpcOpenMemHandle(CUdeviceptr *pdptr,
+                                          CUipcMemHandle handle,
+                                          unsigned int Flags) {
+    CUDA_MOCK_ENTER(cuIpcOpenMemHandle);
+    return cuIpcOpenMemHandle_v2(pdptr, handle, Flags);
+}
+
+// The usage counts of CUDA 2's contexts, deprecated since CUDA 4.0: not
+// emulated (retain the primary context, or create and destroy one).
+#define NO_ATTACH                                                              \
+    "context usage counts are gone since CUDA 4.0: use "                       \
+    "cuDevicePrimaryCtxRetain, or cuCtxCreate and cuCtxDestroy"
+
+CUDA_MOCK_API CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
+    CUDA_MOCK_ENTER(cuCtxAttach);
+    if (pctx == NULL || flags != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_refuse(__func__, NO_ATTACH);
+}
+
+CUDA_MOCK_API CUresult cuCtxDetach(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxDetach);
+    return cuda_mock_refuse(__func__, NO_ATTACH);
 }

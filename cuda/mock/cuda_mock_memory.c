@@ -115,6 +115,13 @@ CUDA_MOCK_API CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) {
     return host_alloc(pp, bytesize, 0, "cuMemAllocHost_v2");
 }
 
+// CUDA 2's ABI: a 32-bit size (LLVM's OpenMP offload runtime calls it for
+// llvm_omp_target_alloc_host).
+CUDA_MOCK_API CUresult cuMemAllocHost(void **pp, unsigned int bytesize) {
+    CUDA_MOCK_ENTER(cuMemAllocHost);
+    return host_alloc(pp, bytesize, 0, "cuMemAllocHost");
+}
+
 CUDA_MOCK_API CUresult cuMemHostAlloc(void **pp, size_t bytesize,
                                       unsigned int Flags) {
     CUDA_MOCK_ENTER(cuMemHostAlloc);
@@ -181,11 +188,7 @@ CUDA_MOCK_API CUresult cuMemFreeHost(void *p) {
     return free_kind(p, UMF_MOCK_KIND_HOST, "cuMemFreeHost");
 }
 
-CUDA_MOCK_API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
-    CUDA_MOCK_ENTER(cuMemGetInfo_v2);
-    if (free == NULL || total == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
+static CUresult mem_info(uint64_t *free, uint64_t *total) {
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_ctx_current(&ctx);
     if (res != CUDA_SUCCESS) {
@@ -194,9 +197,38 @@ CUDA_MOCK_API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
     unsigned dev = (unsigned)cuda_mock_ctx_device(ctx);
     uint64_t all = umf_mock_device_total(dev);
     uint64_t used = umf_mock_device_used(dev);
-    *total = (size_t)all;
-    *free = (size_t)(used < all ? all - used : 0);
+    *total = all;
+    *free = used < all ? all - used : 0;
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+    CUDA_MOCK_ENTER(cuMemGetInfo_v2);
+    if (free == NULL || total == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    uint64_t f, t;
+    CUresult res = mem_info(&f, &t);
+    if (res == CUDA_SUCCESS) {
+        *free = (size_t)f;
+        *total = (size_t)t;
+    }
+    return res;
+}
+
+// CUDA 2's ABI: 32-bit sizes, so at most 4 GiB - 1 each (clamped).
+CUDA_MOCK_API CUresult cuMemGetInfo(unsigned int *free, unsigned int *total) {
+    CUDA_MOCK_ENTER(cuMemGetInfo);
+    if (free == NULL || total == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    uint64_t f, t;
+    CUresult res = mem_info(&f, &t);
+    if (res == CUDA_SUCCESS) {
+        *free = f > UINT32_MAX ? UINT32_MAX : (unsigned int)f;
+        *total = t > UINT32_MAX ? UINT32_MAX : (unsigned int)t;
+    }
+    return res;
 }
 
 CUDA_MOCK_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase,

@@ -1,23 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Modules and kernels. The emulated devices run no code, so no module can
-// be loaded and no kernel launched: after the argument checks cuda.h
-// documents (NULL out-pointers, a current context), every entry point here
-// returns CUDA_ERROR_NOT_SUPPORTED and logs why. No module handle can
-// exist, so those given to cuModuleUnload and cuModuleGetFunction are
-// refused the same way; a program that probes for kernel support gets a
-// clean, documented error, never a crash.
+// Modules and the JIT linker (refused; cuda_mock_refuse.c). The emulated
+// devices run no code, so no module can be loaded and nothing linked: after
+// the argument checks cuda.h documents (NULL out-pointers, a current context
+// for loading), loading and linking return CUDA_ERROR_NOT_SUPPORTED. No
+// module or link state can exist, so the entry points that take one refuse
+// it with CUDA_ERROR_INVALID_HANDLE. A program that probes for kernel
+// support gets a clean, documented error, never a crash.
+//
+// cuModuleGetLoadingMode is the one query that needs no module: it reads
+// CUDA_MODULE_LOADING as the driver does (EAGER or LAZY, lazy by default
+// since CUDA 12.2).
 
 #include "cuda_mock_internal.h"
 
-static CUresult no_kernels(const char *call) {
-    UMF_MOCK_LOG_ERROR("%s: the emulated devices run no kernels (modules "
-                       "cannot be loaded)",
-                       call);
-    return CUDA_ERROR_NOT_SUPPORTED;
+#include <stdlib.h>
+#include <string.h>
+
+// Refusals check what they can and ignore the rest.
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+#define WHY "the emulated devices run no code (modules cannot be loaded)"
+
+static CUresult no_module(const char *call, CUmodule hmod) {
+    return cuda_mock_refuse_handle(call, "module", (uintptr_t)hmod, WHY);
 }
 
-// The checks before the refusal: a usable current context.
+static CUresult no_link_state(const char *call, CUlinkState state) {
+    return cuda_mock_refuse_handle(call, "link state", (uintptr_t)state, WHY);
+}
+
+// JIT options: a count and, when it is not 0, both arrays.
+static bool options_ok(unsigned count, const void *options,
+                       const void *values) {
+    return count == 0 || (options != NULL && values != NULL);
+}
+
+// The checks before a load is refused: a usable current context.
 static CUresult load(CUmodule *module, const void *what, const char *call) {
     if (module == NULL || what == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
@@ -28,17 +47,20 @@ static CUresult load(CUmodule *module, const void *what, const char *call) {
         return res;
     }
     *module = NULL;
-    return no_kernels(call);
+    return cuda_mock_refuse(call, WHY);
 }
+
+// ---------------------------------------------------------------------------
+// Modules
 
 CUDA_MOCK_API CUresult cuModuleLoad(CUmodule *module, const char *fname) {
     CUDA_MOCK_ENTER(cuModuleLoad);
-    return load(module, fname, "cuModuleLoad");
+    return load(module, fname, __func__);
 }
 
 CUDA_MOCK_API CUresult cuModuleLoadData(CUmodule *module, const void *image) {
     CUDA_MOCK_ENTER(cuModuleLoadData);
-    return load(module, image, "cuModuleLoadData");
+    return load(module, image, __func__);
 }
 
 CUDA_MOCK_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
@@ -46,95 +68,179 @@ CUDA_MOCK_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                                           CUjit_option *options,
                                           void **optionValues) {
     CUDA_MOCK_ENTER(cuModuleLoadDataEx);
-    if (numOptions > 0 && (options == NULL || optionValues == NULL)) {
+    if (!options_ok(numOptions, options, optionValues)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return load(module, image, "cuModuleLoadDataEx");
+    return load(module, image, __func__);
 }
 
 CUDA_MOCK_API CUresult cuModuleLoadFatBinary(CUmodule *module,
                                              const void *fatCubin) {
     CUDA_MOCK_ENTER(cuModuleLoadFatBinary);
-    return load(module, fatCubin, "cuModuleLoadFatBinary");
+    return load(module, fatCubin, __func__);
 }
 
 CUDA_MOCK_API CUresult cuModuleUnload(CUmodule hmod) {
     CUDA_MOCK_ENTER(cuModuleUnload);
-    if (hmod == NULL) {
+    return no_module(__func__, hmod);
+}
+
+CUDA_MOCK_API CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
+    CUDA_MOCK_ENTER(cuModuleGetLoadingMode);
+    if (mode == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_kernels("cuModuleUnload");
+    const char *v = getenv("CUDA_MODULE_LOADING");
+    *mode = v != NULL && strcmp(v, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING
+                                                 : CU_MODULE_LAZY_LOADING;
+    return CUDA_SUCCESS;
 }
 
 CUDA_MOCK_API CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
                                            const char *name) {
     CUDA_MOCK_ENTER(cuModuleGetFunction);
-    if (hfunc == NULL || hmod == NULL || name == NULL) {
+    if (hfunc == NULL || name == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_kernels("cuModuleGetFunction");
+    return no_module(__func__, hmod);
 }
 
+CUDA_MOCK_API CUresult cuModuleGetFunctionCount(unsigned int *count,
+                                                CUmodule mod) {
+    CUDA_MOCK_ENTER(cuModuleGetFunctionCount);
+    if (count == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return no_module(__func__, mod);
+}
+
+CUDA_MOCK_API CUresult cuModuleEnumerateFunctions(CUfunction *functions,
+                                                  unsigned int numFunctions,
+                                                  CUmodule mod) {
+    CUDA_MOCK_ENTER(cuModuleEnumerateFunctions);
+    if (functions == NULL && numFunctions > 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return no_module(__func__, mod);
+}
+
+// Both out-pointers are optional.
 CUDA_MOCK_API CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes,
                                             CUmodule hmod, const char *name) {
     CUDA_MOCK_ENTER(cuModuleGetGlobal_v2);
-    if (hmod == NULL || name == NULL) {
+    if (name == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    (void)dptr; // both optional
-    (void)bytes;
-    return no_kernels("cuModuleGetGlobal_v2");
+    return no_module(__func__, hmod);
 }
 
-static CUresult launch(CUfunction f, void **params, void **extra,
-                       const char *call) {
-    if (f == NULL || (params != NULL && extra != NULL)) {
+CUDA_MOCK_API CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod,
+                                         const char *name) {
+    CUDA_MOCK_ENTER(cuModuleGetTexRef);
+    if (pTexRef == NULL || name == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    // No function handle can exist: nothing was ever loaded.
-    return no_kernels(call);
+    return no_module(__func__, hmod);
 }
 
-CUDA_MOCK_API CUresult cuLaunchKernel(
-    CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
-    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
-    void **kernelParams, void **extra) {
-    CUDA_MOCK_ENTER(cuLaunchKernel);
-    (void)gridDimX, (void)gridDimY, (void)gridDimZ;
-    (void)blockDimX, (void)blockDimY, (void)blockDimZ;
-    (void)sharedMemBytes, (void)hStream;
-    return launch(f, kernelParams, extra, "cuLaunchKernel");
-}
-
-CUDA_MOCK_API CUresult cuLaunchKernel_ptsz(
-    CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
-    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
-    void **kernelParams, void **extra) {
-    CUDA_MOCK_ENTER(cuLaunchKernel_ptsz);
-    (void)gridDimX, (void)gridDimY, (void)gridDimZ;
-    (void)blockDimX, (void)blockDimY, (void)blockDimZ;
-    (void)sharedMemBytes, (void)hStream;
-    return launch(f, kernelParams, extra, "cuLaunchKernel_ptsz");
-}
-
-CUDA_MOCK_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
-                                        CUfunction f, void **kernelParams,
-                                        void **extra) {
-    CUDA_MOCK_ENTER(cuLaunchKernelEx);
-    if (config == NULL) {
+CUDA_MOCK_API CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod,
+                                          const char *name) {
+    CUDA_MOCK_ENTER(cuModuleGetSurfRef);
+    if (pSurfRef == NULL || name == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return launch(f, kernelParams, extra, "cuLaunchKernelEx");
+    return no_module(__func__, hmod);
 }
 
-CUDA_MOCK_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config,
-                                             CUfunction f, void **kernelParams,
-                                             void **extra) {
-    CUDA_MOCK_ENTER(cuLaunchKernelEx_ptsz);
-    if (config == NULL) {
+// ---------------------------------------------------------------------------
+// The JIT linker (cuLinkCreate and cuLinkCreate_v2 ... take the same
+// arguments: CUDA 5.5's and 6.5's names of one call)
+
+static CUresult link_create(unsigned count, CUjit_option *options,
+                            void **values, CUlinkState *stateOut,
+                            const char *call) {
+    if (stateOut == NULL || !options_ok(count, options, values)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return launch(f, kernelParams, extra, "cuLaunchKernelEx_ptsz");
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_ctx_current(&ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    *stateOut = NULL;
+    return cuda_mock_refuse(call, WHY);
+}
+
+CUDA_MOCK_API CUresult cuLinkCreate_v2(unsigned int numOptions,
+                                       CUjit_option *options,
+                                       void **optionValues,
+                                       CUlinkState *stateOut) {
+    CUDA_MOCK_ENTER(cuLinkCreate_v2);
+    return link_create(numOptions, options, optionValues, stateOut, __func__);
+}
+
+CUDA_MOCK_API CUresult cuLinkCreate(unsigned int numOptions,
+                                    CUjit_option *options, void **optionValues,
+                                    CUlinkState *stateOut) {
+    CUDA_MOCK_ENTER(cuLinkCreate);
+    return link_create(numOptions, options, optionValues, stateOut, __func__);
+}
+
+static CUresult link_add(CUlinkState state, const void *what, unsigned count,
+                         CUjit_option *options, void **values,
+                         const char *call) {
+    if (what == NULL || !options_ok(count, options, values)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return no_link_state(call, state);
+}
+
+CUDA_MOCK_API CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type,
+                                        void *data, size_t size,
+                                        const char *name,
+                                        unsigned int numOptions,
+                                        CUjit_option *options,
+                                        void **optionValues) {
+    CUDA_MOCK_ENTER(cuLinkAddData_v2);
+    return link_add(state, data, numOptions, options, optionValues, __func__);
+}
+
+CUDA_MOCK_API CUresult cuLinkAddData(CUlinkState state, CUjitInputType type,
+                                     void *data, size_t size, const char *name,
+                                     unsigned int numOptions,
+                                     CUjit_option *options,
+                                     void **optionValues) {
+    CUDA_MOCK_ENTER(cuLinkAddData);
+    return link_add(state, data, numOptions, options, optionValues, __func__);
+}
+
+CUDA_MOCK_API CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type,
+                                        const char *path,
+                                        unsigned int numOptions,
+                                        CUjit_option *options,
+                                        void **optionValues) {
+    CUDA_MOCK_ENTER(cuLinkAddFile_v2);
+    return link_add(state, path, numOptions, options, optionValues, __func__);
+}
+
+CUDA_MOCK_API CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type,
+                                     const char *path, unsigned int numOptions,
+                                     CUjit_option *options,
+                                     void **optionValues) {
+    CUDA_MOCK_ENTER(cuLinkAddFile);
+    return link_add(state, path, numOptions, options, optionValues, __func__);
+}
+
+CUDA_MOCK_API CUresult cuLinkComplete(CUlinkState state, void **cubinOut,
+                                      size_t *sizeOut) {
+    CUDA_MOCK_ENTER(cuLinkComplete);
+    if (cubinOut == NULL) { // sizeOut is optional
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return no_link_state(__func__, state);
+}
+
+CUDA_MOCK_API CUresult cuLinkDestroy(CUlinkState state) {
+    CUDA_MOCK_ENTER(cuLinkDestroy);
+    return no_link_state(__func__, state);
 }

@@ -40,6 +40,9 @@ typedef struct pool_state_t {
     _Atomic uint64_t release_threshold;
     // Bytes: used = sizes asked for, reserved = page-rounded.
     _Atomic uint64_t used, used_high, reserved, reserved_high;
+    // cuMemPoolSetAccess of the other devices (CUmemAccess_flags; the
+    // owner's is read-write always).
+    _Atomic unsigned char access[UMF_MOCK_MAX_DEVICES];
 } pool_state_t;
 
 // A handle: a table slot (cuMemPoolCreate) or one of the default pools.
@@ -211,12 +214,11 @@ CUDA_MOCK_API CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
     return CUDA_SUCCESS;
 }
 
-CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
-    CUDA_MOCK_ENTER(cuDeviceSetMemPool);
-    CUDA_MOCK_CHECK_DEVICE(dev);
+// Makes `pool`, which must be of device `dev`, the device's current pool.
+static CUresult set_current(int dev, CUmemoryPool pool, const char *call) {
     pool_state_t *s = state_of(pool);
     if (s == NULL || s->device != dev) {
-        UMF_MOCK_LOG_ERROR("cuDeviceSetMemPool(%d, %p): %s", dev, (void *)pool,
+        UMF_MOCK_LOG_ERROR("%s(%d, %p): %s", call, dev, (void *)pool,
                            s == NULL ? "not a memory pool of this driver"
                                      : "a pool of another device");
         return CUDA_ERROR_INVALID_VALUE;
@@ -224,6 +226,182 @@ CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
     atomic_store_explicit(&current_pool[dev], s->is_default ? NULL : pool,
                           memory_order_release);
     return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
+    CUDA_MOCK_ENTER(cuDeviceSetMemPool);
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    return set_current(dev, pool, "cuDeviceSetMemPool");
+}
+
+// The pools of a location (CUDA 13): a device's pinned memory, as the
+// cuDevice*MemPool calls; host locations and managed pools are not
+// emulated (CUDA_ERROR_NOT_SUPPORTED, logged).
+static CUresult location_of(const CUmemLocation *location,
+                            CUmemAllocationType type, const char *call,
+                            int *device) {
+    if (location == NULL || type == CU_MEM_ALLOCATION_TYPE_INVALID ||
+        type > CU_MEM_ALLOCATION_TYPE_MANAGED) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult res = check_location(location, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (type == CU_MEM_ALLOCATION_TYPE_MANAGED) {
+        return cuda_mock_refuse(call, "managed memory pools are not emulated");
+    }
+    *device = location->id;
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out,
+                                              CUmemLocation *location,
+                                              CUmemAllocationType type) {
+    CUDA_MOCK_ENTER(cuMemGetDefaultMemPool);
+    int dev = 0;
+    CUresult res =
+        pool_out == NULL
+            ? CUDA_ERROR_INVALID_VALUE
+            : location_of(location, type, "cuMemGetDefaultMemPool", &dev);
+    if (res == CUDA_SUCCESS) {
+        *pool_out = default_of(dev);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuMemGetMemPool(CUmemoryPool *pool,
+                                       CUmemLocation *location,
+                                       CUmemAllocationType type) {
+    CUDA_MOCK_ENTER(cuMemGetMemPool);
+    int dev = 0;
+    CUresult res = pool == NULL
+                       ? CUDA_ERROR_INVALID_VALUE
+                       : location_of(location, type, "cuMemGetMemPool", &dev);
+    if (res == CUDA_SUCCESS) {
+        *pool = current_of(dev);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuMemSetMemPool(CUmemLocation *location,
+                                       CUmemAllocationType type,
+                                       CUmemoryPool pool) {
+    CUDA_MOCK_ENTER(cuMemSetMemPool);
+    int dev = 0;
+    CUresult res = location_of(location, type, "cuMemSetMemPool", &dev);
+    return res == CUDA_SUCCESS ? set_current(dev, pool, "cuMemSetMemPool")
+                               : res;
+}
+
+// ---------------------------------------------------------------------------
+// Access from other devices: recorded and reported; as with peer access,
+// copies between devices work whatever it says (the memory is the host's).
+
+static bool access_flags_ok(CUmemAccess_flags f) {
+    return f == CU_MEM_ACCESS_FLAGS_PROT_NONE ||
+           f == CU_MEM_ACCESS_FLAGS_PROT_READ ||
+           f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+}
+
+CUDA_MOCK_API CUresult cuMemPoolSetAccess(CUmemoryPool pool,
+                                          const CUmemAccessDesc *map,
+                                          size_t count) {
+    CUDA_MOCK_ENTER(cuMemPoolSetAccess);
+    pool_state_t *s = state_of(pool);
+    if (s == NULL || (map == NULL && count > 0)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    // All checked before any is applied.
+    for (size_t i = 0; i < count; i++) {
+        CUresult res = check_location(&map[i].location, "cuMemPoolSetAccess");
+        if (res != CUDA_SUCCESS) {
+            return res;
+        }
+        if (!access_flags_ok(map[i].flags) ||
+            (map[i].location.id == s->device &&
+             map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)) {
+            UMF_MOCK_LOG_ERROR("cuMemPoolSetAccess(%p): access 0x%x for "
+                               "device %d (the pool's own device keeps "
+                               "read-write access)",
+                               (void *)pool, (unsigned)map[i].flags,
+                               map[i].location.id);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        atomic_store_explicit(&s->access[map[i].location.id],
+                              (unsigned char)map[i].flags,
+                              memory_order_relaxed);
+    }
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags,
+                                          CUmemoryPool memPool,
+                                          CUmemLocation *location) {
+    CUDA_MOCK_ENTER(cuMemPoolGetAccess);
+    pool_state_t *s = state_of(memPool);
+    if (flags == NULL || location == NULL || s == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult res = check_location(location, "cuMemPoolGetAccess");
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    *flags = location->id == s->device
+                 ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+                 : (CUmemAccess_flags)atomic_load_explicit(
+                       &s->access[location->id], memory_order_relaxed);
+    return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Sharing pools between processes: refused (cuda_mock_refuse.c), since no
+// pool can be made with a shareable handle type (cuMemPoolCreate refuses
+// them, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES is 0).
+
+#define NO_POOL_IPC "no memory pool has a shareable handle type"
+
+CUDA_MOCK_API CUresult cuMemPoolExportToShareableHandle(
+    void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType,
+    unsigned long long flags) {
+    CUDA_MOCK_ENTER(cuMemPoolExportToShareableHandle);
+    (void)handleType;
+    if (handle_out == NULL || state_of(pool) == NULL || flags != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_refuse("cuMemPoolExportToShareableHandle", NO_POOL_IPC);
+}
+
+CUDA_MOCK_API CUresult cuMemPoolImportFromShareableHandle(
+    CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType,
+    unsigned long long flags) {
+    CUDA_MOCK_ENTER(cuMemPoolImportFromShareableHandle);
+    (void)handle, (void)handleType;
+    if (pool_out == NULL || flags != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_refuse("cuMemPoolImportFromShareableHandle", NO_POOL_IPC);
+}
+
+CUDA_MOCK_API CUresult
+cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr) {
+    CUDA_MOCK_ENTER(cuMemPoolExportPointer);
+    if (shareData_out == NULL || ptr == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_refuse("cuMemPoolExportPointer", NO_POOL_IPC);
+}
+
+CUDA_MOCK_API CUresult
+cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
+                       CUmemPoolPtrExportData *shareData) {
+    CUDA_MOCK_ENTER(cuMemPoolImportPointer);
+    if (ptr_out == NULL || shareData == NULL || state_of(pool) == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_refuse("cuMemPoolImportPointer", NO_POOL_IPC);
 }
 
 // ---------------------------------------------------------------------------

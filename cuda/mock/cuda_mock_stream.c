@@ -16,18 +16,31 @@
 
 #include "cuda_mock_internal.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 // Priorities of an H100: 0 (least) to -5 (greatest).
 #define PRIORITY_LEAST 0
 #define PRIORITY_GREATEST (-5)
 
+// The attributes cuda.h calls valid for streams besides the priority, by
+// index (cuStreamSetAttribute; under attrs_lock).
+enum {
+    ATTR_ACCESS_POLICY_WINDOW,
+    ATTR_SYNCHRONIZATION_POLICY,
+    ATTR_MEM_SYNC_DOMAIN_MAP,
+    ATTR_MEM_SYNC_DOMAIN,
+    ATTR_COUNT
+};
+
 struct CUstream_st {
     cuda_mock_slot_t slot;
     cuda_mock_ctx_ref_t ctx;
     unsigned flags;
-    int priority;
+    _Atomic int priority;
     unsigned long long id;
+    CUstreamAttrValue attrs[ATTR_COUNT];
 };
 
 static cuda_mock_table_t streams =
@@ -66,6 +79,13 @@ CUresult cuda_mock_stream_resolve(CUstream h, const char *call,
     return resolve(h, call, ctx, &s);
 }
 
+// Out of the range: clamped, as documented.
+static int clamp_priority(int priority) {
+    return priority > PRIORITY_LEAST      ? PRIORITY_LEAST
+           : priority < PRIORITY_GREATEST ? PRIORITY_GREATEST
+                                          : priority;
+}
+
 static CUresult create(CUstream *phStream, unsigned flags, int priority,
                        const char *call) {
     if (phStream == NULL || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING) != 0) {
@@ -84,10 +104,8 @@ static CUresult create(CUstream *phStream, unsigned flags, int priority,
     }
     s->ctx = cuda_mock_ctx_ref(ctx);
     s->flags = flags;
-    // Out of the range: clamped, as documented.
-    s->priority = priority > PRIORITY_LEAST      ? PRIORITY_LEAST
-                  : priority < PRIORITY_GREATEST ? PRIORITY_GREATEST
-                                                 : priority;
+    atomic_store_explicit(&s->priority, clamp_priority(priority),
+                          memory_order_relaxed);
     s->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
     *phStream = s;
     return CUDA_SUCCESS;
@@ -105,17 +123,14 @@ CUDA_MOCK_API CUresult cuStreamCreateWithPriority(CUstream *phStream,
     return create(phStream, flags, priority, "cuStreamCreateWithPriority");
 }
 
-CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
-    CUDA_MOCK_ENTER(cuStreamDestroy_v2);
+static CUresult stream_destroy(CUstream hStream, const char *call) {
     if (is_special(hStream)) {
-        UMF_MOCK_LOG_ERROR("cuStreamDestroy_v2(%p): a default stream cannot "
-                           "be destroyed",
+        UMF_MOCK_LOG_ERROR("%s(%p): a default stream cannot be destroyed", call,
                            (void *)hStream);
         return CUDA_ERROR_INVALID_HANDLE;
     }
     cuda_mock_ctx_t *ctx;
-    CUresult res =
-        cuda_mock_stream_resolve(hStream, "cuStreamDestroy_v2", &ctx);
+    CUresult res = cuda_mock_stream_resolve(hStream, call, &ctx);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -123,6 +138,17 @@ CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
     // destroys, one wins.
     return cuda_mock_table_free(&streams, hStream) ? CUDA_SUCCESS
                                                    : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
+    CUDA_MOCK_ENTER(cuStreamDestroy_v2);
+    return stream_destroy(hStream, "cuStreamDestroy_v2");
+}
+
+// CUDA 2's name (the same arguments).
+CUDA_MOCK_API CUresult cuStreamDestroy(CUstream hStream) {
+    CUDA_MOCK_ENTER(cuStreamDestroy);
+    return stream_destroy(hStream, "cuStreamDestroy");
 }
 
 // Synchronize and query: the stream's work is complete; only the handle
@@ -259,7 +285,9 @@ static CUresult get(CUstream h, what_t what, void *out, const char *call) {
         *(unsigned *)out = s != NULL ? s->flags : 0u;
         break;
     case PRIORITY:
-        *(int *)out = s != NULL ? s->priority : 0;
+        *(int *)out =
+            s != NULL ? atomic_load_explicit(&s->priority, memory_order_relaxed)
+                      : 0;
         break;
     case ID:
         *(unsigned long long *)out = s != NULL ? s->id
@@ -330,4 +358,213 @@ static void drop_if_of(void *slot, void *arg) {
 
 void cuda_mock_stream_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     cuda_mock_table_foreach(&streams, drop_if_of, (void *)ctx);
+}
+
+// ---------------------------------------------------------------------------
+// The device of a stream, and its attributes
+
+static CUresult stream_device(CUstream h, CUdevice *device, const char *call) {
+    if (device == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(h, call, &ctx);
+    if (res == CUDA_SUCCESS) {
+        *device = cuda_mock_ctx_device(ctx);
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
+    CUDA_MOCK_ENTER(cuStreamGetDevice);
+    return stream_device(hStream, device, "cuStreamGetDevice");
+}
+
+CUDA_MOCK_API CUresult cuStreamGetDevice_ptsz(CUstream hStream,
+                                              CUdevice *device) {
+    CUDA_MOCK_ENTER(cuStreamGetDevice_ptsz);
+    return stream_device(hStream, device, "cuStreamGetDevice_ptsz");
+}
+
+// A created stream keeps the attributes cuda.h calls valid for streams
+// (access policy window, synchronization policy, memory synchronization
+// domain and map, priority), checked as documented and reported back; no
+// kernel runs that they could steer. The default streams have the defaults
+// (all zero, priority 0), and setting theirs is refused
+// (CUDA_ERROR_INVALID_HANDLE): the emulated driver keeps no state for them.
+static pthread_mutex_t attrs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+// The index of a kept attribute; -1 for the priority, -2 for anything that
+// is not valid for streams.
+static int attr_index(CUstreamAttrID attr) {
+    switch (attr) {
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        return ATTR_ACCESS_POLICY_WINDOW;
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        return ATTR_SYNCHRONIZATION_POLICY;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        return ATTR_MEM_SYNC_DOMAIN_MAP;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        return ATTR_MEM_SYNC_DOMAIN;
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        return -1;
+    default:
+        return -2;
+    }
+}
+
+// The largest window of an H100 (MAX_ACCESS_POLICY_WINDOW_SIZE) and its
+// synchronization domains (MEM_SYNC_DOMAIN_COUNT).
+#define MAX_WINDOW 134213632u
+#define SYNC_DOMAINS 4u
+
+static bool attr_value_ok(int index, const CUstreamAttrValue *v) {
+    switch (index) {
+    case ATTR_ACCESS_POLICY_WINDOW: {
+        const CUaccessPolicyWindow *w = &v->accessPolicyWindow;
+        return w->num_bytes <= MAX_WINDOW && w->hitRatio >= 0.0f &&
+               w->hitRatio <= 1.0f &&
+               (unsigned)w->hitProp <= CU_ACCESS_PROPERTY_PERSISTING &&
+               (unsigned)w->missProp <= CU_ACCESS_PROPERTY_PERSISTING;
+    }
+    case ATTR_SYNCHRONIZATION_POLICY:
+        return v->syncPolicy >= CU_SYNC_POLICY_AUTO &&
+               v->syncPolicy <= CU_SYNC_POLICY_BLOCKING_SYNC;
+    case ATTR_MEM_SYNC_DOMAIN_MAP:
+        return v->memSyncDomainMap.default_ < SYNC_DOMAINS &&
+               v->memSyncDomainMap.remote < SYNC_DOMAINS;
+    case ATTR_MEM_SYNC_DOMAIN:
+        return (unsigned)v->memSyncDomain <= CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+    default:
+        return true; // the priority is clamped
+    }
+}
+
+// The created stream `h` names (NULL for the default streams).
+static CUresult attr_stream(CUstream h, const char *call,
+                            struct CUstream_st **out) {
+    cuda_mock_ctx_t *ctx;
+    const struct CUstream_st *s;
+    CUresult res = resolve(h, call, &ctx, &s);
+    *out = (struct CUstream_st *)s;
+    return res;
+}
+
+static CUresult get_attr(CUstream h, CUstreamAttrID attr,
+                         CUstreamAttrValue *value, const char *call) {
+    int index = attr_index(attr);
+    if (value == NULL || index == -2) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUstream_st *s;
+    CUresult res = attr_stream(h, call, &s);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    memset(value, 0, sizeof(*value));
+    if (index == -1) {
+        value->priority =
+            s != NULL ? atomic_load_explicit(&s->priority, memory_order_relaxed)
+                      : 0;
+    } else if (s != NULL) {
+        pthread_mutex_lock(&attrs_lock);
+        *value = s->attrs[index];
+        pthread_mutex_unlock(&attrs_lock);
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult set_attr(CUstream h, CUstreamAttrID attr,
+                         const CUstreamAttrValue *value, const char *call) {
+    int index = attr_index(attr);
+    if (value == NULL || index == -2 || !attr_value_ok(index, value)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUstream_st *s;
+    CUresult res = attr_stream(h, call, &s);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (s == NULL) {
+        UMF_MOCK_LOG_ERROR("%s(%p): the emulated driver keeps no attributes "
+                           "for the default streams",
+                           call, (void *)h);
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (index == -1) {
+        atomic_store_explicit(&s->priority, clamp_priority(value->priority),
+                              memory_order_relaxed);
+    } else {
+        pthread_mutex_lock(&attrs_lock);
+        s->attrs[index] = *value;
+        pthread_mutex_unlock(&attrs_lock);
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy_attrs(CUstream dst, CUstream src, const char *call) {
+    struct CUstream_st *d, *s;
+    CUresult res = attr_stream(dst, call, &d);
+    if (res == CUDA_SUCCESS) {
+        res = attr_stream(src, call, &s);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (d == NULL) {
+        UMF_MOCK_LOG_ERROR("%s(%p): the emulated driver keeps no attributes "
+                           "for the default streams",
+                           call, (void *)dst);
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    int priority =
+        s != NULL ? atomic_load_explicit(&s->priority, memory_order_relaxed)
+                  : 0;
+    atomic_store_explicit(&d->priority, priority, memory_order_relaxed);
+    pthread_mutex_lock(&attrs_lock);
+    if (s != NULL) {
+        memcpy(d->attrs, s->attrs, sizeof(d->attrs));
+    } else {
+        memset(d->attrs, 0, sizeof(d->attrs));
+    }
+    pthread_mutex_unlock(&attrs_lock);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuStreamGetAttribute(CUstream hStream,
+                                            CUstreamAttrID attr,
+                                            CUstreamAttrValue *value) {
+    CUDA_MOCK_ENTER(cuStreamGetAttribute);
+    return get_attr(hStream, attr, value, "cuStreamGetAttribute");
+}
+
+CUDA_MOCK_API CUresult cuStreamGetAttribute_ptsz(CUstream hStream,
+                                                 CUstreamAttrID attr,
+                                                 CUstreamAttrValue *value_out) {
+    CUDA_MOCK_ENTER(cuStreamGetAttribute_ptsz);
+    return get_attr(hStream, attr, value_out, "cuStreamGetAttribute_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuStreamSetAttribute(CUstream hStream,
+                                            CUstreamAttrID attr,
+                                            const CUstreamAttrValue *param) {
+    CUDA_MOCK_ENTER(cuStreamSetAttribute);
+    return set_attr(hStream, attr, param, "cuStreamSetAttribute");
+}
+
+CUDA_MOCK_API CUresult cuStreamSetAttribute_ptsz(
+    CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value) {
+    CUDA_MOCK_ENTER(cuStreamSetAttribute_ptsz);
+    return set_attr(hStream, attr, value, "cuStreamSetAttribute_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuStreamCopyAttributes(CUstream dstStream,
+                                              CUstream srcStream) {
+    CUDA_MOCK_ENTER(cuStreamCopyAttributes);
+    return copy_attrs(dstStream, srcStream, "cuStreamCopyAttributes");
+}
+
+CUDA_MOCK_API CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) {
+    CUDA_MOCK_ENTER(cuStreamCopyAttributes_ptsz);
+    return copy_attrs(dst, src, "cuStreamCopyAttributes_ptsz");
 }

@@ -524,22 +524,18 @@ TEST_F(CudaEmulated, LeakReportAtExitAndStrictExitStatus) {
 // ---------------------------------------------------------------------------
 // The legacy unversioned names
 
+// Those with 32-bit device pointers cannot address the emulated memory.
 TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
     // Each called with harmless arguments; none may be looked at.
-    typedef CUresult (*dev_fn)(void *, CUdevice);
     typedef CUresult (*one_fn)(void *);
     typedef CUresult (*two_fn)(void *, void *);
     typedef CUresult (*three_fn)(void *, void *, void *);
     typedef CUresult (*four_fn)(void *, void *, void *, void *);
     typedef CUresult (*five_fn)(void *, void *, void *, void *, void *);
     unsigned int u = 0;
-    CUdeviceptr dp = 0;
     struct legacy_t {
         const char *name;
         CUresult (*call)(void *fn, void *arg);
-    };
-    auto dev_call = [](void *fn, void *arg) {
-        return reinterpret_cast<dev_fn>(fn)(arg, 0);
     };
     auto one_call = [](void *fn, void *arg) {
         return reinterpret_cast<one_fn>(fn)(arg);
@@ -557,23 +553,13 @@ TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
         return reinterpret_cast<five_fn>(fn)(arg, arg, arg, arg, arg);
     };
     const legacy_t legacy[] = {
-        {"cuDeviceTotalMem", dev_call},
-        {"cuCtxCreate", three_call},
-        {"cuCtxDestroy", one_call},
-        {"cuCtxPushCurrent", one_call},
-        {"cuCtxPopCurrent", one_call},
-        {"cuMemGetInfo", two_call},
         {"cuMemAlloc", two_call},
         {"cuMemFree", one_call},
         {"cuMemGetAddressRange", three_call},
-        {"cuMemAllocHost", two_call},
         {"cuMemcpyHtoD", three_call},
         {"cuMemcpyDtoH", three_call},
         {"cuMemcpyDtoD", three_call},
         {"cuMemsetD8", three_call},
-        {"cuGetProcAddress", three_call},
-        {"cuStreamDestroy", one_call},
-        {"cuEventDestroy", one_call},
         {"cuMemcpyHtoDAsync", four_call},
         {"cuMemcpyDtoHAsync", four_call},
         {"cuMemcpyDtoDAsync", four_call},
@@ -586,7 +572,6 @@ TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
         {"cuMemsetD2D16", five_call},
         {"cuMemsetD2D32", five_call},
         {"cuMemHostGetDevicePointer", three_call},
-        {"cuMemHostRegister", three_call},
         {"cuMemAllocPitch", five_call},
         {"cuModuleGetGlobal", four_call},
     };
@@ -597,22 +582,107 @@ TEST_F(CudaEmulatedCtx, LegacyNamesAreRefused) {
         EXPECT_EQ(l.call(fn, &u), CUDA_ERROR_NOT_SUPPORTED) << l.name;
         EXPECT_EQ(cu->umfCudaMockGetCallCount(l.name), 1) << l.name;
     }
-    auto release = reinterpret_cast<CUresult (*)(CUdevice)>(
-        cuda_test_driver_symbol("cuDevicePrimaryCtxRelease"));
-    ASSERT_NE(release, nullptr);
-    EXPECT_EQ(release(dev), CUDA_ERROR_NOT_SUPPORTED);
-    auto open =
-        reinterpret_cast<CUresult (*)(CUdeviceptr *, CUipcMemHandle, unsigned)>(
-            cuda_test_driver_symbol("cuIpcOpenMemHandle"));
-    ASSERT_NE(open, nullptr);
-    CUipcMemHandle h = {};
-    EXPECT_EQ(open(&dp, h, 0), CUDA_ERROR_NOT_SUPPORTED);
     // And through cuGetProcAddress_v2 for an old version.
     void *fn = nullptr;
     CU_ASSERT_OK(cu->cuGetProcAddress_v2("cuMemAlloc", &fn, 3000,
                                          CU_GET_PROC_ADDRESS_DEFAULT, nullptr));
     EXPECT_EQ(fn, cuda_test_driver_symbol("cuMemAlloc"));
     EXPECT_EQ(u, 0u) << "no legacy entry point wrote anything";
+}
+
+// Those whose ABI works on a 64-bit process are the calls of their twins,
+// as loaders that resolve the old names need (LLVM's OpenMP offload
+// runtime: cuMemAllocHost, cuEventDestroy, cuDeviceTotalMem).
+TEST_F(CudaEmulatedCtx, LegacyNamesThatWorkAreTheirTwins) {
+    auto sym = [](const char *name) {
+        void *fn = cuda_test_driver_symbol(name);
+        EXPECT_NE(fn, nullptr) << name;
+        return fn;
+    };
+    cu->umfCudaMockResetCallCounts();
+    void *host = nullptr;
+    auto alloc_host = reinterpret_cast<CUresult (*)(void **, unsigned)>(
+        sym("cuMemAllocHost"));
+    CU_ASSERT_OK(alloc_host(&host, 4096));
+    CU_EXPECT_OK(cu->cuMemFreeHost(host));
+    EXPECT_EQ(alloc_host(nullptr, 4096), CUDA_ERROR_INVALID_VALUE);
+    // 32-bit sizes: clamped (the default device memory is 4 GiB).
+    unsigned total32 = 0, free32 = 0;
+    size_t total = 0, free_now = 0;
+    CU_ASSERT_OK(cu->cuDeviceTotalMem_v2(&total, dev));
+    auto total_mem = reinterpret_cast<CUresult (*)(unsigned *, CUdevice)>(
+        sym("cuDeviceTotalMem"));
+    CU_ASSERT_OK(total_mem(&total32, dev));
+    EXPECT_EQ(total32, total > UINT32_MAX ? UINT32_MAX : total);
+    auto mem_info = reinterpret_cast<CUresult (*)(unsigned *, unsigned *)>(
+        sym("cuMemGetInfo"));
+    CU_ASSERT_OK(mem_info(&free32, &total32));
+    CU_ASSERT_OK(cu->cuMemGetInfo_v2(&free_now, &total));
+    EXPECT_EQ(total32, total > UINT32_MAX ? UINT32_MAX : total);
+    EXPECT_EQ(free32, free_now > UINT32_MAX ? UINT32_MAX : free_now);
+    EXPECT_EQ(mem_info(nullptr, &total32), CUDA_ERROR_INVALID_VALUE);
+
+    // Contexts, streams, events by CUDA 2's names.
+    auto ctx_create = reinterpret_cast<cu_ctx_create_v2_fn>(sym("cuCtxCreate"));
+    auto ctx_destroy =
+        reinterpret_cast<CUresult (*)(CUcontext)>(sym("cuCtxDestroy"));
+    auto ctx_push =
+        reinterpret_cast<CUresult (*)(CUcontext)>(sym("cuCtxPushCurrent"));
+    auto ctx_pop =
+        reinterpret_cast<CUresult (*)(CUcontext *)>(sym("cuCtxPopCurrent"));
+    CUcontext c = nullptr, top = nullptr;
+    CU_ASSERT_OK(ctx_create(&c, 0, dev));
+    CU_EXPECT_OK(ctx_pop(&top));
+    EXPECT_EQ(top, c);
+    CU_EXPECT_OK(ctx_push(c));
+    CU_EXPECT_OK(ctx_destroy(c));
+    EXPECT_EQ(ctx_destroy(c), CUDA_ERROR_INVALID_CONTEXT);
+    CU_EXPECT_OK(cu->cuCtxGetCurrent(&top));
+    EXPECT_EQ(top, ctx);
+    CUevent e = nullptr;
+    CU_ASSERT_OK(cu->cuEventCreate(&e, 0));
+    auto event_destroy =
+        reinterpret_cast<CUresult (*)(CUevent)>(sym("cuEventDestroy"));
+    CU_EXPECT_OK(event_destroy(e));
+    EXPECT_EQ(event_destroy(e), CUDA_ERROR_INVALID_HANDLE);
+    CUstream st = nullptr;
+    CU_ASSERT_OK(cu->cuStreamCreate(&st, 0));
+    auto stream_destroy =
+        reinterpret_cast<CUresult (*)(CUstream)>(sym("cuStreamDestroy"));
+    CU_EXPECT_OK(stream_destroy(st));
+    EXPECT_EQ(stream_destroy(st), CUDA_ERROR_INVALID_HANDLE);
+
+    // Registration, IPC, proc addresses.
+    std::vector<char> buf(8192);
+    auto host_register =
+        reinterpret_cast<CUresult (*)(void *, size_t, unsigned)>(
+            sym("cuMemHostRegister"));
+    CU_ASSERT_OK(host_register(buf.data(), buf.size(), 0));
+    CU_EXPECT_OK(cu->cuMemHostUnregister(buf.data()));
+    auto ipc_open =
+        reinterpret_cast<CUresult (*)(CUdeviceptr *, CUipcMemHandle, unsigned)>(
+            sym("cuIpcOpenMemHandle"));
+    CUipcMemHandle h = {};
+    CUdeviceptr dp = 0;
+    EXPECT_EQ(
+        ipc_open(&dp, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+        cu->cuIpcOpenMemHandle_v2(&dp, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    auto proc =
+        reinterpret_cast<CUresult (*)(const char *, void **, int, cuuint64_t)>(
+            sym("cuGetProcAddress"));
+    void *fn = nullptr;
+    CU_EXPECT_OK(proc("cuMemAlloc", &fn, 11030, 0));
+    EXPECT_EQ(fn, cuda_test_driver_symbol("cuMemAlloc_v2"));
+    for (const char *n :
+         {"cuMemAllocHost", "cuDeviceTotalMem", "cuMemGetInfo", "cuCtxCreate",
+          "cuCtxDestroy", "cuCtxPushCurrent", "cuCtxPopCurrent",
+          "cuEventDestroy", "cuStreamDestroy", "cuMemHostRegister",
+          "cuGetProcAddress"}) {
+        EXPECT_GE(cu->umfCudaMockGetCallCount(n), 1) << n;
+    }
+    EXPECT_EQ(cu->umfCudaMockGetCallCount("cuIpcOpenMemHandle"), 1);
+    EXPECT_EQ(cu->umfCudaMockGetCallCount("cuIpcOpenMemHandle_v2"), 2)
+        << "the old name is the _v2 call, counted under both";
 }
 
 // ---------------------------------------------------------------------------

@@ -131,9 +131,9 @@ int cuda_link_every_per_thread_variant(void) {
     config.hStream = s;
     if (cuda_link_call_count("cuLaunchKernel_ptsz") >= 0) {
         failed |= cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL) !=
-                  CUDA_ERROR_NOT_SUPPORTED;
+                  CUDA_ERROR_INVALID_HANDLE;
         failed |= cuLaunchKernelEx(&config, f, NULL, NULL) !=
-                  CUDA_ERROR_NOT_SUPPORTED;
+                  CUDA_ERROR_INVALID_HANDLE;
     }
     failed |= cuMemFree(a) != CUDA_SUCCESS;
     failed |= cuMemFree(b) != CUDA_SUCCESS;

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -271,10 +272,14 @@ struct pfn_t {
     bool per_thread;
 };
 
+// cudaTypedefs.h, and cudaProfilerTypedefs.h for cudaProfiler.h.
 std::vector<pfn_t> typedefs_pfns() {
-    std::ifstream in(UMF_GPU_TEST_CUDA_TYPEDEFS_H);
     std::stringstream text;
-    text << in.rdbuf();
+    for (const char *path : {UMF_GPU_TEST_CUDA_TYPEDEFS_H,
+                             UMF_GPU_TEST_CUDA_PROFILER_TYPEDEFS_H}) {
+        std::ifstream in(path);
+        text << in.rdbuf();
+    }
     std::string s = text.str();
     std::regex re("PFN_(cu[A-Za-z0-9]+)_v([0-9]+)(_pt[ds][sz])?\\b");
     std::set<std::string> seen;
@@ -289,25 +294,77 @@ std::vector<pfn_t> typedefs_pfns() {
     return out;
 }
 
+// What cuda.h and cudaProfiler.h declare to a driver, read at run time: the
+// compiler preprocesses them with __CUDA_API_VERSION_INTERNAL, so every
+// name they map a function to (_v2, _ptds, _ptsz ...) and every legacy name
+// is there (cuda_mock_exports compares the same list with nm -D).
+std::set<std::string> cuda_h_declarations() {
+    std::string cmd = std::string(UMF_GPU_TEST_CC) +
+                      " -E -P -D__CUDA_API_VERSION_INTERNAL -I" +
+                      UMF_GPU_TEST_CUDA_INCLUDE +
+                      " -include cuda.h -include cudaProfiler.h -x c /dev/null";
+    std::string text;
+    if (FILE *f = popen(cmd.c_str(), "r")) {
+        char buf[65536];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) {
+            text.append(buf, n);
+        }
+        pclose(f);
+    }
+    std::regex re("CUresult\\s+(cu[A-Za-z0-9_]+)\\s*\\(");
+    std::set<std::string> out;
+    for (std::sregex_iterator it(text.begin(), text.end(), re), last;
+         it != last; ++it) {
+        out.insert((*it)[1].str());
+    }
+    return out;
+}
+
+// A declared name without its version and stream suffixes: what
+// cuGetProcAddress_v2 is asked for.
+std::string base_name(const std::string &name) {
+    static const std::regex suffix("(_v[0-9]+)?(_pt[ds][sz])?$");
+    return std::regex_replace(name, suffix, "");
+}
+
+bool per_thread_name(const std::string &name) {
+    return name.size() > 5 && (name.compare(name.size() - 5, 5, "_ptds") == 0 ||
+                               name.compare(name.size() - 5, 5, "_ptsz") == 0);
+}
+
+// Every PFN of cudaTypedefs.h (cudaProfilerTypedefs.h) at or below the
+// driver's version resolves, through cuGetProcAddress_v2 and the legacy
+// cuGetProcAddress alike, to a function cuda.h declares under that base
+// name, of the per-thread kind exactly when the PFN is; different versions
+// of one name are different functions. On the emulated driver, every PFN
+// resolves and every declared function is reached.
 TEST_F(CudaQuery, ProcAddressOfEveryVersionInCudaTypedefs) {
     std::vector<pfn_t> pfns = typedefs_pfns();
-    ASSERT_GT(pfns.size(), 300u) << "cannot read " UMF_GPU_TEST_CUDA_TYPEDEFS_H;
+    ASSERT_GT(pfns.size(), 600u) << "cannot read " UMF_GPU_TEST_CUDA_TYPEDEFS_H;
+    std::set<std::string> declared = cuda_h_declarations();
+    ASSERT_GT(declared.size(), 600u)
+        << "cannot preprocess cuda.h with " << UMF_GPU_TEST_CC;
+    std::map<void *, std::string> declared_fn;
+    for (const std::string &n : declared) {
+        if (void *fn = cuda_test_driver_symbol(n.c_str())) {
+            declared_fn[fn] = n;
+        }
+    }
+    auto legacy =
+        reinterpret_cast<CUresult (*)(const char *, void **, int, cuuint64_t)>(
+            cuda_test_driver_symbol("cuGetProcAddress"));
     int version = 0;
     CU_ASSERT_OK(cu->cuDriverGetVersion(&version));
-    // The entry points the driver knows at its own version.
     std::map<std::string, std::map<int, void *>> got;
+    std::set<void *> reached;
     size_t checked = 0;
     for (const pfn_t &p : pfns) {
         if (p.version > version) {
             continue;
         }
-        void *now = nullptr;
-        if (cu->cuGetProcAddress_v2(p.name.c_str(), &now, version,
-                                    CU_GET_PROC_ADDRESS_DEFAULT,
-                                    nullptr) != CUDA_SUCCESS ||
-            now == nullptr) {
-            continue; // not an entry point of this driver
-        }
+        std::string what = p.name + " " + std::to_string(p.version) +
+                           (p.per_thread ? " per-thread" : "");
         void *fn = nullptr;
         CUdriverProcAddressQueryResult status =
             CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
@@ -317,11 +374,26 @@ TEST_F(CudaQuery, ProcAddressOfEveryVersionInCudaTypedefs) {
         EXPECT_EQ(cu->cuGetProcAddress_v2(p.name.c_str(), &fn, p.version, flags,
                                           &status),
                   CUDA_SUCCESS)
-            << p.name << " " << p.version;
-        EXPECT_EQ(status, CU_GET_PROC_ADDRESS_SUCCESS)
-            << p.name << " " << p.version;
-        EXPECT_NE(fn, nullptr) << p.name << " " << p.version;
+            << what;
+        if (fn == nullptr && !cu->emulated()) {
+            continue; // a real driver may lack some
+        }
+        EXPECT_EQ(status, CU_GET_PROC_ADDRESS_SUCCESS) << what;
+        ASSERT_NE(fn, nullptr) << what;
+        auto d = declared_fn.find(fn);
+        ASSERT_NE(d, declared_fn.end()) << what << " is no function of cuda.h";
+        EXPECT_EQ(base_name(d->second), p.name) << what << ": " << d->second;
+        EXPECT_EQ(per_thread_name(d->second), p.per_thread)
+            << what << ": " << d->second;
+        if (legacy != nullptr) {
+            void *old = nullptr;
+            EXPECT_EQ(legacy(p.name.c_str(), &old, p.version, flags),
+                      CUDA_SUCCESS)
+                << what;
+            EXPECT_EQ(old, fn) << what << " through cuGetProcAddress";
+        }
         got[p.name + (p.per_thread ? "/pt" : "")][p.version] = fn;
+        reached.insert(fn);
         checked++;
     }
     EXPECT_GT(checked, 150u);
@@ -335,6 +407,16 @@ TEST_F(CudaQuery, ProcAddressOfEveryVersionInCudaTypedefs) {
         }
         EXPECT_EQ(fns.size(), entry.second.size())
             << entry.first << ": two ABI versions resolve to one function";
+    }
+    if (cu->emulated()) {
+        EXPECT_EQ(checked, pfns.size()) << "every PFN resolves";
+        for (const auto &d : declared_fn) {
+            EXPECT_EQ(reached.count(d.first), 1u)
+                << d.second << " is reached by no version of "
+                << base_name(d.second);
+        }
+        EXPECT_EQ(declared_fn.size(), declared.size())
+            << "every declared function is exported";
     }
 }
 
@@ -375,22 +457,25 @@ TEST_F(CudaQueryEmulated, TheDeviceModel) {
               CUDA_ERROR_INVALID_VALUE);
 }
 
+// Loading is refused; no module or function can exist, so every handle of
+// one is invalid (docs/emulated-cuda.md, "Refused families").
 TEST_F(CudaQueryEmulated, ModulesAndKernelsAreNotSupported) {
     CUmodule m;
     EXPECT_EQ(cu->cuModuleLoad(&m, "/nonexistent"), CUDA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(cu->cuModuleLoadData(&m, "x"), CUDA_ERROR_NOT_SUPPORTED);
     CUfunction f;
     CUmodule fake = reinterpret_cast<CUmodule>(&m);
-    EXPECT_EQ(cu->cuModuleGetFunction(&f, fake, "k"), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(cu->cuModuleGetFunction(&f, fake, "k"),
+              CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(cu->cuModuleGetFunction(nullptr, fake, "k"),
               CUDA_ERROR_INVALID_VALUE);
     CUfunction ff = reinterpret_cast<CUfunction>(&m);
     EXPECT_EQ(
         cu->cuLaunchKernel(ff, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr),
-        CUDA_ERROR_NOT_SUPPORTED);
+        CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(cu->cuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr,
                                  nullptr),
-              CUDA_ERROR_INVALID_VALUE);
+              CUDA_ERROR_INVALID_HANDLE);
     void *p1 = nullptr, *p2 = nullptr;
     EXPECT_EQ(cu->cuLaunchKernel(ff, 1, 1, 1, 1, 1, 1, 0, nullptr, &p1, &p2),
               CUDA_ERROR_INVALID_VALUE)
