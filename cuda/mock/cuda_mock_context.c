@@ -19,6 +19,7 @@
 
 #include "cuda_mock_internal.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -221,6 +222,39 @@ static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
     return CUDA_SUCCESS;
 }
 
+// The hooks of every file (CUDA_MOCK_CTX_TEARDOWN), in their ELF section.
+extern const cuda_mock_teardown_t __start_cuda_mock_teardown[]
+    __attribute__((visibility("hidden")));
+extern const cuda_mock_teardown_t __stop_cuda_mock_teardown[]
+    __attribute__((visibility("hidden")));
+
+// Runs every teardown hook for `ctx`, lowest order first (a handful of
+// hooks: each pass runs those of the next order up).
+static void run_teardown_hooks(const struct CUctx_st *ctx) {
+    long long floor = LLONG_MIN; // the orders below it have run
+    for (;;) {
+        bool found = false;
+        int next = 0;
+        for (const cuda_mock_teardown_t *h = __start_cuda_mock_teardown;
+             h < __stop_cuda_mock_teardown; h++) {
+            if (h->order >= floor && (!found || h->order < next)) {
+                next = h->order;
+                found = true;
+            }
+        }
+        if (!found) {
+            return;
+        }
+        for (const cuda_mock_teardown_t *h = __start_cuda_mock_teardown;
+             h < __stop_cuda_mock_teardown; h++) {
+            if (h->order == next) {
+                h->fn(ctx);
+            }
+        }
+        floor = (long long)next + 1;
+    }
+}
+
 // Ends a context's life (under `lock`): its memory goes with it, as in the
 // driver, which frees a context's allocations and mappings when the context
 // is destroyed or its primary context reset. A created context's slot gets
@@ -233,10 +267,7 @@ static void teardown(struct CUctx_st *ctx) {
     atomic_store_explicit(&ctx->state, CTX_FREE, memory_order_release);
     (void)umf_mock_object_remove(CUDA_MOCK_OBJECT_CONTEXT, ctx);
     forget_peer(ctx);
-    cuda_mock_stream_ctx_teardown(ctx);
-    cuda_mock_event_ctx_teardown(ctx);
-    cuda_mock_host_ctx_teardown(ctx);
-    cuda_mock_mem_ctx_teardown(ctx);
+    run_teardown_hooks(ctx);
 }
 
 // ---------------------------------------------------------------------------

@@ -340,6 +340,7 @@ static void drop_if_of(void *slot, void *arg) {
     }
 }
 
-void cuda_mock_event_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void event_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     cuda_mock_table_foreach(&events, drop_if_of, (void *)ctx);
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_EVENTS, event_ctx_teardown);

@@ -378,9 +378,35 @@ CUresult cuda_mock_ctx_current(cuda_mock_ctx_t **out);
 // The device of a context.
 int cuda_mock_ctx_device(const cuda_mock_ctx_t *ctx);
 
-// Frees the allocations and closes the imported mappings made in `ctx`,
-// which is being destroyed (cuda_mock_memory.c).
-void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx);
+// Per-context teardown hooks. A file that keeps objects of a context (its
+// streams, events, memory ...) adds one hook, where it defines it:
+//
+//     static void my_ctx_teardown(const cuda_mock_ctx_t *ctx) { ... }
+//     CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_STREAMS, my_ctx_teardown);
+//
+// When a context is destroyed (or its primary context's last reference
+// goes), cuda_mock_context.c runs every hook, lowest order first, under its
+// lock, after the context reads as destroyed. The hooks are a linker set
+// (one ELF section, walked from __start_ to __stop_): nothing runs at load
+// time, and no file but this header knows the others' hooks.
+typedef struct cuda_mock_teardown_t {
+    int order;
+    void (*fn)(const cuda_mock_ctx_t *ctx);
+} cuda_mock_teardown_t;
+
+// The orders: what a hook of a higher order frees, a lower one may still
+// need (work queued on streams runs on memory, so it goes first).
+enum {
+    CUDA_MOCK_TEARDOWN_STREAMS = 20,
+    CUDA_MOCK_TEARDOWN_EVENTS = 21,
+    CUDA_MOCK_TEARDOWN_HOST = 30,
+    CUDA_MOCK_TEARDOWN_MEMORY = 50,
+};
+
+#define CUDA_MOCK_CTX_TEARDOWN(order_, fn_)                                    \
+    static const cuda_mock_teardown_t cuda_mock_teardown_##fn_                 \
+        __attribute__((section("cuda_mock_teardown"), used,                    \
+                       aligned(sizeof(void *)))) = {(order_), (fn_)}
 
 // The live context `handle` names (any thread's): CUDA_ERROR_INVALID_CONTEXT
 // for anything else, logged with `call`.
@@ -450,12 +476,6 @@ CUresult cuda_mock_stream_resolve(CUstream h, const char *call,
                                   cuda_mock_ctx_t **ctx);
 // CUDA_SUCCESS when `ev` is a live event, else CUDA_ERROR_INVALID_HANDLE.
 CUresult cuda_mock_event_check(CUevent ev, const char *call);
-
-// A context is being destroyed: its streams, events and host registrations
-// go with it.
-void cuda_mock_stream_ctx_teardown(const cuda_mock_ctx_t *ctx);
-void cuda_mock_event_ctx_teardown(const cuda_mock_ctx_t *ctx);
-void cuda_mock_host_ctx_teardown(const cuda_mock_ctx_t *ctx);
 
 // ---------------------------------------------------------------------------
 // The copy and fill engine (cuda_mock_copy.c)

@@ -483,7 +483,7 @@ CUDA_MOCK_API CUresult cuPointerGetAttributes(unsigned int numAttributes,
 // ---------------------------------------------------------------------------
 // Context teardown
 
-void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     umf_mock_owner_released_t released = {0};
     umf_mock_release_owner((uintptr_t)ctx, &released);
     if (released.allocations + released.imports > 0) {
@@ -494,3 +494,4 @@ void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
                           released.imports);
     }
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_MEMORY, mem_ctx_teardown);

@@ -328,6 +328,7 @@ static void drop_if_of(void *slot, void *arg) {
     }
 }
 
-void cuda_mock_stream_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void stream_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     cuda_mock_table_foreach(&streams, drop_if_of, (void *)ctx);
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_STREAMS, stream_ctx_teardown);
