@@ -16,8 +16,16 @@
 //                                       4 KiB on a stream, synchronized;
 //                                       ratio: against cuMemAlloc_v2 +
 //                                       cuMemFree_v2 ("sync_alloc_free")
+//   host_func_roundtrip                 cuLaunchHostFunc of an empty function
+//                                       + cuStreamSynchronize
+//   host_func_latency                   wall-clock time from the call of
+//                                       cuLaunchHostFunc on an idle stream
+//                                       to the start of the function (on
+//                                       the driver's thread): median, p99 and
+//                                       maximum of single launches
 // Each is a distribution over the run's repetitions of ns per operation,
-// on the run's clock, written like every other result.
+// on the run's clock (host_func_latency: of single operations, wall
+// clock), written like every other result.
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +60,7 @@ typedef struct calls_t {
     CUresult (*unmap)(CUdeviceptr, size_t);
     CUresult (*alloc_async)(CUdeviceptr *, size_t, CUstream);
     CUresult (*free_async)(CUdeviceptr, CUstream);
+    CUresult (*launch_host_func)(CUstream, CUhostFn, void *);
 } calls_t;
 
 // The largest copy.
@@ -133,6 +142,58 @@ static bool alloc_free_async(op_t *op, long n) {
     return true;
 }
 
+static void CUDA_CB nothing(void *arg) {
+    (void)arg;
+}
+
+static bool host_func_roundtrip(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        if (op->cu->launch_host_func(op->stream, nothing, NULL) !=
+                CUDA_SUCCESS ||
+            op->cu->stream_synchronize(op->stream) != CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void CUDA_CB stamp(void *arg) {
+    *(double *)arg = bench_now(BENCH_CLOCK_WALL);
+}
+
+// Latencies of single launches, from the call to the function's start.
+static bool host_func_latency(const bench_options_t *o, const char *mode,
+                              op_t *op) {
+    enum { WARMUP = 50, MAX_SAMPLES = 4000 };
+    size_t n = o->quick ? 400 : MAX_SAMPLES;
+    double *samples = malloc(n * sizeof(*samples));
+    if (samples == NULL) {
+        bench_fail("cuda", "out of memory for host_func_latency");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < WARMUP + n; i++) {
+        double started = 0;
+        double t0 = bench_now(BENCH_CLOCK_WALL);
+        ok = op->cu->launch_host_func(op->stream, stamp, &started) ==
+                 CUDA_SUCCESS &&
+             op->cu->stream_synchronize(op->stream) == CUDA_SUCCESS;
+        if (i >= WARMUP) {
+            samples[i - WARMUP] = started - t0;
+        }
+    }
+    if (ok) {
+        bench_result_t r;
+        bench_result_init(&r, "host_func_latency", "cuda", mode, -1, 1, 0);
+        bench_summarize_tail(&r, samples, n);
+        bench_write_result(&r);
+    } else {
+        bench_fail("cuda", "host_func_latency: a launch failed");
+    }
+    free(samples);
+    return ok;
+}
+
 static bool alloc_free_sync(op_t *op, long n) {
     for (long i = 0; i < n; i++) {
         CUdeviceptr p;
@@ -198,6 +259,7 @@ static bool resolve(bench_driver_t *d, calls_t *cu) {
         {"cuMemUnmap", (void **)&cu->unmap},
         {"cuMemAllocAsync", (void **)&cu->alloc_async},
         {"cuMemFreeAsync", (void **)&cu->free_async},
+        {"cuLaunchHostFunc", (void **)&cu->launch_host_func},
     };
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
         *syms[i].fn = bench_cuda_symbol(d, syms[i].name);
@@ -294,6 +356,12 @@ static bool run_driver_calls(const bench_run_t *run) {
                 &base) ||
         !result(o, mode, "stream_alloc_free", alloc_free_async, &op, &base,
                 &r)) {
+        goto out;
+    }
+    op.size = 0;
+    if (!result(o, mode, "host_func_roundtrip", host_func_roundtrip, &op, NULL,
+                &r) ||
+        !host_func_latency(o, mode, &op)) {
         goto out;
     }
     ok = true;

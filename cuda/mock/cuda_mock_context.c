@@ -309,6 +309,13 @@ CUDA_MOCK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
     struct CUctx_st *ctx = &primary_ctx[dev];
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
+    if (ctx->retains == 1) {
+        // The last release, unless another thread retains meanwhile: the
+        // context's queued work first, outside the lock.
+        pthread_mutex_unlock(&lock);
+        cuda_mock_order_ctx_drain(ctx);
+        pthread_mutex_lock(&lock);
+    }
     if (ctx->retains == 0) {
         UMF_MOCK_LOG_ERROR("cuDevicePrimaryCtxRelease_v2(dev=%d): the primary "
                            "context is not retained",
@@ -468,6 +475,8 @@ CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
                            (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
+    // Its queued work first, outside the lock (host functions may run).
+    cuda_mock_order_ctx_drain(c);
     pthread_mutex_lock(&lock);
     if (atomic_load_explicit(&c->state, memory_order_relaxed) != CTX_LIVE) {
         // Another thread destroyed it meanwhile.
@@ -574,18 +583,22 @@ CUDA_MOCK_API CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
     return res;
 }
 
-// Every operation of the emulated devices completes before its call
-// returns, so synchronising only checks the context.
+// Waits for the work queued on the context's streams (cuda_mock_queue.c).
 CUDA_MOCK_API CUresult cuCtxSynchronize(void) {
     CUDA_MOCK_ENTER(cuCtxSynchronize);
     struct CUctx_st *c;
-    return cuda_mock_ctx_current(&c);
+    CUresult res = cuda_mock_ctx_current(&c);
+    return res == CUDA_SUCCESS ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize")
+                               : res;
 }
 
 CUDA_MOCK_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxSynchronize_v2);
     struct CUctx_st *c;
-    return ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+    CUresult res = ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize_v2")
+               : res;
 }
 
 // ---------------------------------------------------------------------------

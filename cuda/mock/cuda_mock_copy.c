@@ -140,74 +140,81 @@ CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
 }
 
 // ---------------------------------------------------------------------------
-// Synchronous 1D copies, in the current context
+// Synchronous 1D copies, in the current context: operations of its default
+// stream (after the work queued there, cuda_mock_queue.c), complete on
+// return.
 
-static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned sides,
-                     const char *call) {
+static CUresult copy(uintptr_t dst, CUmemorytype dst_type, uintptr_t src,
+                     CUmemorytype src_type, size_t n, const char *call) {
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_ctx_current(&ctx);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     int device = cuda_mock_ctx_device(ctx);
-    return cuda_mock_copy_bytes(device, device, dst, src, n, sides, call);
+    cuda_mock_op_t op = cuda_mock_copy_op(device, dst, n, dst_type, device, src,
+                                          n, src_type, n, 1, call);
+    return cuda_mock_order_sync(ctx, &op);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice,
                                        const void *srcHost, size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
-                CUDA_MOCK_DST_DEVICE, "cuMemcpyHtoD_v2");
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE, (uintptr_t)srcHost,
+                CU_MEMORYTYPE_HOST, ByteCount, "cuMemcpyHtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice,
                                             const void *srcHost,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2_ptds);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
-                CUDA_MOCK_DST_DEVICE, "cuMemcpyHtoD_v2_ptds");
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE, (uintptr_t)srcHost,
+                CU_MEMORYTYPE_HOST, ByteCount, "cuMemcpyHtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2);
-    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoH_v2");
+    return copy((uintptr_t)dstHost, CU_MEMORYTYPE_HOST, (uintptr_t)srcDevice,
+                CU_MEMORYTYPE_DEVICE, ByteCount, "cuMemcpyDtoH_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2_ptds(void *dstHost,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2_ptds);
-    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoH_v2_ptds");
+    return copy((uintptr_t)dstHost, CU_MEMORYTYPE_HOST, (uintptr_t)srcDevice,
+                CU_MEMORYTYPE_DEVICE, ByteCount, "cuMemcpyDtoH_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice,
                                        CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoD_v2");
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE,
+                (uintptr_t)srcDevice, CU_MEMORYTYPE_DEVICE, ByteCount,
+                "cuMemcpyDtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2_ptds);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE,
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE,
+                (uintptr_t)srcDevice, CU_MEMORYTYPE_DEVICE, ByteCount,
                 "cuMemcpyDtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src,
                                 size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy);
-    return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy");
+    return copy((uintptr_t)dst, CU_MEMORYTYPE_UNIFIED, (uintptr_t)src,
+                CU_MEMORYTYPE_UNIFIED, ByteCount, "cuMemcpy");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src,
                                      size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy_ptds);
-    return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy_ptds");
+    return copy((uintptr_t)dst, CU_MEMORYTYPE_UNIFIED, (uintptr_t)src,
+                CU_MEMORYTYPE_UNIFIED, ByteCount, "cuMemcpy_ptds");
 }

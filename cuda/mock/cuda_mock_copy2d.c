@@ -20,7 +20,7 @@
 typedef struct side_t {
     uintptr_t base; // the first byte of the first row
     size_t pitch;
-    bool device; // must be memory of the driver
+    CUmemorytype type; // DEVICE: must be memory of the driver
 } side_t;
 
 static CUresult side_of(CUmemorytype type, const void *host, CUdeviceptr dev,
@@ -31,15 +31,10 @@ static CUresult side_of(CUmemorytype type, const void *host, CUdeviceptr dev,
     switch (type) {
     case CU_MEMORYTYPE_HOST:
         base = (uintptr_t)host;
-        out->device = false;
         break;
     case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED: // either: the engine tells by the address
         base = (uintptr_t)dev;
-        out->device = true;
-        break;
-    case CU_MEMORYTYPE_UNIFIED:
-        base = (uintptr_t)dev;
-        out->device = false; // either: the engine tells by the address
         break;
     case CU_MEMORYTYPE_ARRAY:
         UMF_MOCK_LOG_ERROR("%s: %s is CUDA array %p; the emulated driver has "
@@ -54,6 +49,7 @@ static CUresult side_of(CUmemorytype type, const void *host, CUdeviceptr dev,
     if (base == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    out->type = type;
     if (pitch > MAX_PITCH ||
         (height > 1 && (x > SIZE_MAX - width || pitch < x + width))) {
         UMF_MOCK_LOG_ERROR("%s: %s pitch %zu (X %zu, width %zu bytes)", call,
@@ -74,9 +70,9 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, bool sync, CUstream stream,
     if (c == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    cuda_mock_ctx_t *ctx;
-    CUresult res = sync ? cuda_mock_ctx_current(&ctx)
-                        : cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t on;
+    CUresult res = sync ? cuda_mock_ctx_current(&on.ctx)
+                        : cuda_mock_stream_get(stream, call, &on);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -95,12 +91,12 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, bool sync, CUstream stream,
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    int device = cuda_mock_ctx_device(ctx);
-    return cuda_mock_copy_rows(device, device, dst.base, dst.pitch, src.base,
-                               src.pitch, c->WidthInBytes, c->Height,
-                               (dst.device ? CUDA_MOCK_DST_DEVICE : 0u) |
-                                   (src.device ? CUDA_MOCK_SRC_DEVICE : 0u),
-                               call);
+    int device = cuda_mock_ctx_device(on.ctx);
+    cuda_mock_op_t op = cuda_mock_copy_op(device, dst.base, dst.pitch, dst.type,
+                                          device, src.base, src.pitch, src.type,
+                                          c->WidthInBytes, c->Height, call);
+    return sync ? cuda_mock_order_sync(on.ctx, &op)
+                : cuda_mock_order_submit(&on, &op);
 }
 
 CUDA_MOCK_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) {

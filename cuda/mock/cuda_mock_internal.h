@@ -22,6 +22,9 @@
 //   cuda_mock_memset.c   fills (cuMemsetD8/16/32, 2D, async)
 //   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
 //   cuda_mock_stream.c   streams
+//   cuda_mock_queue.c    the order of work on streams: queues behind host
+//                        functions, the driver thread that runs them
+//   cuda_mock_callback.c cuLaunchHostFunc, cuStreamAddCallback
 //   cuda_mock_event.c    events
 //   cuda_mock_module.c   modules and kernels (refused: no kernels run)
 //   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
@@ -65,6 +68,14 @@
 // ---------------------------------------------------------------------------
 // Entry points: every exported cu* function, for call counts and fault rules
 // (the names are what UMF_GPU_MOCK_FAULTS and umfCudaMockGetCallCount take).
+
+// The entry points of work in stream order, arrays, graphs and capture
+// (grouped by family; part of CUDA_MOCK_ENTRIES).
+#define CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                        \
+    X(cuLaunchHostFunc)                                                        \
+    X(cuLaunchHostFunc_ptsz)                                                   \
+    X(cuStreamAddCallback)                                                     \
+    X(cuStreamAddCallback_ptsz)
 
 #define CUDA_MOCK_ENTRIES(X)                                                   \
     X(cuInit)                                                                  \
@@ -177,6 +188,7 @@
     X(cuStreamGetPriority_ptsz)                                                \
     X(cuStreamGetId)                                                           \
     X(cuStreamGetId_ptsz)                                                      \
+    CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                            \
     X(cuEventCreate)                                                           \
     X(cuEventRecord)                                                           \
     X(cuEventRecord_ptsz)                                                      \
@@ -397,6 +409,7 @@ typedef struct cuda_mock_teardown_t {
 // The orders: what a hook of a higher order frees, a lower one may still
 // need (work queued on streams runs on memory, so it goes first).
 enum {
+    CUDA_MOCK_TEARDOWN_QUEUES = 10,
     CUDA_MOCK_TEARDOWN_STREAMS = 20,
     CUDA_MOCK_TEARDOWN_EVENTS = 21,
     CUDA_MOCK_TEARDOWN_HOST = 30,
@@ -478,6 +491,176 @@ CUresult cuda_mock_stream_resolve(CUstream h, const char *call,
 CUresult cuda_mock_event_check(CUevent ev, const char *call);
 
 // ---------------------------------------------------------------------------
+// Work in stream order (cuda_mock_queue.c)
+//
+// Work on a stream runs when it is enqueued, in the calling thread, while
+// nothing is pending anywhere (one atomic read says so). A host function
+// (cuLaunchHostFunc, cuStreamAddCallback, a graph's host node) runs on the
+// driver thread instead, and its stream then has a queue: later work on
+// that stream joins the queue and runs on the driver thread after it, in
+// order, and so does work that must wait for it (the legacy default
+// stream's implicit synchronisation, cuStreamWaitEvent on a queued record,
+// a graph launched again). Synchronising waits for the queue; a call that
+// would have to wait from the driver thread itself (a host function that
+// calls CUDA) gets CUDA_ERROR_NOT_PERMITTED instead of a deadlock.
+// Everything below that names the order lock is under it.
+
+struct cuda_mock_queue_t;
+struct cuda_mock_capture_t;
+
+// A point in one stream's work: passed once the queue's item `seq` ran.
+typedef struct cuda_mock_mark_t {
+    struct cuda_mock_queue_t *queue; // NULL: nothing pending
+    uint64_t seq;
+} cuda_mock_mark_t;
+
+// What a created stream keeps for its order and its capture, in its slot.
+typedef struct cuda_mock_stream_order_t {
+    struct cuda_mock_queue_t *queue;     // made at its first queued work
+    struct cuda_mock_capture_t *capture; // while it captures
+    // The nodes the next node captured in this stream depends on, and
+    // their edge data (always the default: zeroed).
+    CUgraphNode *deps;
+    CUgraphEdgeData *dep_data;
+    size_t ndeps, deps_cap;
+} cuda_mock_stream_order_t;
+
+// What an event keeps for the order of its records, in its slot.
+typedef struct cuda_mock_event_order_t {
+    cuda_mock_mark_t record;       // its last record, while queued
+    unsigned long long capture_id; // its last record was in that capture
+    CUgraphNode *nodes;            // ... after these nodes
+    size_t nnodes;
+} cuda_mock_event_order_t;
+
+// A stream as an entry point names it, resolved.
+typedef struct cuda_mock_stream_ref_t {
+    CUstream handle;
+    cuda_mock_ctx_t *ctx;
+    cuda_mock_stream_order_t *order; // NULL: a default stream of ctx
+    bool blocking; // synchronizes with the legacy default stream
+} cuda_mock_stream_ref_t;
+
+// One operation of a stream (or of a graph's node).
+typedef enum cuda_mock_op_kind_t {
+    CUDA_MOCK_OP_EMPTY,    // nothing (an empty node, a disabled one)
+    CUDA_MOCK_OP_COPY,     // rows between two sides (1D and 2D copies)
+    CUDA_MOCK_OP_FILL,     // a 1D or 2D fill
+    CUDA_MOCK_OP_HOST,     // a host function, on the driver thread
+    CUDA_MOCK_OP_CALLBACK, // a stream callback, on the driver thread
+    CUDA_MOCK_OP_RECORD,   // an event record
+    CUDA_MOCK_OP_WAIT,     // a wait for an event's last record
+    CUDA_MOCK_OP_FREE,     // cuMemFreeAsync
+} cuda_mock_op_kind_t;
+
+typedef struct cuda_mock_op_t {
+    cuda_mock_op_kind_t kind;
+    const char *call; // the entry point, for log lines
+    union {
+        struct {
+            uintptr_t dst, src;
+            size_t dst_pitch, src_pitch, width, height;
+            int dst_device, src_device;      // that write and read
+            CUmemorytype dst_type, src_type; // HOST, DEVICE or UNIFIED
+        } copy;
+        struct {
+            uintptr_t dst;
+            size_t pitch; // of rows, when height > 1
+            uint32_t value;
+            unsigned elem; // 1, 2 or 4 bytes
+            size_t width, height;
+            int device;
+        } fill;
+        struct {
+            CUhostFn fn;
+            void *data;
+        } host;
+        struct {
+            CUstreamCallback fn;
+            void *data;
+        } callback;
+        struct {
+            CUevent event;
+            uint32_t gen;   // the event's slot generation
+            unsigned flags; // CU_EVENT_RECORD_* or CU_EVENT_WAIT_*
+        } event;
+        struct {
+            CUdeviceptr ptr;
+        } free;
+    } u;
+} cuda_mock_op_t;
+
+// Streams with queued work or an unreported error of it, and captures (0:
+// every stream is idle, and none captures).
+extern _Atomic unsigned cuda_mock_order_busy;
+
+static inline bool cuda_mock_order_idle(void) {
+    return atomic_load_explicit(&cuda_mock_order_busy, memory_order_acquire) ==
+           0;
+}
+
+// The lock of every queue, capture and mark.
+extern pthread_mutex_t cuda_mock_order_lock;
+
+// `h` resolved: a created stream (CUDA_ERROR_INVALID_HANDLE when it is
+// not live), or a default stream of the current context
+// (cuda_mock_stream.c).
+CUresult cuda_mock_stream_get(CUstream h, const char *call,
+                              cuda_mock_stream_ref_t *out);
+// The order state of a live event, its context and its slot's generation;
+// NULL (logged) if the handle is no live event (cuda_mock_event.c).
+cuda_mock_event_order_t *cuda_mock_event_order_of(CUevent ev, const char *call,
+                                                  cuda_mock_ctx_t **ctx,
+                                                  uint32_t *gen);
+// The same for the event of generation `gen`; NULL, silently, once it is
+// gone (destroyed after work naming it was queued).
+cuda_mock_event_order_t *cuda_mock_event_order_at(CUevent ev, uint32_t gen);
+// Records the event of generation `gen` now: its time, and its state in
+// every process for IPC events; nothing once it is gone.
+void cuda_mock_event_record_now(CUevent ev, uint32_t gen);
+
+// Runs `op` in the calling thread; complete when it returns.
+CUresult cuda_mock_op_run(const cuda_mock_op_t *op);
+
+// Enqueues `op` on stream `s`: captured while the stream captures, run at
+// once while nothing is pending before it (and it needs no driver thread),
+// else queued.
+CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
+                                const cuda_mock_op_t *op);
+// A synchronous call (cuMemcpyHtoD_v2 ...): `op` on the default stream of
+// `ctx`, complete when this returns (its result is the operation's).
+CUresult cuda_mock_order_sync(cuda_mock_ctx_t *ctx, const cuda_mock_op_t *op);
+
+// cuStreamSynchronize (`wait`) and cuStreamQuery: the first error of
+// queued work not reported yet, CUDA_ERROR_NOT_READY for a query of
+// pending work.
+CUresult cuda_mock_order_stream_sync(const cuda_mock_stream_ref_t *s, bool wait,
+                                     const char *call);
+// cuCtxSynchronize: every stream of `ctx`.
+CUresult cuda_mock_order_ctx_sync(cuda_mock_ctx_t *ctx, const char *call);
+// cuEventSynchronize (`wait`) and cuEventQuery of event `ev`.
+CUresult cuda_mock_order_event_sync(CUevent ev, bool wait, const char *call);
+// CUDA_ERROR_NOT_READY while the last record of `ev` is queued
+// (cuEventElapsedTime).
+CUresult cuda_mock_order_event_done(CUevent ev, const char *call);
+// An event's or stream's slot ends: what it held of the order goes.
+void cuda_mock_order_event_gone(cuda_mock_event_order_t *e);
+// The stream's queue runs on without it.
+CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o,
+                                     const char *call);
+// Before a context is destroyed, outside the context lock: waits for its
+// streams' work (not from the driver thread).
+void cuda_mock_order_ctx_drain(const cuda_mock_ctx_t *ctx);
+// cuMemFree_v2 and cuMemFreeHost synchronize: waits for the queued work
+// of the device that `p` belongs to.
+CUresult cuda_mock_order_before_free_slow(const void *p, const char *call);
+static inline CUresult cuda_mock_order_before_free(const void *p,
+                                                   const char *call) {
+    return cuda_mock_order_idle() ? CUDA_SUCCESS
+                                  : cuda_mock_order_before_free_slow(p, call);
+}
+
+// ---------------------------------------------------------------------------
 // The copy and fill engine (cuda_mock_copy.c)
 
 // The sides of a copy that must be memory of the driver (device memory, or
@@ -501,6 +684,30 @@ static inline CUresult cuda_mock_copy_bytes(int dst_device, int src_device,
                                             const char *call) {
     return cuda_mock_copy_rows(dst_device, src_device, dst, n, src, n, n, 1,
                                sides, call);
+}
+
+// The operation of a copy of `height` rows of `width` bytes between two
+// sides of the memory types given (HOST, DEVICE: must be driver memory,
+// UNIFIED: either).
+static inline cuda_mock_op_t
+cuda_mock_copy_op(int dst_device, uintptr_t dst, size_t dst_pitch,
+                  CUmemorytype dst_type, int src_device, uintptr_t src,
+                  size_t src_pitch, CUmemorytype src_type, size_t width,
+                  size_t height, const char *call) {
+    cuda_mock_op_t op;
+    op.kind = CUDA_MOCK_OP_COPY;
+    op.call = call;
+    op.u.copy.dst = dst;
+    op.u.copy.src = src;
+    op.u.copy.dst_pitch = dst_pitch;
+    op.u.copy.src_pitch = src_pitch;
+    op.u.copy.width = width;
+    op.u.copy.height = height;
+    op.u.copy.dst_device = dst_device;
+    op.u.copy.src_device = src_device;
+    op.u.copy.dst_type = dst_type;
+    op.u.copy.src_type = src_type;
+    return op;
 }
 
 // Fills `height` rows of `width` elements of `elem` (1, 2 or 4) bytes,

@@ -170,15 +170,22 @@ CUresult cuda_mock_mem_free_device(const void *p, const char *call) {
 }
 
 // Memory of cuMemAllocAsync may go here too (it is then freed at once).
+// Both synchronize, as on a GPU: queued work that may use the memory runs
+// first (cuda_mock_queue.c).
 CUDA_MOCK_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
     CUDA_MOCK_ENTER(cuMemFree_v2);
-    return cuda_mock_mem_free_device((const void *)(uintptr_t)dptr,
-                                     "cuMemFree_v2");
+    const void *p = (const void *)(uintptr_t)dptr;
+    CUresult res = cuda_mock_order_before_free(p, "cuMemFree_v2");
+    return res == CUDA_SUCCESS ? cuda_mock_mem_free_device(p, "cuMemFree_v2")
+                               : res;
 }
 
 CUDA_MOCK_API CUresult cuMemFreeHost(void *p) {
     CUDA_MOCK_ENTER(cuMemFreeHost);
-    return free_kind(p, UMF_MOCK_KIND_HOST, "cuMemFreeHost");
+    CUresult res = cuda_mock_order_before_free(p, "cuMemFreeHost");
+    return res == CUDA_SUCCESS
+               ? free_kind(p, UMF_MOCK_KIND_HOST, "cuMemFreeHost")
+               : res;
 }
 
 CUDA_MOCK_API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {

@@ -137,6 +137,11 @@ static const proc_entry_t entries[] = {
     P_PTDS(cuStreamGetPriority, 7000, cuStreamGetPriority_ptsz),
     P(cuStreamGetId, 12000, cuStreamGetId),
     P_PTDS(cuStreamGetId, 12000, cuStreamGetId_ptsz),
+    // Host functions in stream order
+    P(cuStreamAddCallback, 5000, cuStreamAddCallback),
+    P_PTDS(cuStreamAddCallback, 7000, cuStreamAddCallback_ptsz),
+    P(cuLaunchHostFunc, 10000, cuLaunchHostFunc),
+    P_PTDS(cuLaunchHostFunc, 10000, cuLaunchHostFunc_ptsz),
     // Events
     P(cuEventCreate, 2000, cuEventCreate),
     P(cuEventRecord, 2000, cuEventRecord),
