@@ -25,6 +25,8 @@
 //   cuda_mock_queue.c    the order of work on streams: queues behind host
 //                        functions, the driver thread that runs them
 //   cuda_mock_callback.c cuLaunchHostFunc, cuStreamAddCallback
+//   cuda_mock_advise.c   memory advice, prefetch, range attributes,
+//                        cuPointerSetAttribute
 //   cuda_mock_event.c    events
 //   cuda_mock_module.c   modules and kernels (refused: no kernels run)
 //   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
@@ -76,6 +78,17 @@
     X(cuLaunchHostFunc_ptsz)                                                   \
     X(cuStreamAddCallback)                                                     \
     X(cuStreamAddCallback_ptsz)
+
+#define CUDA_MOCK_ENTRIES_MANAGED(X)                                           \
+    X(cuMemAdvise)                                                             \
+    X(cuMemAdvise_v2)                                                          \
+    X(cuMemPrefetchAsync)                                                      \
+    X(cuMemPrefetchAsync_ptsz)                                                 \
+    X(cuMemPrefetchAsync_v2)                                                   \
+    X(cuMemPrefetchAsync_v2_ptsz)                                              \
+    X(cuMemRangeGetAttribute)                                                  \
+    X(cuMemRangeGetAttributes)                                                 \
+    X(cuPointerSetAttribute)
 
 #define CUDA_MOCK_ENTRIES(X)                                                   \
     X(cuInit)                                                                  \
@@ -189,6 +202,7 @@
     X(cuStreamGetId)                                                           \
     X(cuStreamGetId_ptsz)                                                      \
     CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                            \
+    CUDA_MOCK_ENTRIES_MANAGED(X)                                               \
     X(cuEventCreate)                                                           \
     X(cuEventRecord)                                                           \
     X(cuEventRecord_ptsz)                                                      \
@@ -413,6 +427,7 @@ enum {
     CUDA_MOCK_TEARDOWN_STREAMS = 20,
     CUDA_MOCK_TEARDOWN_EVENTS = 21,
     CUDA_MOCK_TEARDOWN_HOST = 30,
+    CUDA_MOCK_TEARDOWN_RANGES = 45,
     CUDA_MOCK_TEARDOWN_MEMORY = 50,
 };
 
@@ -551,6 +566,7 @@ typedef enum cuda_mock_op_kind_t {
     CUDA_MOCK_OP_RECORD,   // an event record
     CUDA_MOCK_OP_WAIT,     // a wait for an event's last record
     CUDA_MOCK_OP_FREE,     // cuMemFreeAsync
+    CUDA_MOCK_OP_PREFETCH, // cuMemPrefetchAsync (moves nothing)
 } cuda_mock_op_kind_t;
 
 typedef struct cuda_mock_op_t {
@@ -587,6 +603,11 @@ typedef struct cuda_mock_op_t {
         struct {
             CUdeviceptr ptr;
         } free;
+        struct {
+            CUdeviceptr ptr;
+            size_t count;
+            CUmemLocation loc;
+        } prefetch;
     } u;
 } cuda_mock_op_t;
 
@@ -728,6 +749,20 @@ CUresult cuda_mock_mem_free_device(const void *p, const char *call);
 void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info);
 // The pool that memory `info` came from.
 CUmemoryPool cuda_mock_pool_of(const umf_mock_alloc_info_t *info);
+
+// What a program said of its memory (cuda_mock_advise.c): advice and
+// prefetch locations of managed memory, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS.
+// Records exist for memory something was said of; they go when it is
+// freed.
+extern _Atomic size_t cuda_mock_range_records;
+void cuda_mock_range_freed_slow(const umf_mock_alloc_info_t *info);
+static inline void cuda_mock_range_freed(const umf_mock_alloc_info_t *info) {
+    if (atomic_load_explicit(&cuda_mock_range_records, memory_order_relaxed) !=
+        0) {
+        cuda_mock_range_freed_slow(info);
+    }
+}
+bool cuda_mock_range_sync_memops(const umf_mock_alloc_info_t *info);
 
 // The registration holding `p` as an allocation's info (kind HOST, owner
 // the registering context, user flags the registration's flags |

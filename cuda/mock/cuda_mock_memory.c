@@ -133,6 +133,7 @@ static CUresult free_kind(const void *p, unsigned kinds, const char *call) {
     umf_mock_alloc_info_t freed;
     umf_mock_status_t status = umf_mock_free(p, kinds, 0, &freed);
     if (status == UMF_MOCK_OK) {
+        cuda_mock_range_freed(&freed);
         if ((freed.user_flags & CUDA_MOCK_POOL_MEMORY) != 0) {
             cuda_mock_pool_freed(&freed);
         }
@@ -363,7 +364,7 @@ static attr_answer_t attr_get(const umf_mock_alloc_info_t *info,
         put_ptr(data, (const void *)(uintptr_t)ptr);
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
-        put_u32(data, 0); // never set (cuPointerSetAttribute is not emulated)
+        put_u32(data, cuda_mock_range_sync_memops(info)); // cuPointerSet...
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
     case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:

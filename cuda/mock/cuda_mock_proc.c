@@ -142,6 +142,16 @@ static const proc_entry_t entries[] = {
     P_PTDS(cuStreamAddCallback, 7000, cuStreamAddCallback_ptsz),
     P(cuLaunchHostFunc, 10000, cuLaunchHostFunc),
     P_PTDS(cuLaunchHostFunc, 10000, cuLaunchHostFunc_ptsz),
+    // Managed memory: advice, prefetch, range attributes
+    P(cuMemAdvise, 8000, cuMemAdvise),
+    P(cuMemAdvise, 12020, cuMemAdvise_v2),
+    P(cuMemPrefetchAsync, 8000, cuMemPrefetchAsync),
+    P_PTDS(cuMemPrefetchAsync, 8000, cuMemPrefetchAsync_ptsz),
+    P(cuMemPrefetchAsync, 12020, cuMemPrefetchAsync_v2),
+    P_PTDS(cuMemPrefetchAsync, 12020, cuMemPrefetchAsync_v2_ptsz),
+    P(cuMemRangeGetAttribute, 8000, cuMemRangeGetAttribute),
+    P(cuMemRangeGetAttributes, 8000, cuMemRangeGetAttributes),
+    P(cuPointerSetAttribute, 6000, cuPointerSetAttribute),
     // Events
     P(cuEventCreate, 2000, cuEventCreate),
     P(cuEventRecord, 2000, cuEventRecord),

@@ -482,6 +482,10 @@ CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
     case CUDA_MOCK_OP_FREE:
         return cuda_mock_mem_free_device(
             (const void *)(uintptr_t)op->u.free.ptr, op->call);
+    case CUDA_MOCK_OP_PREFETCH:
+        // The devices share the host's memory: nothing moves (the range's
+        // last prefetch location is what was asked, when it was asked).
+        return CUDA_SUCCESS;
     }
     return CUDA_ERROR_INVALID_VALUE;
 }
