@@ -78,10 +78,11 @@ static CUresult check_rows(uintptr_t base, size_t pitch, size_t width,
     return CUDA_SUCCESS;
 }
 
-CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
-                             size_t dst_pitch, uintptr_t src, size_t src_pitch,
-                             size_t width, size_t height, unsigned sides,
-                             const char *call) {
+CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
+                                   uintptr_t dst, size_t dst_pitch,
+                                   uintptr_t src, size_t src_pitch,
+                                   size_t width, size_t height, unsigned sides,
+                                   const char *call) {
     if (width == 0 || height == 0) {
         return CUDA_SUCCESS;
     }
@@ -96,6 +97,16 @@ CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
                          (sides & CUDA_MOCK_SRC_DEVICE) != 0, src_device, false,
                          call, "source");
     }
+    return res;
+}
+
+CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
+                             size_t dst_pitch, uintptr_t src, size_t src_pitch,
+                             size_t width, size_t height, unsigned sides,
+                             const char *call) {
+    CUresult res =
+        cuda_mock_copy_rows_check(dst_device, src_device, dst, dst_pitch, src,
+                                  src_pitch, width, height, sides, call);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -106,21 +117,28 @@ CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
     return CUDA_SUCCESS;
 }
 
-CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
-                        unsigned elem, size_t width, size_t height,
-                        const char *call) {
+CUresult cuda_mock_fill_check(int device, uintptr_t dst, size_t pitch,
+                              unsigned elem, size_t width, size_t height,
+                              const char *call) {
     if (width == 0 || height == 0) {
         return CUDA_SUCCESS;
     }
     if (width > SIZE_MAX / elem) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    size_t bytes = width * elem;
-    CUresult res = check_rows(dst, pitch, bytes, height, true, device, true,
-                              call, "destination");
-    if (res != CUDA_SUCCESS) {
+    return check_rows(dst, pitch, width * elem, height, true, device, true,
+                      call, "destination");
+}
+
+CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
+                        unsigned elem, size_t width, size_t height,
+                        const char *call) {
+    CUresult res =
+        cuda_mock_fill_check(device, dst, pitch, elem, width, height, call);
+    if (res != CUDA_SUCCESS || width == 0 || height == 0) {
         return res;
     }
+    size_t bytes = width * elem;
     for (size_t r = 0; r < height; r++) {
         unsigned char *row = (unsigned char *)(dst + r * pitch);
         if (elem == 1) {

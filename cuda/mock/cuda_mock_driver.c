@@ -30,6 +30,7 @@ static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_EVENT] = "event",
     [CUDA_MOCK_OBJECT_POOL] = "memory pool",
     [CUDA_MOCK_OBJECT_HOST_REGISTRATION] = "host registration",
+    [CUDA_MOCK_OBJECT_ARRAY] = "CUDA array",
 };
 
 static umf_mock_driver_desc_t cuda_mock_desc = {

@@ -19,6 +19,8 @@
 //   cuda_mock_copy.c     the copy and fill engine, synchronous 1D copies
 //   cuda_mock_copy_stream.c  copies on streams and between contexts
 //   cuda_mock_copy2d.c   2D copies
+//   cuda_mock_copy3d.c   3D copies, copies with CUDA arrays
+//   cuda_mock_array.c    CUDA arrays
 //   cuda_mock_memset.c   fills (cuMemsetD8/16/32, 2D, async)
 //   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
 //   cuda_mock_stream.c   streams
@@ -64,6 +66,7 @@
 #define CUDA_MOCK_MAX_STREAMS (1u << 14)
 #define CUDA_MOCK_MAX_EVENTS (1u << 18)
 #define CUDA_MOCK_MAX_POOLS (1u << 12)
+#define CUDA_MOCK_MAX_ARRAYS (1u << 14)
 #define CUDA_MOCK_MAX_PEERS 8
 #define CUDA_MOCK_CTX_STACK_DEPTH 64
 
@@ -89,6 +92,51 @@
     X(cuMemRangeGetAttribute)                                                  \
     X(cuMemRangeGetAttributes)                                                 \
     X(cuPointerSetAttribute)
+
+#define CUDA_MOCK_ENTRIES_ARRAYS(X)                                            \
+    X(cuArrayCreate)                                                           \
+    X(cuArrayCreate_v2)                                                        \
+    X(cuArray3DCreate)                                                         \
+    X(cuArray3DCreate_v2)                                                      \
+    X(cuArrayDestroy)                                                          \
+    X(cuArrayGetDescriptor)                                                    \
+    X(cuArrayGetDescriptor_v2)                                                 \
+    X(cuArray3DGetDescriptor)                                                  \
+    X(cuArray3DGetDescriptor_v2)                                               \
+    X(cuArrayGetMemoryRequirements)                                            \
+    X(cuArrayGetPlane)                                                         \
+    X(cuArrayGetSparseProperties)                                              \
+    X(cuMemcpyHtoA)                                                            \
+    X(cuMemcpyHtoA_v2)                                                         \
+    X(cuMemcpyHtoA_v2_ptds)                                                    \
+    X(cuMemcpyAtoH)                                                            \
+    X(cuMemcpyAtoH_v2)                                                         \
+    X(cuMemcpyAtoH_v2_ptds)                                                    \
+    X(cuMemcpyDtoA)                                                            \
+    X(cuMemcpyDtoA_v2)                                                         \
+    X(cuMemcpyDtoA_v2_ptds)                                                    \
+    X(cuMemcpyAtoD)                                                            \
+    X(cuMemcpyAtoD_v2)                                                         \
+    X(cuMemcpyAtoD_v2_ptds)                                                    \
+    X(cuMemcpyAtoA)                                                            \
+    X(cuMemcpyAtoA_v2)                                                         \
+    X(cuMemcpyAtoA_v2_ptds)                                                    \
+    X(cuMemcpyHtoAAsync)                                                       \
+    X(cuMemcpyHtoAAsync_v2)                                                    \
+    X(cuMemcpyHtoAAsync_v2_ptsz)                                               \
+    X(cuMemcpyAtoHAsync)                                                       \
+    X(cuMemcpyAtoHAsync_v2)                                                    \
+    X(cuMemcpyAtoHAsync_v2_ptsz)                                               \
+    X(cuMemcpy3D)                                                              \
+    X(cuMemcpy3D_v2)                                                           \
+    X(cuMemcpy3D_v2_ptds)                                                      \
+    X(cuMemcpy3DAsync)                                                         \
+    X(cuMemcpy3DAsync_v2)                                                      \
+    X(cuMemcpy3DAsync_v2_ptsz)                                                 \
+    X(cuMemcpy3DPeer)                                                          \
+    X(cuMemcpy3DPeer_ptds)                                                     \
+    X(cuMemcpy3DPeerAsync)                                                     \
+    X(cuMemcpy3DPeerAsync_ptsz)
 
 #define CUDA_MOCK_ENTRIES(X)                                                   \
     X(cuInit)                                                                  \
@@ -203,6 +251,7 @@
     X(cuStreamGetId_ptsz)                                                      \
     CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                            \
     CUDA_MOCK_ENTRIES_MANAGED(X)                                               \
+    CUDA_MOCK_ENTRIES_ARRAYS(X)                                                \
     X(cuEventCreate)                                                           \
     X(cuEventRecord)                                                           \
     X(cuEventRecord_ptsz)                                                      \
@@ -315,6 +364,7 @@ typedef enum cuda_mock_object_kind_t {
     CUDA_MOCK_OBJECT_EVENT = 2,
     CUDA_MOCK_OBJECT_POOL = 3,
     CUDA_MOCK_OBJECT_HOST_REGISTRATION = 4,
+    CUDA_MOCK_OBJECT_ARRAY = 5,
     CUDA_MOCK_OBJECT_KIND_COUNT
 } cuda_mock_object_kind_t;
 
@@ -427,6 +477,7 @@ enum {
     CUDA_MOCK_TEARDOWN_STREAMS = 20,
     CUDA_MOCK_TEARDOWN_EVENTS = 21,
     CUDA_MOCK_TEARDOWN_HOST = 30,
+    CUDA_MOCK_TEARDOWN_ARRAYS = 40,
     CUDA_MOCK_TEARDOWN_RANGES = 45,
     CUDA_MOCK_TEARDOWN_MEMORY = 50,
 };
@@ -559,7 +610,8 @@ typedef struct cuda_mock_stream_ref_t {
 // One operation of a stream (or of a graph's node).
 typedef enum cuda_mock_op_kind_t {
     CUDA_MOCK_OP_EMPTY,    // nothing (an empty node, a disabled one)
-    CUDA_MOCK_OP_COPY,     // rows between two sides (1D and 2D copies)
+    CUDA_MOCK_OP_COPY,     // rows between two sides (1D copies)
+    CUDA_MOCK_OP_COPY3D,   // 2D and 3D copies, arrays (cuda_mock_copy3d.c)
     CUDA_MOCK_OP_FILL,     // a 1D or 2D fill
     CUDA_MOCK_OP_HOST,     // a host function, on the driver thread
     CUDA_MOCK_OP_CALLBACK, // a stream callback, on the driver thread
@@ -579,6 +631,10 @@ typedef struct cuda_mock_op_t {
             int dst_device, src_device;      // that write and read
             CUmemorytype dst_type, src_type; // HOST, DEVICE or UNIFIED
         } copy;
+        struct {
+            CUDA_MEMCPY3D_PEER p;
+            int dst_device, src_device; // of the contexts (arrays: theirs)
+        } copy3d;
         struct {
             uintptr_t dst;
             size_t pitch; // of rows, when height > 1
@@ -699,6 +755,13 @@ CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
                              size_t width, size_t height, unsigned sides,
                              const char *call);
 
+// The checks of cuda_mock_copy_rows alone, for work queued to run later.
+CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
+                                   uintptr_t dst, size_t dst_pitch,
+                                   uintptr_t src, size_t src_pitch,
+                                   size_t width, size_t height, unsigned sides,
+                                   const char *call);
+
 static inline CUresult cuda_mock_copy_bytes(int dst_device, int src_device,
                                             uintptr_t dst, uintptr_t src,
                                             size_t n, unsigned sides,
@@ -737,6 +800,44 @@ cuda_mock_copy_op(int dst_device, uintptr_t dst, size_t dst_pitch,
 CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
                         unsigned elem, size_t width, size_t height,
                         const char *call);
+
+// The checks of cuda_mock_fill alone.
+CUresult cuda_mock_fill_check(int device, uintptr_t dst, size_t pitch,
+                              unsigned elem, size_t width, size_t height,
+                              const char *call);
+
+// 3D copies (cuda_mock_copy3d.c): a CUDA_MEMCPY3D_PEER checked as cuda.h
+// documents, its sides resolved (arrays through their layout), each slice
+// copied by the engine above; complete when it returns. _check: the same
+// checks, nothing copied.
+CUresult cuda_mock_copy3d_run(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                              int src_device, const char *call);
+CUresult cuda_mock_copy3d_check(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                                int src_device, const char *call);
+// Enqueues `p` (contexts ignored): synchronously in the current context
+// (`sync`), else on `stream`.
+CUresult cuda_mock_copy3d_enqueue(const CUDA_MEMCPY3D_PEER *p, bool sync,
+                                  CUstream stream, const char *call);
+
+// ---------------------------------------------------------------------------
+// CUDA arrays (cuda_mock_array.c) and the device model (cuda_mock_device.c)
+
+// Where an array's elements are: rows of `width_bytes` (`pitch` apart),
+// `rows` per slice, `slices` slices, in device memory of `device`.
+typedef struct cuda_mock_array_layout_t {
+    uintptr_t base;
+    size_t pitch, width_bytes, rows, slices;
+    unsigned elem; // bytes per element
+    int device;
+    bool one_dimensional;
+} cuda_mock_array_layout_t;
+
+// The layout of a live array; false (logged with `call`) otherwise.
+bool cuda_mock_array_layout(CUarray a, const char *call,
+                            cuda_mock_array_layout_t *out);
+
+// The device model's value of a limit attribute (the same on every device).
+int cuda_mock_device_limit(CUdevice_attribute attrib);
 
 // ---------------------------------------------------------------------------
 // Memory (cuda_mock_memory.c, cuda_mock_pool.c, cuda_mock_host.c)

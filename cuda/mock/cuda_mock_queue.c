@@ -429,13 +429,13 @@ static void chain_commit(chain_t *c) {
 
 // The context of a queue is gone: what it would touch is gone with it.
 static bool skipped_when_cancelled(cuda_mock_op_kind_t kind) {
-    return kind == CUDA_MOCK_OP_COPY || kind == CUDA_MOCK_OP_FILL ||
-           kind == CUDA_MOCK_OP_RECORD;
+    return kind == CUDA_MOCK_OP_COPY || kind == CUDA_MOCK_OP_COPY3D ||
+           kind == CUDA_MOCK_OP_FILL || kind == CUDA_MOCK_OP_RECORD;
 }
 
 static bool touches_memory(cuda_mock_op_kind_t kind) {
-    return kind == CUDA_MOCK_OP_COPY || kind == CUDA_MOCK_OP_FILL ||
-           kind == CUDA_MOCK_OP_FREE;
+    return kind == CUDA_MOCK_OP_COPY || kind == CUDA_MOCK_OP_COPY3D ||
+           kind == CUDA_MOCK_OP_FILL || kind == CUDA_MOCK_OP_FREE;
 }
 
 CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
@@ -454,6 +454,9 @@ CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
                      ? CUDA_MOCK_SRC_DEVICE
                      : 0u),
             op->call);
+    case CUDA_MOCK_OP_COPY3D:
+        return cuda_mock_copy3d_run(&op->u.copy3d.p, op->u.copy3d.dst_device,
+                                    op->u.copy3d.src_device, op->call);
     case CUDA_MOCK_OP_FILL:
         return cuda_mock_fill(op->u.fill.device, op->u.fill.dst,
                               op->u.fill.pitch, op->u.fill.value,
@@ -612,12 +615,43 @@ static CUresult enqueue_locked(const cuda_mock_stream_ref_t *s,
     return CUDA_SUCCESS;
 }
 
+// The checks of an operation that may run later: its errors are the
+// enqueuing call's, as on a GPU (ranges of memory, arrays, structure).
+static CUresult op_check(const cuda_mock_op_t *op) {
+    switch (op->kind) {
+    case CUDA_MOCK_OP_COPY:
+        return cuda_mock_copy_rows_check(
+            op->u.copy.dst_device, op->u.copy.src_device, op->u.copy.dst,
+            op->u.copy.dst_pitch, op->u.copy.src, op->u.copy.src_pitch,
+            op->u.copy.width, op->u.copy.height,
+            (op->u.copy.dst_type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_DST_DEVICE
+                                                         : 0u) |
+                (op->u.copy.src_type == CU_MEMORYTYPE_DEVICE
+                     ? CUDA_MOCK_SRC_DEVICE
+                     : 0u),
+            op->call);
+    case CUDA_MOCK_OP_COPY3D:
+        return cuda_mock_copy3d_check(&op->u.copy3d.p, op->u.copy3d.dst_device,
+                                      op->u.copy3d.src_device, op->call);
+    case CUDA_MOCK_OP_FILL:
+        return cuda_mock_fill_check(
+            op->u.fill.device, op->u.fill.dst, op->u.fill.pitch,
+            op->u.fill.elem, op->u.fill.width, op->u.fill.height, op->call);
+    default:
+        return CUDA_SUCCESS;
+    }
+}
+
 CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
                                 const cuda_mock_op_t *op) {
     bool thread =
         op->kind == CUDA_MOCK_OP_HOST || op->kind == CUDA_MOCK_OP_CALLBACK;
     if (cuda_mock_order_idle() && !thread) {
         return cuda_mock_op_run(op);
+    }
+    CUresult checked = op_check(op);
+    if (checked != CUDA_SUCCESS) {
+        return checked;
     }
     pthread_mutex_lock(&cuda_mock_order_lock);
     bool now;
@@ -630,6 +664,10 @@ CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
 CUresult cuda_mock_order_sync(cuda_mock_ctx_t *ctx, const cuda_mock_op_t *op) {
     if (cuda_mock_order_idle()) {
         return cuda_mock_op_run(op);
+    }
+    CUresult checked = op_check(op);
+    if (checked != CUDA_SUCCESS) {
+        return checked;
     }
     cuda_mock_stream_ref_t s = {CU_STREAM_LEGACY, ctx, NULL, true};
     pthread_mutex_lock(&cuda_mock_order_lock);

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// 3D copies and copies with CUDA arrays: cuMemcpy3D_v2, cuMemcpy3DAsync_v2,
+// cuMemcpy3DPeer(Async), the 1D array copies (cuMemcpyHtoA_v2, AtoH, DtoA,
+// AtoD, AtoA and their Async forms), and the engine behind cuMemcpy2D*
+// (cuda_mock_copy2d.c). Every one is a CUDA_MEMCPY3D_PEER, an operation of
+// a stream (CUDA_MOCK_OP_COPY3D, cuda_mock_queue.c): its sides are
+// resolved when it runs (an array through its layout, cuda_mock_array.c)
+// and each slice is a copy of rows by the copy engine (cuda_mock_copy.c),
+// which checks every row against the driver's memory.
+//
+// The structure is checked as cuda.h documents it: memory types (HOST,
+// DEVICE, UNIFIED, ARRAY), LODs 0, a pitch of at least X + WidthInBytes
+// and at most CU_DEVICE_ATTRIBUTE_MAX_PITCH and a slice height of at least
+// Y + Height where there is more than one row or slice, and for an array
+// an X and a width in whole elements, within its extents. The 1D array
+// copies want a 1D array ("Copies from host memory to a 1D CUDA array");
+// AtoA wants elements of one size, AtoD a naturally aligned destination.
+
+#include "cuda_mock_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+// The largest pitch (CU_DEVICE_ATTRIBUTE_MAX_PITCH, cuda_mock_device.c).
+#define MAX_PITCH 2147483647u
+
+typedef struct side_t {
+    uintptr_t start;    // the first byte of the copy
+    size_t pitch;       // between rows
+    size_t slice_pitch; // between slices
+    CUmemorytype type;  // DEVICE: must be memory of the driver
+} side_t;
+
+typedef struct side_args_t {
+    const char *what; // "source", "destination"
+    CUmemorytype type;
+    const void *host;
+    CUdeviceptr device;
+    CUarray array;
+    size_t x, y, z, lod, pitch, height;
+} side_args_t;
+
+static bool add(uintptr_t a, uintptr_t b, uintptr_t *out) {
+    return !__builtin_add_overflow(a, b, out);
+}
+
+static bool mul(size_t a, size_t b, size_t *out) {
+    return !__builtin_mul_overflow(a, b, out);
+}
+
+static CUresult resolve(const side_args_t *a, size_t width, size_t height,
+                        size_t depth, const char *call, side_t *out) {
+    if (a->lod != 0) {
+        UMF_MOCK_LOG_ERROR("%s: %s LOD %zu (must be 0)", call, a->what, a->lod);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    uintptr_t base;
+    size_t pitch, rows; // rows per slice
+    switch (a->type) {
+    case CU_MEMORYTYPE_HOST:
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED:
+        base = a->type == CU_MEMORYTYPE_HOST ? (uintptr_t)a->host
+                                             : (uintptr_t)a->device;
+        pitch = a->pitch;
+        rows = a->height;
+        if (base == 0) {
+            UMF_MOCK_LOG_ERROR("%s: %s is NULL", call, a->what);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (pitch > MAX_PITCH ||
+            ((height > 1 || depth > 1) &&
+             (a->x > SIZE_MAX - width || pitch < a->x + width)) ||
+            (depth > 1 && (a->y > SIZE_MAX - height || rows < a->y + height))) {
+            UMF_MOCK_LOG_ERROR("%s: %s pitch %zu, height %zu for X %zu, Y %zu "
+                               "and %zu x %zu x %zu bytes",
+                               call, a->what, pitch, rows, a->x, a->y, width,
+                               height, depth);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        break;
+    case CU_MEMORYTYPE_ARRAY: {
+        cuda_mock_array_layout_t l;
+        if (!cuda_mock_array_layout(a->array, call, &l)) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (a->x % l.elem != 0 || width % l.elem != 0 || a->x > l.width_bytes ||
+            width > l.width_bytes - a->x || a->y > l.rows ||
+            height > l.rows - a->y || a->z > l.slices ||
+            depth > l.slices - a->z) {
+            UMF_MOCK_LOG_ERROR("%s: %s array of %zu x %zu x %zu elements of %u "
+                               "bytes: %zu x %zu x %zu bytes at (%zu, %zu, "
+                               "%zu) are not whole elements inside it",
+                               call, a->what, l.width_bytes / l.elem, l.rows,
+                               l.slices, l.elem, width, height, depth, a->x,
+                               a->y, a->z);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        base = l.base;
+        pitch = l.pitch;
+        rows = l.rows;
+        break;
+    }
+    default:
+        UMF_MOCK_LOG_ERROR("%s: %s memory type %d is not a CUmemorytype", call,
+                           a->what, (int)a->type);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    // start = base + (z * rows + y) * pitch + x, without overflow.
+    size_t zr, row, off;
+    if (!mul(a->z, rows, &zr) || !add(zr, a->y, &row) ||
+        !mul(row, pitch, &off) || !add(off, a->x, &off) ||
+        !add(base, off, &out->start) || !mul(rows, pitch, &out->slice_pitch)) {
+        UMF_MOCK_LOG_ERROR("%s: %s offset overflows", call, a->what);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    out->pitch = pitch;
+    out->type = a->type == CU_MEMORYTYPE_ARRAY ? CU_MEMORYTYPE_DEVICE : a->type;
+    return CUDA_SUCCESS;
+}
+
+static void args_of(const CUDA_MEMCPY3D_PEER *p, side_args_t *src,
+                    side_args_t *dst) {
+    *src =
+        (side_args_t){"source",    p->srcMemoryType, p->srcHost,  p->srcDevice,
+                      p->srcArray, p->srcXInBytes,   p->srcY,     p->srcZ,
+                      p->srcLOD,   p->srcPitch,      p->srcHeight};
+    *dst = (side_args_t){"destination", p->dstMemoryType, p->dstHost,
+                         p->dstDevice,  p->dstArray,      p->dstXInBytes,
+                         p->dstY,       p->dstZ,          p->dstLOD,
+                         p->dstPitch,   p->dstHeight};
+}
+
+// Every slice's rows through the copy engine (`copy`: or only its checks).
+static CUresult slices(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                       int src_device, bool copy, const char *call) {
+    size_t w = p->WidthInBytes, h = p->Height, d = p->Depth;
+    if (w == 0 || h == 0 || d == 0) {
+        return CUDA_SUCCESS;
+    }
+    side_args_t sa, da;
+    args_of(p, &sa, &da);
+    side_t src, dst;
+    CUresult res = resolve(&sa, w, h, d, call, &src);
+    if (res == CUDA_SUCCESS) {
+        res = resolve(&da, w, h, d, call, &dst);
+    }
+    unsigned sides =
+        (dst.type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_DST_DEVICE : 0u) |
+        (src.type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_SRC_DEVICE : 0u);
+    for (size_t z = 0; z < d && res == CUDA_SUCCESS; z++) {
+        uintptr_t s_at, d_at;
+        size_t s_off, d_off;
+        if (!mul(z, src.slice_pitch, &s_off) ||
+            !mul(z, dst.slice_pitch, &d_off) || !add(src.start, s_off, &s_at) ||
+            !add(dst.start, d_off, &d_at)) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        res = copy
+                  ? cuda_mock_copy_rows(dst_device, src_device, d_at, dst.pitch,
+                                        s_at, src.pitch, w, h, sides, call)
+                  : cuda_mock_copy_rows_check(dst_device, src_device, d_at,
+                                              dst.pitch, s_at, src.pitch, w, h,
+                                              sides, call);
+    }
+    return res;
+}
+
+CUresult cuda_mock_copy3d_run(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                              int src_device, const char *call) {
+    return slices(p, dst_device, src_device, true, call);
+}
+
+CUresult cuda_mock_copy3d_check(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                                int src_device, const char *call) {
+    return slices(p, dst_device, src_device, false, call);
+}
+
+// Enqueues the copy `p`: on the default stream of `ctx` and complete on
+// return when `stream` is NULL, else on *stream. The devices that write and
+// read are those of the contexts (an array's: its own).
+static CUresult enqueue(const CUDA_MEMCPY3D_PEER *p, cuda_mock_ctx_t *dst_ctx,
+                        cuda_mock_ctx_t *src_ctx, cuda_mock_ctx_t *ctx,
+                        const cuda_mock_stream_ref_t *stream,
+                        const char *call) {
+    cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_COPY3D, .call = call};
+    op.u.copy3d.p = *p;
+    op.u.copy3d.dst_device = cuda_mock_ctx_device(dst_ctx);
+    op.u.copy3d.src_device = cuda_mock_ctx_device(src_ctx);
+    cuda_mock_array_layout_t l;
+    if (p->dstMemoryType == CU_MEMORYTYPE_ARRAY &&
+        cuda_mock_array_layout(p->dstArray, call, &l)) {
+        op.u.copy3d.dst_device = l.device;
+    }
+    if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY &&
+        cuda_mock_array_layout(p->srcArray, call, &l)) {
+        op.u.copy3d.src_device = l.device;
+    }
+    return stream == NULL ? cuda_mock_order_sync(ctx, &op)
+                          : cuda_mock_order_submit(stream, &op);
+}
+
+CUresult cuda_mock_copy3d_enqueue(const CUDA_MEMCPY3D_PEER *p, bool sync,
+                                  CUstream stream, const char *call) {
+    if (p == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_stream_ref_t s;
+    CUresult res = sync ? cuda_mock_ctx_current(&s.ctx)
+                        : cuda_mock_stream_get(stream, call, &s);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return enqueue(p, s.ctx, s.ctx, s.ctx, sync ? NULL : &s, call);
+}
+
+// CUDA_MEMCPY3D and CUDA_MEMCPY3D_PEER differ only where the former has
+// two reserved pointers (which must be NULL).
+static CUresult from_3d(const CUDA_MEMCPY3D *c, CUDA_MEMCPY3D_PEER *p,
+                        const char *call) {
+    _Static_assert(sizeof(CUDA_MEMCPY3D) == sizeof(CUDA_MEMCPY3D_PEER),
+                   "CUDA_MEMCPY3D and CUDA_MEMCPY3D_PEER differ");
+    if (c == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (c->reserved0 != NULL || c->reserved1 != NULL) {
+        UMF_MOCK_LOG_ERROR("%s: reserved0 and reserved1 must be NULL", call);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    memcpy(p, c, sizeof(*p));
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy3d(const CUDA_MEMCPY3D *c, bool sync, CUstream stream,
+                       const char *call) {
+    CUDA_MEMCPY3D_PEER p;
+    CUresult res = from_3d(c, &p, call);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_copy3d_enqueue(&p, sync, stream, call)
+               : res;
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) {
+    CUDA_MOCK_ENTER(cuMemcpy3D_v2);
+    return copy3d(pCopy, true, NULL, "cuMemcpy3D_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy) {
+    CUDA_MOCK_ENTER(cuMemcpy3D_v2_ptds);
+    return copy3d(pCopy, true, NULL, "cuMemcpy3D_v2_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy,
+                                          CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DAsync_v2);
+    return copy3d(pCopy, false, hStream, "cuMemcpy3DAsync_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy,
+                                               CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DAsync_v2_ptsz);
+    return copy3d(pCopy, false, hStream, "cuMemcpy3DAsync_v2_ptsz");
+}
+
+// Between contexts: each non-array side names its live context ("ignored
+// with srcMemoryType CU_MEMORYTYPE_ARRAY"). The synchronous form is ordered
+// in the destination's default stream (else the source's).
+static CUresult peer(const CUDA_MEMCPY3D_PEER *p, bool sync, CUstream stream,
+                     const char *call) {
+    if (p == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_ctx_t *d = NULL, *sc = NULL;
+    CUresult res = CUDA_SUCCESS;
+    if (p->dstMemoryType != CU_MEMORYTYPE_ARRAY) {
+        res = cuda_mock_ctx_live(p->dstContext, call, &d);
+    }
+    if (res == CUDA_SUCCESS && p->srcMemoryType != CU_MEMORYTYPE_ARRAY) {
+        res = cuda_mock_ctx_live(p->srcContext, call, &sc);
+    }
+    cuda_mock_stream_ref_t s = {0};
+    if (res == CUDA_SUCCESS && !sync) {
+        res = cuda_mock_stream_get(stream, call, &s);
+    }
+    if (res == CUDA_SUCCESS && d == NULL && sc == NULL) {
+        // Two arrays: in the current context.
+        res = cuda_mock_ctx_current(&d);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    d = d != NULL ? d : sc;
+    sc = sc != NULL ? sc : d;
+    return enqueue(p, d, sc, d, sync ? NULL : &s, call);
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) {
+    CUDA_MOCK_ENTER(cuMemcpy3DPeer);
+    return peer(pCopy, true, NULL, "cuMemcpy3DPeer");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy) {
+    CUDA_MOCK_ENTER(cuMemcpy3DPeer_ptds);
+    return peer(pCopy, true, NULL, "cuMemcpy3DPeer_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy,
+                                           CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DPeerAsync);
+    return peer(pCopy, false, hStream, "cuMemcpy3DPeerAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy,
+                                                CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DPeerAsync_ptsz);
+    return peer(pCopy, false, hStream, "cuMemcpy3DPeerAsync_ptsz");
+}
+
+// ---------------------------------------------------------------------------
+// The 1D array copies: a 3D copy of one row, at a byte offset of a 1D
+// array.
+
+typedef struct linear_side_t {
+    CUmemorytype type;
+    const void *host;
+    CUdeviceptr device;
+    CUarray array;
+    size_t offset;
+} linear_side_t;
+
+// The array of a side, which must be 1D: its element size.
+static CUresult array_side(const linear_side_t *s, const char *call,
+                           unsigned *elem) {
+    cuda_mock_array_layout_t l;
+    if (!cuda_mock_array_layout(s->array, call, &l)) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (!l.one_dimensional) {
+        UMF_MOCK_LOG_ERROR("%s: array %p is not a 1D array", call,
+                           (void *)s->array);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *elem = l.elem;
+    return CUDA_SUCCESS;
+}
+
+static CUresult linear(linear_side_t dst, linear_side_t src, size_t n,
+                       bool sync, CUstream stream, const char *call) {
+    unsigned delem = 0, selem = 0;
+    CUresult res = CUDA_SUCCESS;
+    if (dst.type == CU_MEMORYTYPE_ARRAY) {
+        res = array_side(&dst, call, &delem);
+    }
+    if (res == CUDA_SUCCESS && src.type == CU_MEMORYTYPE_ARRAY) {
+        res = array_side(&src, call, &selem);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    // AtoA: "the elements must be the same size"; AtoD: a destination
+    // "naturally aligned with the CUDA array elements".
+    if ((delem != 0 && selem != 0 && delem != selem) ||
+        (selem != 0 && dst.type == CU_MEMORYTYPE_DEVICE &&
+         dst.device % selem != 0)) {
+        UMF_MOCK_LOG_ERROR("%s: elements of %u and %u bytes, or a destination "
+                           "not aligned to them",
+                           call, delem, selem);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MEMCPY3D_PEER p = {0};
+    p.dstMemoryType = dst.type;
+    p.dstHost = (void *)(uintptr_t)dst.host;
+    p.dstDevice = dst.device;
+    p.dstArray = dst.array;
+    p.dstXInBytes = dst.offset;
+    p.srcMemoryType = src.type;
+    p.srcHost = src.host;
+    p.srcDevice = src.device;
+    p.srcArray = src.array;
+    p.srcXInBytes = src.offset;
+    p.WidthInBytes = n;
+    p.Height = 1;
+    p.Depth = 1;
+    return cuda_mock_copy3d_enqueue(&p, sync, stream, call);
+}
+
+// A side of a 1D array copy (the offset is an array's only).
+#define HOST_SIDE(p)                                                           \
+    (linear_side_t) {                                                          \
+        CU_MEMORYTYPE_HOST, (p), 0, NULL, 0                                    \
+    }
+#define DEVICE_SIDE(d)                                                         \
+    (linear_side_t) {                                                          \
+        CU_MEMORYTYPE_DEVICE, NULL, (d), NULL, 0                               \
+    }
+#define ARRAY_SIDE(a, off)                                                     \
+    (linear_side_t) {                                                          \
+        CU_MEMORYTYPE_ARRAY, NULL, 0, (a), (off)                               \
+    }
+
+CUDA_MOCK_API CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset,
+                                       const void *srcHost, size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyHtoA_v2);
+    return linear(ARRAY_SIDE(dstArray, dstOffset), HOST_SIDE(srcHost),
+                  ByteCount, true, NULL, "cuMemcpyHtoA_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
+                                            const void *srcHost,
+                                            size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyHtoA_v2_ptds);
+    return linear(ARRAY_SIDE(dstArray, dstOffset), HOST_SIDE(srcHost),
+                  ByteCount, true, NULL, "cuMemcpyHtoA_v2_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray,
+                                       size_t srcOffset, size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoH_v2);
+    return linear(HOST_SIDE(dstHost), ARRAY_SIDE(srcArray, srcOffset),
+                  ByteCount, true, NULL, "cuMemcpyAtoH_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray,
+                                            size_t srcOffset,
+                                            size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoH_v2_ptds);
+    return linear(HOST_SIDE(dstHost), ARRAY_SIDE(srcArray, srcOffset),
+                  ByteCount, true, NULL, "cuMemcpyAtoH_v2_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset,
+                                       CUdeviceptr srcDevice,
+                                       size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyDtoA_v2);
+    return linear(ARRAY_SIDE(dstArray, dstOffset), DEVICE_SIDE(srcDevice),
+                  ByteCount, true, NULL, "cuMemcpyDtoA_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
+                                            CUdeviceptr srcDevice,
+                                            size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyDtoA_v2_ptds);
+    return linear(ARRAY_SIDE(dstArray, dstOffset), DEVICE_SIDE(srcDevice),
+                  ByteCount, true, NULL, "cuMemcpyDtoA_v2_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray,
+                                       size_t srcOffset, size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoD_v2);
+    return linear(DEVICE_SIDE(dstDevice), ARRAY_SIDE(srcArray, srcOffset),
+                  ByteCount, true, NULL, "cuMemcpyAtoD_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice,
+                                            CUarray srcArray, size_t srcOffset,
+                                            size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoD_v2_ptds);
+    return linear(DEVICE_SIDE(dstDevice), ARRAY_SIDE(srcArray, srcOffset),
+                  ByteCount, true, NULL, "cuMemcpyAtoD_v2_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset,
+                                       CUarray srcArray, size_t srcOffset,
+                                       size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoA_v2);
+    return linear(ARRAY_SIDE(dstArray, dstOffset),
+                  ARRAY_SIDE(srcArray, srcOffset), ByteCount, true, NULL,
+                  "cuMemcpyAtoA_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
+                                            CUarray srcArray, size_t srcOffset,
+                                            size_t ByteCount) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoA_v2_ptds);
+    return linear(ARRAY_SIDE(dstArray, dstOffset),
+                  ARRAY_SIDE(srcArray, srcOffset), ByteCount, true, NULL,
+                  "cuMemcpyAtoA_v2_ptds");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset,
+                                            const void *srcHost,
+                                            size_t ByteCount,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyHtoAAsync_v2);
+    return linear(ARRAY_SIDE(dstArray, dstOffset), HOST_SIDE(srcHost),
+                  ByteCount, false, hStream, "cuMemcpyHtoAAsync_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray,
+                                                 size_t dstOffset,
+                                                 const void *srcHost,
+                                                 size_t ByteCount,
+                                                 CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyHtoAAsync_v2_ptsz);
+    return linear(ARRAY_SIDE(dstArray, dstOffset), HOST_SIDE(srcHost),
+                  ByteCount, false, hStream, "cuMemcpyHtoAAsync_v2_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray,
+                                            size_t srcOffset, size_t ByteCount,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoHAsync_v2);
+    return linear(HOST_SIDE(dstHost), ARRAY_SIDE(srcArray, srcOffset),
+                  ByteCount, false, hStream, "cuMemcpyAtoHAsync_v2");
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost,
+                                                 CUarray srcArray,
+                                                 size_t srcOffset,
+                                                 size_t ByteCount,
+                                                 CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpyAtoHAsync_v2_ptsz);
+    return linear(HOST_SIDE(dstHost), ARRAY_SIDE(srcArray, srcOffset),
+                  ByteCount, false, hStream, "cuMemcpyAtoHAsync_v2_ptsz");
+}
