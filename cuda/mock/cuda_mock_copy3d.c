@@ -180,23 +180,30 @@ CUresult cuda_mock_copy3d_check(const CUDA_MEMCPY3D_PEER *p, int dst_device,
 // Enqueues the copy `p`: on the default stream of `ctx` and complete on
 // return when `stream` is NULL, else on *stream. The devices that write and
 // read are those of the contexts (an array's: its own).
+void cuda_mock_copy3d_devices(const CUDA_MEMCPY3D_PEER *p, int dst_default,
+                              int src_default, int *dst, int *src) {
+    cuda_mock_array_layout_t l;
+    *dst = dst_default;
+    *src = src_default;
+    if (p->dstMemoryType == CU_MEMORYTYPE_ARRAY &&
+        cuda_mock_array_layout(p->dstArray, "copy", &l)) {
+        *dst = l.device;
+    }
+    if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY &&
+        cuda_mock_array_layout(p->srcArray, "copy", &l)) {
+        *src = l.device;
+    }
+}
+
 static CUresult enqueue(const CUDA_MEMCPY3D_PEER *p, cuda_mock_ctx_t *dst_ctx,
                         cuda_mock_ctx_t *src_ctx, cuda_mock_ctx_t *ctx,
                         const cuda_mock_stream_ref_t *stream,
                         const char *call) {
     cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_COPY3D, .call = call};
     op.u.copy3d.p = *p;
-    op.u.copy3d.dst_device = cuda_mock_ctx_device(dst_ctx);
-    op.u.copy3d.src_device = cuda_mock_ctx_device(src_ctx);
-    cuda_mock_array_layout_t l;
-    if (p->dstMemoryType == CU_MEMORYTYPE_ARRAY &&
-        cuda_mock_array_layout(p->dstArray, call, &l)) {
-        op.u.copy3d.dst_device = l.device;
-    }
-    if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY &&
-        cuda_mock_array_layout(p->srcArray, call, &l)) {
-        op.u.copy3d.src_device = l.device;
-    }
+    cuda_mock_copy3d_devices(p, cuda_mock_ctx_device(dst_ctx),
+                             cuda_mock_ctx_device(src_ctx),
+                             &op.u.copy3d.dst_device, &op.u.copy3d.src_device);
     return stream == NULL ? cuda_mock_order_sync(ctx, &op)
                           : cuda_mock_order_submit(stream, &op);
 }

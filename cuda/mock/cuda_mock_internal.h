@@ -21,6 +21,9 @@
 //   cuda_mock_copy2d.c   2D copies
 //   cuda_mock_copy3d.c   3D copies, copies with CUDA arrays
 //   cuda_mock_array.c    CUDA arrays
+//   cuda_mock_graph*.c   CUDA graphs (cuda_mock_graph.h)
+//   cuda_mock_user_object.c  user objects
+//   cuda_mock_capture.c  stream capture
 //   cuda_mock_memset.c   fills (cuMemsetD8/16/32, 2D, async)
 //   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
 //   cuda_mock_stream.c   streams
@@ -67,6 +70,10 @@
 #define CUDA_MOCK_MAX_EVENTS (1u << 18)
 #define CUDA_MOCK_MAX_POOLS (1u << 12)
 #define CUDA_MOCK_MAX_ARRAYS (1u << 14)
+#define CUDA_MOCK_MAX_GRAPHS (1u << 14)
+#define CUDA_MOCK_MAX_GRAPH_NODES (1u << 17)
+#define CUDA_MOCK_MAX_GRAPH_EXECS (1u << 14)
+#define CUDA_MOCK_MAX_USER_OBJECTS (1u << 14)
 #define CUDA_MOCK_MAX_PEERS 8
 #define CUDA_MOCK_CTX_STACK_DEPTH 64
 
@@ -137,6 +144,129 @@
     X(cuMemcpy3DPeer_ptds)                                                     \
     X(cuMemcpy3DPeerAsync)                                                     \
     X(cuMemcpy3DPeerAsync_ptsz)
+
+#define CUDA_MOCK_ENTRIES_GRAPHS(X)                                            \
+    X(cuDeviceGetGraphMemAttribute)                                            \
+    X(cuDeviceGraphMemTrim)                                                    \
+    X(cuDeviceSetGraphMemAttribute)                                            \
+    X(cuGraphAddBatchMemOpNode)                                                \
+    X(cuGraphAddChildGraphNode)                                                \
+    X(cuGraphAddDependencies)                                                  \
+    X(cuGraphAddDependencies_v2)                                               \
+    X(cuGraphAddEmptyNode)                                                     \
+    X(cuGraphAddEventRecordNode)                                               \
+    X(cuGraphAddEventWaitNode)                                                 \
+    X(cuGraphAddExternalSemaphoresSignalNode)                                  \
+    X(cuGraphAddExternalSemaphoresWaitNode)                                    \
+    X(cuGraphAddHostNode)                                                      \
+    X(cuGraphAddKernelNode)                                                    \
+    X(cuGraphAddKernelNode_v2)                                                 \
+    X(cuGraphAddMemAllocNode)                                                  \
+    X(cuGraphAddMemFreeNode)                                                   \
+    X(cuGraphAddMemcpyNode)                                                    \
+    X(cuGraphAddMemsetNode)                                                    \
+    X(cuGraphAddNode)                                                          \
+    X(cuGraphAddNode_v2)                                                       \
+    X(cuGraphBatchMemOpNodeGetParams)                                          \
+    X(cuGraphBatchMemOpNodeSetParams)                                          \
+    X(cuGraphChildGraphNodeGetGraph)                                           \
+    X(cuGraphClone)                                                            \
+    X(cuGraphConditionalHandleCreate)                                          \
+    X(cuGraphCreate)                                                           \
+    X(cuGraphDebugDotPrint)                                                    \
+    X(cuGraphDestroy)                                                          \
+    X(cuGraphDestroyNode)                                                      \
+    X(cuGraphEventRecordNodeGetEvent)                                          \
+    X(cuGraphEventRecordNodeSetEvent)                                          \
+    X(cuGraphEventWaitNodeGetEvent)                                            \
+    X(cuGraphEventWaitNodeSetEvent)                                            \
+    X(cuGraphExecBatchMemOpNodeSetParams)                                      \
+    X(cuGraphExecChildGraphNodeSetParams)                                      \
+    X(cuGraphExecDestroy)                                                      \
+    X(cuGraphExecEventRecordNodeSetEvent)                                      \
+    X(cuGraphExecEventWaitNodeSetEvent)                                        \
+    X(cuGraphExecExternalSemaphoresSignalNodeSetParams)                        \
+    X(cuGraphExecExternalSemaphoresWaitNodeSetParams)                          \
+    X(cuGraphExecGetFlags)                                                     \
+    X(cuGraphExecHostNodeSetParams)                                            \
+    X(cuGraphExecKernelNodeSetParams)                                          \
+    X(cuGraphExecKernelNodeSetParams_v2)                                       \
+    X(cuGraphExecMemcpyNodeSetParams)                                          \
+    X(cuGraphExecMemsetNodeSetParams)                                          \
+    X(cuGraphExecNodeSetParams)                                                \
+    X(cuGraphExecUpdate)                                                       \
+    X(cuGraphExecUpdate_v2)                                                    \
+    X(cuGraphExternalSemaphoresSignalNodeGetParams)                            \
+    X(cuGraphExternalSemaphoresSignalNodeSetParams)                            \
+    X(cuGraphExternalSemaphoresWaitNodeGetParams)                              \
+    X(cuGraphExternalSemaphoresWaitNodeSetParams)                              \
+    X(cuGraphGetEdges)                                                         \
+    X(cuGraphGetEdges_v2)                                                      \
+    X(cuGraphGetNodes)                                                         \
+    X(cuGraphGetRootNodes)                                                     \
+    X(cuGraphHostNodeGetParams)                                                \
+    X(cuGraphHostNodeSetParams)                                                \
+    X(cuGraphInstantiate)                                                      \
+    X(cuGraphInstantiateWithFlags)                                             \
+    X(cuGraphInstantiateWithParams)                                            \
+    X(cuGraphInstantiateWithParams_ptsz)                                       \
+    X(cuGraphInstantiate_v2)                                                   \
+    X(cuGraphKernelNodeCopyAttributes)                                         \
+    X(cuGraphKernelNodeGetAttribute)                                           \
+    X(cuGraphKernelNodeGetParams)                                              \
+    X(cuGraphKernelNodeGetParams_v2)                                           \
+    X(cuGraphKernelNodeSetAttribute)                                           \
+    X(cuGraphKernelNodeSetParams)                                              \
+    X(cuGraphKernelNodeSetParams_v2)                                           \
+    X(cuGraphLaunch)                                                           \
+    X(cuGraphLaunch_ptsz)                                                      \
+    X(cuGraphMemAllocNodeGetParams)                                            \
+    X(cuGraphMemFreeNodeGetParams)                                             \
+    X(cuGraphMemcpyNodeGetParams)                                              \
+    X(cuGraphMemcpyNodeSetParams)                                              \
+    X(cuGraphMemsetNodeGetParams)                                              \
+    X(cuGraphMemsetNodeSetParams)                                              \
+    X(cuGraphNodeFindInClone)                                                  \
+    X(cuGraphNodeGetDependencies)                                              \
+    X(cuGraphNodeGetDependencies_v2)                                           \
+    X(cuGraphNodeGetDependentNodes)                                            \
+    X(cuGraphNodeGetDependentNodes_v2)                                         \
+    X(cuGraphNodeGetEnabled)                                                   \
+    X(cuGraphNodeGetType)                                                      \
+    X(cuGraphNodeSetEnabled)                                                   \
+    X(cuGraphNodeSetParams)                                                    \
+    X(cuGraphRemoveDependencies)                                               \
+    X(cuGraphRemoveDependencies_v2)                                            \
+    X(cuGraphUpload)                                                           \
+    X(cuGraphUpload_ptsz)
+
+#define CUDA_MOCK_ENTRIES_CAPTURE(X)                                           \
+    X(cuStreamBeginCapture)                                                    \
+    X(cuStreamBeginCaptureToGraph)                                             \
+    X(cuStreamBeginCaptureToGraph_ptsz)                                        \
+    X(cuStreamBeginCapture_ptsz)                                               \
+    X(cuStreamBeginCapture_v2)                                                 \
+    X(cuStreamBeginCapture_v2_ptsz)                                            \
+    X(cuStreamEndCapture)                                                      \
+    X(cuStreamEndCapture_ptsz)                                                 \
+    X(cuStreamGetCaptureInfo)                                                  \
+    X(cuStreamGetCaptureInfo_ptsz)                                             \
+    X(cuStreamGetCaptureInfo_v2)                                               \
+    X(cuStreamGetCaptureInfo_v2_ptsz)                                          \
+    X(cuStreamGetCaptureInfo_v3)                                               \
+    X(cuStreamGetCaptureInfo_v3_ptsz)                                          \
+    X(cuStreamIsCapturing)                                                     \
+    X(cuStreamIsCapturing_ptsz)                                                \
+    X(cuStreamUpdateCaptureDependencies)                                       \
+    X(cuStreamUpdateCaptureDependencies_ptsz)                                  \
+    X(cuStreamUpdateCaptureDependencies_v2)                                    \
+    X(cuStreamUpdateCaptureDependencies_v2_ptsz)                               \
+    X(cuThreadExchangeStreamCaptureMode)                                       \
+    X(cuGraphReleaseUserObject)                                                \
+    X(cuGraphRetainUserObject)                                                 \
+    X(cuUserObjectCreate)                                                      \
+    X(cuUserObjectRelease)                                                     \
+    X(cuUserObjectRetain)
 
 #define CUDA_MOCK_ENTRIES(X)                                                   \
     X(cuInit)                                                                  \
@@ -252,6 +382,8 @@
     CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                            \
     CUDA_MOCK_ENTRIES_MANAGED(X)                                               \
     CUDA_MOCK_ENTRIES_ARRAYS(X)                                                \
+    CUDA_MOCK_ENTRIES_GRAPHS(X)                                                \
+    CUDA_MOCK_ENTRIES_CAPTURE(X)                                               \
     X(cuEventCreate)                                                           \
     X(cuEventRecord)                                                           \
     X(cuEventRecord_ptsz)                                                      \
@@ -365,6 +497,10 @@ typedef enum cuda_mock_object_kind_t {
     CUDA_MOCK_OBJECT_POOL = 3,
     CUDA_MOCK_OBJECT_HOST_REGISTRATION = 4,
     CUDA_MOCK_OBJECT_ARRAY = 5,
+    CUDA_MOCK_OBJECT_GRAPH = 6,
+    CUDA_MOCK_OBJECT_GRAPH_NODE = 7,
+    CUDA_MOCK_OBJECT_GRAPH_EXEC = 8,
+    CUDA_MOCK_OBJECT_USER_OBJECT = 9,
     CUDA_MOCK_OBJECT_KIND_COUNT
 } cuda_mock_object_kind_t;
 
@@ -619,6 +755,7 @@ typedef enum cuda_mock_op_kind_t {
     CUDA_MOCK_OP_WAIT,     // a wait for an event's last record
     CUDA_MOCK_OP_FREE,     // cuMemFreeAsync
     CUDA_MOCK_OP_PREFETCH, // cuMemPrefetchAsync (moves nothing)
+    CUDA_MOCK_OP_GRAPH,    // cuGraphLaunch: the nodes' operations
 } cuda_mock_op_kind_t;
 
 typedef struct cuda_mock_op_t {
@@ -664,6 +801,9 @@ typedef struct cuda_mock_op_t {
             size_t count;
             CUmemLocation loc;
         } prefetch;
+        struct {
+            CUgraphExec exec;
+        } graph;
     } u;
 } cuda_mock_op_t;
 
@@ -722,8 +862,10 @@ CUresult cuda_mock_order_event_sync(CUevent ev, bool wait, const char *call);
 CUresult cuda_mock_order_event_done(CUevent ev, const char *call);
 // An event's or stream's slot ends: what it held of the order goes.
 void cuda_mock_order_event_gone(cuda_mock_event_order_t *e);
-// The stream's queue runs on without it.
-CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o,
+// The stream's queue runs on without it. A capturing stream is
+// CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (not destroyed, its capture
+// invalidated) unless `force` (its context goes: it leaves the capture).
+CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o, bool force,
                                      const char *call);
 // Before a context is destroyed, outside the context lock: waits for its
 // streams' work (not from the driver thread).
@@ -736,6 +878,66 @@ static inline CUresult cuda_mock_order_before_free(const void *p,
     return cuda_mock_order_idle() ? CUDA_SUCCESS
                                   : cuda_mock_order_before_free_slow(p, call);
 }
+// A call that stream capture calls potentially unsafe (allocations ...):
+// CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED while the capture modes prohibit
+// it in this thread.
+CUresult cuda_mock_order_unsafe_slow(const char *call);
+static inline CUresult cuda_mock_order_unsafe(const char *call) {
+    return cuda_mock_order_idle() ? CUDA_SUCCESS
+                                  : cuda_mock_order_unsafe_slow(call);
+}
+// Work on stream `s` that cannot be captured here (stream-ordered
+// allocation ...): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, the capture
+// invalidated, while the stream captures.
+CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
+                                           const char *call);
+// Runs fn(data) on the driver thread, in no stream (user object
+// destructors).
+CUresult cuda_mock_order_internal(CUhostFn fn, void *data, const char *call);
+// Queues fn(data) after the work of mark `m` when that is still queued
+// (true), and releases the mark.
+bool cuda_mock_order_after(cuda_mock_mark_t *m, CUhostFn fn, void *data,
+                           const char *call);
+
+// ---------------------------------------------------------------------------
+// Stream capture (cuda_mock_capture.c), for cuda_mock_queue.c: every call
+// here is under the order lock.
+
+// An operation on stream `s` that capture takes (it captures, or its use
+// of the legacy stream or a captured event is capture's to decide): true,
+// with the result in *res; false when it is not capture's.
+bool cuda_mock_capture_submit_locked(const cuda_mock_stream_ref_t *s,
+                                     const cuda_mock_op_t *op, CUresult *res);
+// A synchronous operation of the legacy stream of `ctx`, a synchronize of
+// stream `s`, of context `ctx`, a potentially unsafe call, work that cannot
+// be captured: CUDA_SUCCESS, or the error capture gives (and the captures
+// it invalidates).
+CUresult cuda_mock_capture_sync_locked(const cuda_mock_ctx_t *ctx,
+                                       const char *call);
+CUresult cuda_mock_capture_stream_sync_locked(const cuda_mock_stream_ref_t *s,
+                                              const char *call);
+CUresult cuda_mock_capture_ctx_sync_locked(const cuda_mock_ctx_t *ctx,
+                                           const char *call);
+CUresult cuda_mock_capture_unsafe_locked(const char *call);
+CUresult cuda_mock_capture_refuse_locked(const cuda_mock_stream_ref_t *s,
+                                         const char *call);
+// Whether the capture of this id is going on.
+bool cuda_mock_capture_live(unsigned long long id);
+void cuda_mock_capture_invalidate_locked(struct cuda_mock_capture_t *c);
+// A stream leaves its capture (it goes with its context).
+void cuda_mock_capture_leave_locked(cuda_mock_stream_order_t *o);
+
+// ---------------------------------------------------------------------------
+// Executable graphs (cuda_mock_graph_exec.c), for cuda_mock_queue.c
+
+typedef CUresult (*cuda_mock_op_fn)(const cuda_mock_op_t *op, void *arg);
+// Calls fn with the operation of every enabled node, in a topological
+// order (child graphs inline); stops at the first failure.
+CUresult cuda_mock_exec_walk(CUgraphExec exec, cuda_mock_op_fn fn, void *arg);
+// Whether it has a host node (which runs on the driver thread).
+bool cuda_mock_exec_needs_thread(CUgraphExec exec);
+// Its last queued launch (under the order lock).
+cuda_mock_mark_t *cuda_mock_exec_mark(CUgraphExec exec);
 
 // ---------------------------------------------------------------------------
 // The copy and fill engine (cuda_mock_copy.c)
@@ -814,6 +1016,9 @@ CUresult cuda_mock_copy3d_run(const CUDA_MEMCPY3D_PEER *p, int dst_device,
                               int src_device, const char *call);
 CUresult cuda_mock_copy3d_check(const CUDA_MEMCPY3D_PEER *p, int dst_device,
                                 int src_device, const char *call);
+// The devices that write and read `p`: an array's own, else the defaults.
+void cuda_mock_copy3d_devices(const CUDA_MEMCPY3D_PEER *p, int dst_default,
+                              int src_default, int *dst, int *src);
 // Enqueues `p` (contexts ignored): synchronously in the current context
 // (`sync`), else on `stream`.
 CUresult cuda_mock_copy3d_enqueue(const CUDA_MEMCPY3D_PEER *p, bool sync,

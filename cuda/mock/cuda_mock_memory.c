@@ -20,6 +20,10 @@ static CUresult alloc_in_current(umf_mock_kind_t kind, size_t size,
                                  uint32_t flags, const char *call, void **out) {
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_ctx_current(&ctx);
+    if (res == CUDA_SUCCESS) {
+        // Potentially unsafe during stream capture (cuda_mock_capture.c).
+        res = cuda_mock_order_unsafe(call);
+    }
     if (res != CUDA_SUCCESS) {
         return res;
     }

@@ -379,15 +379,24 @@ void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info) {
     state_unref(s);
 }
 
+// Stream-ordered allocation cannot be captured here (no graph memory
+// nodes): refused on a capturing stream.
+static CUresult stream_of(CUstream stream, const char *call,
+                          cuda_mock_stream_ref_t *s) {
+    CUresult res = cuda_mock_stream_get(stream, call, s);
+    return res == CUDA_SUCCESS ? cuda_mock_order_refuse_in_capture(s, call)
+                               : res;
+}
+
 static CUresult alloc_async(CUdeviceptr *dptr, size_t size, CUstream stream,
                             const char *call) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t st;
+    CUresult res = stream_of(stream, call, &st);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     // The pool current to the stream's device.
-    pool_state_t *s = state_of(current_of(cuda_mock_ctx_device(ctx)));
+    pool_state_t *s = state_of(current_of(cuda_mock_ctx_device(st.ctx)));
     if (s == NULL) {
         return CUDA_ERROR_INVALID_VALUE; // destroyed meanwhile
     }
@@ -409,8 +418,8 @@ CUDA_MOCK_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
 static CUresult alloc_from_pool(CUdeviceptr *dptr, size_t size,
                                 CUmemoryPool pool, CUstream stream,
                                 const char *call) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t st;
+    CUresult res = stream_of(stream, call, &st);
     if (res != CUDA_SUCCESS) {
         return res;
     }

@@ -438,6 +438,11 @@ static bool touches_memory(cuda_mock_op_kind_t kind) {
            kind == CUDA_MOCK_OP_FILL || kind == CUDA_MOCK_OP_FREE;
 }
 
+static CUresult run_graph_op(const cuda_mock_op_t *op, void *arg) {
+    (void)arg;
+    return cuda_mock_op_run(op);
+}
+
 CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
     switch (op->kind) {
     case CUDA_MOCK_OP_EMPTY:
@@ -489,6 +494,8 @@ CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
         // The devices share the host's memory: nothing moves (the range's
         // last prefetch location is what was asked, when it was asked).
         return CUDA_SUCCESS;
+    case CUDA_MOCK_OP_GRAPH:
+        return cuda_mock_exec_walk(op->u.graph.exec, run_graph_op, NULL);
     }
     return CUDA_ERROR_INVALID_VALUE;
 }
@@ -577,7 +584,15 @@ static CUresult enqueue_locked(const cuda_mock_stream_ref_t *s,
     *now = false;
     queue_t *q = queue_of(s, false);
     bool must_queue = pending(q);
-    (void)check_op(op, &must_queue);
+    if (op->kind == CUDA_MOCK_OP_GRAPH) {
+        must_queue =
+            must_queue || !mark_passed(cuda_mock_exec_mark(op->u.graph.exec));
+        if (!must_queue) {
+            (void)cuda_mock_exec_walk(op->u.graph.exec, check_op, &must_queue);
+        }
+    } else {
+        (void)check_op(op, &must_queue);
+    }
     chain_t c = {0};
     c.target = q;
     chain_implicit(&c, s);
@@ -595,7 +610,17 @@ static CUresult enqueue_locked(const cuda_mock_stream_ref_t *s,
     }
     c.target = q;
     chain_implicit(&c, s);
-    CUresult res = chain_op(op, &c);
+    CUresult res;
+    if (op->kind == CUDA_MOCK_OP_GRAPH) {
+        // After the previous launch of the same executable graph.
+        cuda_mock_mark_t *last = cuda_mock_exec_mark(op->u.graph.exec);
+        if (!mark_passed(last)) {
+            chain_wait(&c, last->queue, last->seq);
+        }
+        res = cuda_mock_exec_walk(op->u.graph.exec, chain_op, &c);
+    } else {
+        res = chain_op(op, &c);
+    }
     if (res == CUDA_SUCCESS && c.failed) {
         res = CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -605,12 +630,15 @@ static CUresult enqueue_locked(const cuda_mock_stream_ref_t *s,
         return res;
     }
     if (c.head == NULL) {
-        // Passed waits only: nothing to queue.
+        // Empty nodes and passed waits only: nothing to queue.
         *now = true;
         return CUDA_SUCCESS;
     }
     c.tail->result = result;
     chain_commit(&c);
+    if (op->kind == CUDA_MOCK_OP_GRAPH) {
+        mark_set(cuda_mock_exec_mark(op->u.graph.exec), q, q->enqueued);
+    }
     *target = q;
     return CUDA_SUCCESS;
 }
@@ -644,8 +672,10 @@ static CUresult op_check(const cuda_mock_op_t *op) {
 
 CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
                                 const cuda_mock_op_t *op) {
-    bool thread =
-        op->kind == CUDA_MOCK_OP_HOST || op->kind == CUDA_MOCK_OP_CALLBACK;
+    bool thread = op->kind == CUDA_MOCK_OP_HOST ||
+                  op->kind == CUDA_MOCK_OP_CALLBACK ||
+                  (op->kind == CUDA_MOCK_OP_GRAPH &&
+                   cuda_mock_exec_needs_thread(op->u.graph.exec));
     if (cuda_mock_order_idle() && !thread) {
         return cuda_mock_op_run(op);
     }
@@ -654,9 +684,14 @@ CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
         return checked;
     }
     pthread_mutex_lock(&cuda_mock_order_lock);
+    CUresult res;
+    if (cuda_mock_capture_submit_locked(s, op, &res)) {
+        pthread_mutex_unlock(&cuda_mock_order_lock);
+        return res;
+    }
     bool now;
     queue_t *q = NULL;
-    CUresult res = enqueue_locked(s, op, NULL, &now, &q);
+    res = enqueue_locked(s, op, NULL, &now, &q);
     pthread_mutex_unlock(&cuda_mock_order_lock);
     return now ? cuda_mock_op_run(op) : res;
 }
@@ -671,7 +706,11 @@ CUresult cuda_mock_order_sync(cuda_mock_ctx_t *ctx, const cuda_mock_op_t *op) {
     }
     cuda_mock_stream_ref_t s = {CU_STREAM_LEGACY, ctx, NULL, true};
     pthread_mutex_lock(&cuda_mock_order_lock);
-    CUresult res;
+    CUresult res = cuda_mock_capture_sync_locked(ctx, op->call);
+    if (res != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&cuda_mock_order_lock);
+        return res;
+    }
     bool now;
     queue_t *q = NULL;
     CUresult result = CUDA_ERROR_UNKNOWN;
@@ -775,7 +814,11 @@ CUresult cuda_mock_order_stream_sync(const cuda_mock_stream_ref_t *s, bool wait,
         return CUDA_SUCCESS;
     }
     pthread_mutex_lock(&cuda_mock_order_lock);
-    CUresult res;
+    CUresult res = cuda_mock_capture_stream_sync_locked(s, call);
+    if (res != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&cuda_mock_order_lock);
+        return res;
+    }
     waitset_t w = {0};
     queue_t *own = queue_of(s, false);
     waitset_add(&w, own);
@@ -806,7 +849,11 @@ CUresult cuda_mock_order_ctx_sync(cuda_mock_ctx_t *ctx, const char *call) {
         return CUDA_SUCCESS;
     }
     pthread_mutex_lock(&cuda_mock_order_lock);
-    CUresult res;
+    CUresult res = cuda_mock_capture_ctx_sync_locked(ctx, call);
+    if (res != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&cuda_mock_order_lock);
+        return res;
+    }
     waitset_t w = {0};
     for (queue_t *q = active_head; q != NULL; q = q->next_active) {
         if (ctx_is(q->ctx, ctx)) {
@@ -849,6 +896,11 @@ CUresult cuda_mock_order_event_sync(CUevent ev, bool wait, const char *call) {
     CUresult res = CUDA_SUCCESS;
     if (e == NULL) {
         res = CUDA_ERROR_INVALID_HANDLE;
+    } else if (cuda_mock_capture_live(e->capture_id)) {
+        UMF_MOCK_LOG_ERROR("%s: event %p was last recorded in a stream "
+                           "capture",
+                           call, (void *)ev);
+        res = CUDA_ERROR_CAPTURED_EVENT;
     } else if (!mark_passed(&e->record)) {
         waitset_t w = {0};
         waitset_add(&w, e->record.queue);
@@ -872,7 +924,9 @@ CUresult cuda_mock_order_event_done(CUevent ev, const char *call) {
     cuda_mock_event_order_t *e =
         cuda_mock_event_order_of(ev, call, &ectx, &gen);
     CUresult res = CUDA_SUCCESS;
-    if (e != NULL && !mark_passed(&e->record)) {
+    if (e != NULL && cuda_mock_capture_live(e->capture_id)) {
+        res = CUDA_ERROR_CAPTURED_EVENT;
+    } else if (e != NULL && !mark_passed(&e->record)) {
         res = CUDA_ERROR_NOT_READY;
     }
     pthread_mutex_unlock(&cuda_mock_order_lock);
@@ -889,10 +943,18 @@ void cuda_mock_order_event_gone(cuda_mock_event_order_t *e) {
     pthread_mutex_unlock(&cuda_mock_order_lock);
 }
 
-CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o,
+CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o, bool force,
                                      const char *call) {
     pthread_mutex_lock(&cuda_mock_order_lock);
-    (void)call;
+    if (o->capture != NULL && !force) {
+        cuda_mock_capture_invalidate_locked(o->capture);
+        pthread_mutex_unlock(&cuda_mock_order_lock);
+        UMF_MOCK_LOG_ERROR("%s: the stream is capturing (the capture is "
+                           "invalidated; end it first)",
+                           call);
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    }
+    cuda_mock_capture_leave_locked(o);
     if (o->queue != NULL) {
         // Its work runs on ("released once the device completed all work
         // in hStream"); callbacks still get the handle.
@@ -933,15 +995,88 @@ CUresult cuda_mock_order_before_free_slow(const void *p, const char *call) {
                 : cuda_mock_ctx_device((const cuda_mock_ctx_t *)info.owner);
     }
     pthread_mutex_lock(&cuda_mock_order_lock);
-    waitset_t w = {0};
-    for (queue_t *q = active_head; q != NULL; q = q->next_active) {
-        if (q->ctx.ctx != NULL && (device < 0 || q->device == device)) {
-            waitset_add(&w, q);
+    CUresult res = cuda_mock_capture_unsafe_locked(call);
+    if (res == CUDA_SUCCESS) {
+        waitset_t w = {0};
+        for (queue_t *q = active_head; q != NULL; q = q->next_active) {
+            if (q->ctx.ctx != NULL && (device < 0 || q->device == device)) {
+                waitset_add(&w, q);
+            }
         }
+        res = waitset_wait(&w, true, call);
     }
-    CUresult res = waitset_wait(&w, true, call);
     pthread_mutex_unlock(&cuda_mock_order_lock);
     return res;
+}
+
+CUresult cuda_mock_order_unsafe_slow(const char *call) {
+    pthread_mutex_lock(&cuda_mock_order_lock);
+    CUresult res = cuda_mock_capture_unsafe_locked(call);
+    pthread_mutex_unlock(&cuda_mock_order_lock);
+    return res;
+}
+
+CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
+                                           const char *call) {
+    if (cuda_mock_order_idle()) {
+        return CUDA_SUCCESS;
+    }
+    pthread_mutex_lock(&cuda_mock_order_lock);
+    CUresult res = cuda_mock_capture_refuse_locked(s, call);
+    pthread_mutex_unlock(&cuda_mock_order_lock);
+    return res;
+}
+
+// ---------------------------------------------------------------------------
+// The driver's own work: calls that cuda.h makes "from an internal thread"
+// (user object destructors), and work after a mark.
+
+static queue_t *internal; // of no stream and no context
+
+CUresult cuda_mock_order_internal(CUhostFn fn, void *data, const char *call) {
+    pthread_mutex_lock(&cuda_mock_order_lock);
+    CUresult res = CUDA_ERROR_OUT_OF_MEMORY;
+    if (internal == NULL) {
+        internal = queue_new(NULL, NULL, false, false);
+    }
+    if (internal != NULL && driver_start()) {
+        chain_t c = {0};
+        c.target = internal;
+        cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_HOST, .call = call};
+        op.u.host.fn = fn;
+        op.u.host.data = data;
+        res = chain_op(&op, &c);
+        if (res == CUDA_SUCCESS && !c.failed) {
+            chain_commit(&c);
+        } else {
+            chain_discard(&c);
+            res = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    pthread_mutex_unlock(&cuda_mock_order_lock);
+    return res;
+}
+
+bool cuda_mock_order_after(cuda_mock_mark_t *m, CUhostFn fn, void *data,
+                           const char *call) {
+    pthread_mutex_lock(&cuda_mock_order_lock);
+    bool queued = false;
+    if (!mark_passed(m) && driver_start()) {
+        chain_t c = {0};
+        c.target = m->queue;
+        cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_HOST, .call = call};
+        op.u.host.fn = fn;
+        op.u.host.data = data;
+        if (chain_op(&op, &c) == CUDA_SUCCESS && !c.failed) {
+            chain_commit(&c);
+            queued = true;
+        } else {
+            chain_discard(&c);
+        }
+    }
+    mark_release(m);
+    pthread_mutex_unlock(&cuda_mock_order_lock);
+    return queued;
 }
 
 // ---------------------------------------------------------------------------

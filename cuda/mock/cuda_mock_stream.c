@@ -138,7 +138,7 @@ CUDA_MOCK_API CUresult cuStreamDestroy_v2(CUstream hStream) {
     // Queued work runs on, after the call ("the resources associated with
     // hStream will be released automatically once the device has
     // completed all work"). Of two racing destroys, one wins.
-    res = cuda_mock_order_stream_gone(s.order, "cuStreamDestroy_v2");
+    res = cuda_mock_order_stream_gone(s.order, false, "cuStreamDestroy_v2");
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -356,7 +356,7 @@ CUDA_MOCK_API CUresult cuCtxGetStreamPriorityRange(int *leastPriority,
 static void drop_if_of(void *slot, void *arg) {
     struct CUstream_st *s = slot;
     if (s->ctx.ctx == arg) {
-        (void)cuda_mock_order_stream_gone(&s->order, "context destroy");
+        (void)cuda_mock_order_stream_gone(&s->order, true, "context destroy");
         (void)cuda_mock_table_free(&streams, s);
     }
 }
