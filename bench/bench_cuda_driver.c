@@ -23,6 +23,13 @@
 //                                       to the start of the function (on
 //                                       the driver's thread): median, p99 and
 //                                       maximum of single launches
+//   stream_memcpy_100 / graph_memcpy_100
+//                                       100 device-to-device copies of 4 KiB
+//                                       (disjoint) + cuStreamSynchronize:
+//                                       cuMemcpyDtoDAsync_v2 each, against
+//                                       one cuGraphLaunch of a graph of 100
+//                                       chained memcpy nodes (instantiated
+//                                       once); ratio: graph / stream
 // Each is a distribution over the run's repetitions of ns per operation,
 // on the run's clock (host_func_latency: of single operations, wall
 // clock), written like every other result.
@@ -61,6 +68,15 @@ typedef struct calls_t {
     CUresult (*alloc_async)(CUdeviceptr *, size_t, CUstream);
     CUresult (*free_async)(CUdeviceptr, CUstream);
     CUresult (*launch_host_func)(CUstream, CUhostFn, void *);
+    CUresult (*dtod_async)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*ctx_get_current)(CUcontext *);
+    CUresult (*graph_create)(CUgraph *, unsigned int);
+    CUresult (*graph_destroy)(CUgraph);
+    CUresult (*graph_add_memcpy)(CUgraphNode *, CUgraph, const CUgraphNode *,
+                                 size_t, const CUDA_MEMCPY3D *, CUcontext);
+    CUresult (*graph_instantiate)(CUgraphExec *, CUgraph, unsigned long long);
+    CUresult (*graph_launch)(CUgraphExec, CUstream);
+    CUresult (*graph_exec_destroy)(CUgraphExec);
 } calls_t;
 
 // The largest copy.
@@ -76,7 +92,12 @@ typedef struct op_t {
     size_t size;
     CUdeviceptr va; // vmm_cycle: the reservation
     int device;
+    CUgraphExec graph; // *_memcpy_100: the graph of the copies
 } op_t;
+
+// The copies of stream_memcpy_100 and graph_memcpy_100.
+#define GRAPH_COPIES 100
+#define GRAPH_COPY_SIZE ((size_t)4 << 10)
 
 typedef bool (*op_fn)(op_t *op, long n);
 
@@ -194,6 +215,63 @@ static bool host_func_latency(const bench_options_t *o, const char *mode,
     return ok;
 }
 
+static bool stream_memcpy_100(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        for (size_t k = 0; k < GRAPH_COPIES; k++) {
+            if (op->cu->dtod_async(
+                    op->dev + (GRAPH_COPIES + k) * GRAPH_COPY_SIZE,
+                    op->dev + k * GRAPH_COPY_SIZE, GRAPH_COPY_SIZE,
+                    op->stream) != CUDA_SUCCESS) {
+                return false;
+            }
+        }
+        if (op->cu->stream_synchronize(op->stream) != CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool graph_memcpy_100(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        if (op->cu->graph_launch(op->graph, op->stream) != CUDA_SUCCESS ||
+            op->cu->stream_synchronize(op->stream) != CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The graph of graph_memcpy_100: the same copies as chained memcpy nodes.
+static bool make_copy_graph(op_t *op) {
+    CUcontext ctx;
+    CUgraph g;
+    if (op->cu->ctx_get_current(&ctx) != CUDA_SUCCESS ||
+        op->cu->graph_create(&g, 0) != CUDA_SUCCESS) {
+        return false;
+    }
+    bool ok = true;
+    CUgraphNode prev = NULL;
+    for (size_t k = 0; ok && k < GRAPH_COPIES; k++) {
+        CUDA_MEMCPY3D c = {0};
+        c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.srcDevice = op->dev + k * GRAPH_COPY_SIZE;
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = op->dev + (GRAPH_COPIES + k) * GRAPH_COPY_SIZE;
+        c.WidthInBytes = GRAPH_COPY_SIZE;
+        c.Height = 1;
+        c.Depth = 1;
+        CUgraphNode node;
+        ok = op->cu->graph_add_memcpy(&node, g, prev != NULL ? &prev : NULL,
+                                      prev != NULL ? 1 : 0, &c,
+                                      ctx) == CUDA_SUCCESS;
+        prev = node;
+    }
+    ok = ok && op->cu->graph_instantiate(&op->graph, g, 0) == CUDA_SUCCESS;
+    (void)op->cu->graph_destroy(g);
+    return ok;
+}
+
 static bool alloc_free_sync(op_t *op, long n) {
     for (long i = 0; i < n; i++) {
         CUdeviceptr p;
@@ -260,6 +338,14 @@ static bool resolve(bench_driver_t *d, calls_t *cu) {
         {"cuMemAllocAsync", (void **)&cu->alloc_async},
         {"cuMemFreeAsync", (void **)&cu->free_async},
         {"cuLaunchHostFunc", (void **)&cu->launch_host_func},
+        {"cuMemcpyDtoDAsync_v2", (void **)&cu->dtod_async},
+        {"cuCtxGetCurrent", (void **)&cu->ctx_get_current},
+        {"cuGraphCreate", (void **)&cu->graph_create},
+        {"cuGraphDestroy", (void **)&cu->graph_destroy},
+        {"cuGraphAddMemcpyNode", (void **)&cu->graph_add_memcpy},
+        {"cuGraphInstantiateWithFlags", (void **)&cu->graph_instantiate},
+        {"cuGraphLaunch", (void **)&cu->graph_launch},
+        {"cuGraphExecDestroy", (void **)&cu->graph_exec_destroy},
     };
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
         *syms[i].fn = bench_cuda_symbol(d, syms[i].name);
@@ -362,6 +448,20 @@ static bool run_driver_calls(const bench_run_t *run) {
     if (!result(o, mode, "host_func_roundtrip", host_func_roundtrip, &op, NULL,
                 &r) ||
         !host_func_latency(o, mode, &op)) {
+        goto out;
+    }
+    // 2 x 100 x 4 KiB of the copy buffer (at least 4 MiB).
+    if (!make_copy_graph(&op)) {
+        bench_fail("cuda", "cannot make the graph of graph_memcpy_100");
+        goto out;
+    }
+    op.size = GRAPH_COPY_SIZE;
+    bool graphs =
+        result(o, mode, "stream_memcpy_100", stream_memcpy_100, &op, NULL,
+               &base) &&
+        result(o, mode, "graph_memcpy_100", graph_memcpy_100, &op, &base, &r);
+    (void)cu.graph_exec_destroy(op.graph);
+    if (!graphs) {
         goto out;
     }
     ok = true;

@@ -109,7 +109,9 @@ if(MOCKS)
         sync_alloc_free
         stream_alloc_free
         host_func_roundtrip
-        host_func_latency)
+        host_func_latency
+        stream_memcpy_100
+        graph_memcpy_100)
     foreach(provider ${providers})
         foreach(mode arena memfd)
             foreach(name ${${mode}_names} ${${provider}_${mode}_names})

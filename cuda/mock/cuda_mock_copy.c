@@ -78,14 +78,11 @@ static CUresult check_rows(uintptr_t base, size_t pitch, size_t width,
     return CUDA_SUCCESS;
 }
 
-CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
-                                   uintptr_t dst, size_t dst_pitch,
-                                   uintptr_t src, size_t src_pitch,
-                                   size_t width, size_t height, unsigned sides,
-                                   const char *call) {
-    if (width == 0 || height == 0) {
-        return CUDA_SUCCESS;
-    }
+// The checks of a copy of rows (both sides).
+static inline CUresult check_copy(int dst_device, int src_device, uintptr_t dst,
+                                  size_t dst_pitch, uintptr_t src,
+                                  size_t src_pitch, size_t width, size_t height,
+                                  unsigned sides, const char *call) {
     if (dst == 0 || src == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -100,13 +97,27 @@ CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
     return res;
 }
 
+CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
+                                   uintptr_t dst, size_t dst_pitch,
+                                   uintptr_t src, size_t src_pitch,
+                                   size_t width, size_t height, unsigned sides,
+                                   const char *call) {
+    if (width == 0 || height == 0) {
+        return CUDA_SUCCESS;
+    }
+    return check_copy(dst_device, src_device, dst, dst_pitch, src, src_pitch,
+                      width, height, sides, call);
+}
+
 CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
                              size_t dst_pitch, uintptr_t src, size_t src_pitch,
                              size_t width, size_t height, unsigned sides,
                              const char *call) {
-    CUresult res =
-        cuda_mock_copy_rows_check(dst_device, src_device, dst, dst_pitch, src,
-                                  src_pitch, width, height, sides, call);
+    if (width == 0 || height == 0) {
+        return CUDA_SUCCESS;
+    }
+    CUresult res = check_copy(dst_device, src_device, dst, dst_pitch, src,
+                              src_pitch, width, height, sides, call);
     if (res != CUDA_SUCCESS) {
         return res;
     }

@@ -670,13 +670,16 @@ static CUresult op_check(const cuda_mock_op_t *op) {
     }
 }
 
+// Whether `op` must run on the driver thread (a host function in it).
+static inline bool needs_thread(const cuda_mock_op_t *op) {
+    return op->kind == CUDA_MOCK_OP_HOST || op->kind == CUDA_MOCK_OP_CALLBACK ||
+           (op->kind == CUDA_MOCK_OP_GRAPH &&
+            cuda_mock_exec_needs_thread(op->u.graph.exec));
+}
+
 CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
                                 const cuda_mock_op_t *op) {
-    bool thread = op->kind == CUDA_MOCK_OP_HOST ||
-                  op->kind == CUDA_MOCK_OP_CALLBACK ||
-                  (op->kind == CUDA_MOCK_OP_GRAPH &&
-                   cuda_mock_exec_needs_thread(op->u.graph.exec));
-    if (cuda_mock_order_idle() && !thread) {
+    if (cuda_mock_order_idle() && !needs_thread(op)) {
         return cuda_mock_op_run(op);
     }
     CUresult checked = op_check(op);
