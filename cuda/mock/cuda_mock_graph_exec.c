@@ -408,9 +408,13 @@ CUDA_MOCK_API CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec,
 }
 
 // Releases the user object references an executable graph kept (on the
-// driver thread after its last queued launch, cuda_mock_order_after).
+// driver thread after its last queued launch, cuda_mock_order_after), if
+// it could keep them (NULL: released already).
 static void CUDA_CB release_refs(void *arg) {
     uo_vec_t *refs = arg;
+    if (refs == NULL) {
+        return;
+    }
     cuda_mock_uo_release_all(refs);
     free(refs->v);
     free(refs);
@@ -419,30 +423,34 @@ static void CUDA_CB release_refs(void *arg) {
 
 CUDA_MOCK_API CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
     CUDA_MOCK_ENTER(cuGraphExecDestroy);
+    // Every change to the table of executable graphs is under the graph
+    // lock: the one that finds it alive frees it.
     pthread_mutex_lock(&cuda_mock_graph_lock);
     CUgraphExec e = exec_of(hGraphExec, "cuGraphExecDestroy");
-    exec_graph_t *g = e != NULL ? e->g : NULL;
-    uo_vec_t *refs = e != NULL ? malloc(sizeof(*refs)) : NULL;
+    if (e == NULL) {
+        pthread_mutex_unlock(&cuda_mock_graph_lock);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    exec_graph_t *g = e->g;
+    // Its last launch's mark leaves the slot before the slot is free for
+    // another executable graph (only a launch of this one writes it).
+    cuda_mock_mark_t last = e->last;
+    e->last = (cuda_mock_mark_t){0};
+    uo_vec_t *refs = malloc(sizeof(*refs));
     if (refs != NULL) {
         *refs = e->user_objects;
-    } else if (e != NULL) {
+    } else {
         cuda_mock_uo_release_all(&e->user_objects);
         free(e->user_objects.v);
     }
-    if (e != NULL && !cuda_mock_table_free(&execs, e)) {
-        e = NULL; // another thread destroyed it meanwhile
-    }
+    (void)cuda_mock_table_free(&execs, e);
     pthread_mutex_unlock(&cuda_mock_graph_lock);
-    if (e == NULL) {
-        free(refs);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
     exec_graph_free(g);
     // "If hGraphExec has been launched and is still executing, it will be
     // destroyed once its execution completes": its queued work holds copies
     // of its operations; its user objects go after that work.
-    if (refs != NULL && !cuda_mock_order_after(&e->last, release_refs, refs,
-                                               "cuGraphExecDestroy")) {
+    if (!cuda_mock_order_after(&last, release_refs, refs,
+                               "cuGraphExecDestroy")) {
         release_refs(refs);
     }
     cuda_mock_uo_flush();
