@@ -509,80 +509,90 @@ static void put_int(void *data, int v) {
     memcpy(data, &v, sizeof(v));
 }
 
+// The location attributes: which location, in which form (the legacy
+// device ordinal, the type, the id).
+enum { FORM_LEGACY, FORM_TYPE, FORM_ID };
+static const struct {
+    CUmem_range_attribute attr;
+    bool preferred; // else the last prefetch's
+    int form;
+} locations[] = {
+    {CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, true, FORM_LEGACY},
+    {CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, true, FORM_TYPE},
+    {CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, true, FORM_ID},
+    {CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, false, FORM_LEGACY},
+    {CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, false, FORM_TYPE},
+    {CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID, false, FORM_ID},
+};
+
+// A location attribute's value, if `size` is its size.
+static bool put_location(void *data, size_t size, CUmem_range_attribute attr,
+                         const common_t *c, bool *known) {
+    for (size_t i = 0; i < sizeof(locations) / sizeof(locations[0]); i++) {
+        if (locations[i].attr != attr) {
+            continue;
+        }
+        *known = true;
+        loc_t l = locations[i].preferred ? c->preferred : c->last_prefetch;
+        CUmemLocationType type = l.type;
+        if (size != (locations[i].form == FORM_TYPE ? sizeof(type) : 4)) {
+            return false;
+        }
+        if (locations[i].form == FORM_TYPE) {
+            memcpy(data, &type, sizeof(type));
+        } else {
+            put_int(data, locations[i].form == FORM_ID ? location_id(l)
+                                                       : legacy_id(l));
+        }
+        return true;
+    }
+    return false;
+}
+
+// CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, in "a non-zero multiple of 4" bytes:
+// as many devices as fit, then CU_DEVICE_INVALID.
+static bool put_accessed_by(void *data, size_t size, const common_t *c) {
+    if (size == 0 || size % 4 != 0) {
+        return false;
+    }
+    size_t n = size / 4, k = 0;
+    for (int d = 0; d < UMF_MOCK_MAX_DEVICES && k < n; d++) {
+        if ((c->accessed_by & (1ull << d)) != 0) {
+            put_int((char *)data + 4 * k++, d);
+        }
+    }
+    if (c->accessed_by_host && k < n) {
+        put_int((char *)data + 4 * k++, CU_DEVICE_CPU);
+    }
+    while (k < n) {
+        put_int((char *)data + 4 * k++, CU_DEVICE_INVALID);
+    }
+    return true;
+}
+
 // One attribute's value; INVALID_VALUE for an unknown attribute or a size
 // the attribute does not take.
 static CUresult range_attribute(void *data, size_t size,
                                 CUmem_range_attribute attr, const common_t *c,
                                 const char *call) {
-    bool four = size == 4;
-    switch (attr) {
-    case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-        if (four) {
+    bool known = true, fits;
+    if (attr == CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY) {
+        fits = size == 4;
+        if (fits) {
             put_int(data, c->read_mostly);
         }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
-        if (four) {
-            put_int(data, legacy_id(c->preferred));
-        }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
-        if (four) {
-            put_int(data, legacy_id(c->last_prefetch));
-        }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-        four = size == sizeof(CUmemLocationType);
-        if (four) {
-            CUmemLocationType t = c->preferred.type;
-            memcpy(data, &t, sizeof(t));
-        }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-        if (four) {
-            put_int(data, location_id(c->preferred));
-        }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
-        four = size == sizeof(CUmemLocationType);
-        if (four) {
-            CUmemLocationType t = c->last_prefetch.type;
-            memcpy(data, &t, sizeof(t));
-        }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
-        if (four) {
-            put_int(data, location_id(c->last_prefetch));
-        }
-        break;
-    case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: {
-        // "a non-zero multiple of 4": as many as fit, then
-        // CU_DEVICE_INVALID.
-        if (size == 0 || size % 4 != 0) {
-            four = false;
-            break;
-        }
-        size_t n = size / 4, k = 0;
-        for (int d = 0; d < UMF_MOCK_MAX_DEVICES && k < n; d++) {
-            if ((c->accessed_by & (1ull << d)) != 0) {
-                put_int((char *)data + 4 * k++, d);
-            }
-        }
-        if (c->accessed_by_host && k < n) {
-            put_int((char *)data + 4 * k++, CU_DEVICE_CPU);
-        }
-        while (k < n) {
-            put_int((char *)data + 4 * k++, CU_DEVICE_INVALID);
-        }
-        four = true;
-        break;
+    } else if (attr == CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
+        fits = put_accessed_by(data, size, c);
+    } else {
+        known = false;
+        fits = put_location(data, size, attr, c, &known);
     }
-    default:
+    if (!known) {
         UMF_MOCK_LOG_ERROR("%s: attribute %d is not a CUmem_range_attribute",
                            call, (int)attr);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (!four) {
+    if (!fits) {
         UMF_MOCK_LOG_ERROR("%s: attribute %d does not take %zu bytes", call,
                            (int)attr, size);
         return CUDA_ERROR_INVALID_VALUE;

@@ -918,42 +918,18 @@ static CUresult no_such_node(CUgraphExec h, CUgraphNode node,
     return CUDA_ERROR_INVALID_VALUE;
 }
 
-CUDA_MOCK_API CUresult
-cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
-                               const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExecKernelNodeSetParams);
-    return no_such_node(hGraphExec, hNode, nodeParams,
-                        "cuGraphExecKernelNodeSetParams");
-}
+#define NO_SUCH_NODE(name, params_t)                                           \
+    CUDA_MOCK_API CUresult name(CUgraphExec hGraphExec, CUgraphNode hNode,     \
+                                params_t nodeParams) {                         \
+        CUDA_MOCK_ENTER(name);                                                 \
+        return no_such_node(hGraphExec, hNode, nodeParams, #name);             \
+    }
 
-CUDA_MOCK_API CUresult
-cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
-                                  const CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExecKernelNodeSetParams_v2);
-    return no_such_node(hGraphExec, hNode, nodeParams,
-                        "cuGraphExecKernelNodeSetParams_v2");
-}
-
-CUDA_MOCK_API CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(
-    CUgraphExec hGraphExec, CUgraphNode hNode,
-    const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExecExternalSemaphoresSignalNodeSetParams);
-    return no_such_node(hGraphExec, hNode, nodeParams,
-                        "cuGraphExecExternalSemaphoresSignalNodeSetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(
-    CUgraphExec hGraphExec, CUgraphNode hNode,
-    const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExecExternalSemaphoresWaitNodeSetParams);
-    return no_such_node(hGraphExec, hNode, nodeParams,
-                        "cuGraphExecExternalSemaphoresWaitNodeSetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphExecBatchMemOpNodeSetParams(
-    CUgraphExec hGraphExec, CUgraphNode hNode,
-    const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExecBatchMemOpNodeSetParams);
-    return no_such_node(hGraphExec, hNode, nodeParams,
-                        "cuGraphExecBatchMemOpNodeSetParams");
-}
+NO_SUCH_NODE(cuGraphExecKernelNodeSetParams, const CUDA_KERNEL_NODE_PARAMS_v1 *)
+NO_SUCH_NODE(cuGraphExecKernelNodeSetParams_v2, const CUDA_KERNEL_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphExecExternalSemaphoresSignalNodeSetParams,
+             const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphExecExternalSemaphoresWaitNodeSetParams,
+             const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphExecBatchMemOpNodeSetParams,
+             const CUDA_BATCH_MEM_OP_NODE_PARAMS *)

@@ -587,47 +587,29 @@ static CUresult no_such_node(CUgraphNode h, const void *params,
 #define NO_GRAPH_MEMORY "graph memory nodes are not emulated"
 #define NO_MEM_OPS "the emulated devices have no stream memory operations"
 
-CUDA_MOCK_API CUresult cuGraphAddKernelNode(
-    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
-    size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphAddKernelNode);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, nodeParams, "cuGraphAddKernelNode",
-                      NO_KERNELS);
-}
+// The adding function of a refused kind, and a getter or setter of one.
+#define REFUSED_ADD(name, params_t, why)                                       \
+    CUDA_MOCK_API CUresult name(CUgraphNode *phGraphNode, CUgraph hGraph,      \
+                                const CUgraphNode *dependencies,               \
+                                size_t numDependencies, params_t nodeParams) { \
+        CUDA_MOCK_ENTER(name);                                                 \
+        (void)dependencies, (void)numDependencies;                             \
+        return refuse_add(phGraphNode, hGraph, nodeParams, #name, why);        \
+    }
+#define NO_SUCH_NODE(name, params_t)                                           \
+    CUDA_MOCK_API CUresult name(CUgraphNode hNode, params_t params) {          \
+        CUDA_MOCK_ENTER(name);                                                 \
+        return no_such_node(hNode, params, #name);                             \
+    }
 
-CUDA_MOCK_API CUresult cuGraphAddKernelNode_v2(
-    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
-    size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphAddKernelNode_v2);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, nodeParams,
-                      "cuGraphAddKernelNode_v2", NO_KERNELS);
-}
-
-CUDA_MOCK_API CUresult cuGraphKernelNodeGetParams(
-    CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphKernelNodeGetParams);
-    return no_such_node(hNode, nodeParams, "cuGraphKernelNodeGetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphKernelNodeGetParams_v2(
-    CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphKernelNodeGetParams_v2);
-    return no_such_node(hNode, nodeParams, "cuGraphKernelNodeGetParams_v2");
-}
-
-CUDA_MOCK_API CUresult cuGraphKernelNodeSetParams(
-    CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphKernelNodeSetParams);
-    return no_such_node(hNode, nodeParams, "cuGraphKernelNodeSetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphKernelNodeSetParams_v2(
-    CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphKernelNodeSetParams_v2);
-    return no_such_node(hNode, nodeParams, "cuGraphKernelNodeSetParams_v2");
-}
+REFUSED_ADD(cuGraphAddKernelNode, const CUDA_KERNEL_NODE_PARAMS_v1 *,
+            NO_KERNELS)
+REFUSED_ADD(cuGraphAddKernelNode_v2, const CUDA_KERNEL_NODE_PARAMS *,
+            NO_KERNELS)
+NO_SUCH_NODE(cuGraphKernelNodeGetParams, CUDA_KERNEL_NODE_PARAMS_v1 *)
+NO_SUCH_NODE(cuGraphKernelNodeGetParams_v2, CUDA_KERNEL_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphKernelNodeSetParams, const CUDA_KERNEL_NODE_PARAMS_v1 *)
+NO_SUCH_NODE(cuGraphKernelNodeSetParams_v2, const CUDA_KERNEL_NODE_PARAMS *)
 
 CUDA_MOCK_API CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst,
                                                        CUgraphNode src) {
@@ -652,88 +634,26 @@ cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
     return no_such_node(hNode, value, "cuGraphKernelNodeSetAttribute");
 }
 
-CUDA_MOCK_API CUresult cuGraphAddExternalSemaphoresSignalNode(
-    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
-    size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphAddExternalSemaphoresSignalNode);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, nodeParams,
-                      "cuGraphAddExternalSemaphoresSignalNode", NO_SEMAPHORES);
-}
-
-CUDA_MOCK_API CUresult cuGraphExternalSemaphoresSignalNodeGetParams(
-    CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out) {
-    CUDA_MOCK_ENTER(cuGraphExternalSemaphoresSignalNodeGetParams);
-    return no_such_node(hNode, params_out,
-                        "cuGraphExternalSemaphoresSignalNodeGetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphExternalSemaphoresSignalNodeSetParams(
-    CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExternalSemaphoresSignalNodeSetParams);
-    return no_such_node(hNode, nodeParams,
-                        "cuGraphExternalSemaphoresSignalNodeSetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphAddExternalSemaphoresWaitNode(
-    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
-    size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphAddExternalSemaphoresWaitNode);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, nodeParams,
-                      "cuGraphAddExternalSemaphoresWaitNode", NO_SEMAPHORES);
-}
-
-CUDA_MOCK_API CUresult cuGraphExternalSemaphoresWaitNodeGetParams(
-    CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out) {
-    CUDA_MOCK_ENTER(cuGraphExternalSemaphoresWaitNodeGetParams);
-    return no_such_node(hNode, params_out,
-                        "cuGraphExternalSemaphoresWaitNodeGetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphExternalSemaphoresWaitNodeSetParams(
-    CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphExternalSemaphoresWaitNodeSetParams);
-    return no_such_node(hNode, nodeParams,
-                        "cuGraphExternalSemaphoresWaitNodeSetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphAddBatchMemOpNode(
-    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
-    size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphAddBatchMemOpNode);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, nodeParams,
-                      "cuGraphAddBatchMemOpNode", NO_MEM_OPS);
-}
-
-CUDA_MOCK_API CUresult cuGraphBatchMemOpNodeGetParams(
-    CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out) {
-    CUDA_MOCK_ENTER(cuGraphBatchMemOpNodeGetParams);
-    return no_such_node(hNode, nodeParams_out,
-                        "cuGraphBatchMemOpNodeGetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphBatchMemOpNodeSetParams(
-    CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphBatchMemOpNodeSetParams);
-    return no_such_node(hNode, nodeParams, "cuGraphBatchMemOpNodeSetParams");
-}
-
-CUDA_MOCK_API CUresult cuGraphAddMemAllocNode(
-    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
-    size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams) {
-    CUDA_MOCK_ENTER(cuGraphAddMemAllocNode);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, nodeParams, "cuGraphAddMemAllocNode",
-                      NO_GRAPH_MEMORY);
-}
-
-CUDA_MOCK_API CUresult cuGraphMemAllocNodeGetParams(
-    CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out) {
-    CUDA_MOCK_ENTER(cuGraphMemAllocNodeGetParams);
-    return no_such_node(hNode, params_out, "cuGraphMemAllocNodeGetParams");
-}
+REFUSED_ADD(cuGraphAddExternalSemaphoresSignalNode,
+            const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *, NO_SEMAPHORES)
+NO_SUCH_NODE(cuGraphExternalSemaphoresSignalNodeGetParams,
+             CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphExternalSemaphoresSignalNodeSetParams,
+             const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)
+REFUSED_ADD(cuGraphAddExternalSemaphoresWaitNode,
+            const CUDA_EXT_SEM_WAIT_NODE_PARAMS *, NO_SEMAPHORES)
+NO_SUCH_NODE(cuGraphExternalSemaphoresWaitNodeGetParams,
+             CUDA_EXT_SEM_WAIT_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphExternalSemaphoresWaitNodeSetParams,
+             const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)
+REFUSED_ADD(cuGraphAddBatchMemOpNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *,
+            NO_MEM_OPS)
+NO_SUCH_NODE(cuGraphBatchMemOpNodeGetParams, CUDA_BATCH_MEM_OP_NODE_PARAMS *)
+NO_SUCH_NODE(cuGraphBatchMemOpNodeSetParams,
+             const CUDA_BATCH_MEM_OP_NODE_PARAMS *)
+REFUSED_ADD(cuGraphAddMemAllocNode, CUDA_MEM_ALLOC_NODE_PARAMS *,
+            NO_GRAPH_MEMORY)
+NO_SUCH_NODE(cuGraphMemAllocNodeGetParams, CUDA_MEM_ALLOC_NODE_PARAMS *)
 
 CUDA_MOCK_API CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
                                              CUgraph hGraph,
@@ -746,11 +666,7 @@ CUDA_MOCK_API CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
                       NO_GRAPH_MEMORY);
 }
 
-CUDA_MOCK_API CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode,
-                                                   CUdeviceptr *dptr_out) {
-    CUDA_MOCK_ENTER(cuGraphMemFreeNodeGetParams);
-    return no_such_node(hNode, dptr_out, "cuGraphMemFreeNodeGetParams");
-}
+NO_SUCH_NODE(cuGraphMemFreeNodeGetParams, CUdeviceptr *)
 
 CUDA_MOCK_API CUresult cuGraphConditionalHandleCreate(
     CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx,

@@ -443,6 +443,14 @@ static CUresult run_graph_op(const cuda_mock_op_t *op, void *arg) {
     return cuda_mock_op_run(op);
 }
 
+// The sides of a copy that must be the driver's memory.
+static inline unsigned copy_sides(const cuda_mock_op_t *op) {
+    return (op->u.copy.dst_type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_DST_DEVICE
+                                                        : 0u) |
+           (op->u.copy.src_type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_SRC_DEVICE
+                                                        : 0u);
+}
+
 CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
     switch (op->kind) {
     case CUDA_MOCK_OP_EMPTY:
@@ -452,13 +460,7 @@ CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
         return cuda_mock_copy_rows(
             op->u.copy.dst_device, op->u.copy.src_device, op->u.copy.dst,
             op->u.copy.dst_pitch, op->u.copy.src, op->u.copy.src_pitch,
-            op->u.copy.width, op->u.copy.height,
-            (op->u.copy.dst_type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_DST_DEVICE
-                                                         : 0u) |
-                (op->u.copy.src_type == CU_MEMORYTYPE_DEVICE
-                     ? CUDA_MOCK_SRC_DEVICE
-                     : 0u),
-            op->call);
+            op->u.copy.width, op->u.copy.height, copy_sides(op), op->call);
     case CUDA_MOCK_OP_COPY3D:
         return cuda_mock_copy3d_run(&op->u.copy3d.p, op->u.copy3d.dst_device,
                                     op->u.copy3d.src_device, op->call);
@@ -651,13 +653,7 @@ static CUresult op_check(const cuda_mock_op_t *op) {
         return cuda_mock_copy_rows_check(
             op->u.copy.dst_device, op->u.copy.src_device, op->u.copy.dst,
             op->u.copy.dst_pitch, op->u.copy.src, op->u.copy.src_pitch,
-            op->u.copy.width, op->u.copy.height,
-            (op->u.copy.dst_type == CU_MEMORYTYPE_DEVICE ? CUDA_MOCK_DST_DEVICE
-                                                         : 0u) |
-                (op->u.copy.src_type == CU_MEMORYTYPE_DEVICE
-                     ? CUDA_MOCK_SRC_DEVICE
-                     : 0u),
-            op->call);
+            op->u.copy.width, op->u.copy.height, copy_sides(op), op->call);
     case CUDA_MOCK_OP_COPY3D:
         return cuda_mock_copy3d_check(&op->u.copy3d.p, op->u.copy3d.dst_device,
                                       op->u.copy3d.src_device, op->call);

@@ -247,6 +247,22 @@ TEST_F(CudaManaged, Errors) {
     EXPECT_EQ(range_attr(&v, 8, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, size),
               CUDA_ERROR_INVALID_VALUE)
         << "dataSize must be 4";
+    long long wide[2];
+    EXPECT_EQ(
+        range_attr(wide, 8, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, m, size),
+        CUDA_ERROR_INVALID_VALUE)
+        << "dataSize must be 4";
+    EXPECT_EQ(range_attr(wide, 8,
+                         CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID, m,
+                         size),
+              CUDA_ERROR_INVALID_VALUE)
+        << "dataSize must be 4";
+    EXPECT_EQ(range_attr(wide, 6, CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, size),
+              CUDA_ERROR_INVALID_VALUE)
+        << "dataSize must be a non-zero multiple of 4";
+    EXPECT_EQ(range_attr(wide, 0, CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, size),
+              CUDA_ERROR_INVALID_VALUE)
+        << "dataSize must be a non-zero multiple of 4";
     EXPECT_EQ(
         range_attr(&v, 4, static_cast<CUmem_range_attribute>(99), m, size),
         CUDA_ERROR_INVALID_VALUE);
