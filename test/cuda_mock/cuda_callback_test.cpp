@@ -25,50 +25,15 @@
 #include <thread>
 #include <vector>
 
+#include "cuda_host_gate.h"
 #include "cuda_test_fixture.h"
-
-// ThreadSanitizer cannot start a thread in the child of a multi-threaded
-// fork.
-#if defined(__SANITIZE_THREAD__)
-#define UMF_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UMF_TEST_TSAN 1
-#endif
-#endif
-#ifndef UMF_TEST_TSAN
-#define UMF_TEST_TSAN 0
-#endif
+#include "test_tsan.h"
 
 namespace {
 
 using namespace std::chrono_literals;
 
-// A host function that blocks until the test opens it (or 20 s pass, so
-// that a failing case cannot hang the suite).
-struct Gate {
-    std::mutex m;
-    std::condition_variable cv;
-    bool open = false;
-    bool entered = false;
-
-    static void CUDA_CB Fn(void *p) {
-        Gate *g = static_cast<Gate *>(p);
-        std::unique_lock<std::mutex> l(g->m);
-        g->entered = true;
-        g->cv.notify_all();
-        g->cv.wait_for(l, 20s, [g] { return g->open; });
-    }
-    void Open() {
-        std::lock_guard<std::mutex> l(m);
-        open = true;
-        cv.notify_all();
-    }
-    bool WaitEntered() {
-        std::unique_lock<std::mutex> l(m);
-        return cv.wait_for(l, 20s, [this] { return entered; });
-    }
-};
+using Gate = CudaHostGate;
 
 // Records the order in which host functions ran.
 struct Log {

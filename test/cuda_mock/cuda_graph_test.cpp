@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda_host_gate.h"
 #include "cuda_test_fixture.h"
 
 namespace {
@@ -174,28 +175,7 @@ class CudaGraph : public CudaCtxTest {
     }
 };
 
-// A host function that blocks its stream until opened (20 s at most).
-struct Gate {
-    std::mutex m;
-    std::condition_variable cv;
-    bool open = false, entered = false;
-    static void CUDA_CB Fn(void *p) {
-        Gate *g = static_cast<Gate *>(p);
-        std::unique_lock<std::mutex> l(g->m);
-        g->entered = true;
-        g->cv.notify_all();
-        g->cv.wait_for(l, 20s, [g] { return g->open; });
-    }
-    void Open() {
-        std::lock_guard<std::mutex> l(m);
-        open = true;
-        cv.notify_all();
-    }
-    bool WaitEntered() {
-        std::unique_lock<std::mutex> l(m);
-        return cv.wait_for(l, 20s, [this] { return entered; });
-    }
-};
+using Gate = CudaHostGate;
 
 TEST_F(CudaGraph, MemsetThenCopiesRunInOrder) {
     const size_t n = 4096;
