@@ -600,36 +600,12 @@ static CUresult range_attribute(void *data, size_t size,
     return CUDA_SUCCESS;
 }
 
-CUDA_MOCK_API CUresult cuMemRangeGetAttribute(void *data, size_t dataSize,
-                                              CUmem_range_attribute attribute,
-                                              CUdeviceptr devPtr,
-                                              size_t count) {
-    CUDA_MOCK_ENTER(cuMemRangeGetAttribute);
-    const char *call = "cuMemRangeGetAttribute";
-    if (data == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    umf_mock_alloc_info_t info;
-    size_t first, last;
-    CUresult res = managed_range(devPtr, count, &info, &first, &last, call);
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    common_t c;
-    common_of(&info, first, last, &c);
-    return range_attribute(data, dataSize, attribute, &c, call);
-}
-
-CUDA_MOCK_API CUresult cuMemRangeGetAttributes(
-    void **data, size_t *dataSizes, CUmem_range_attribute *attributes,
-    size_t numAttributes, CUdeviceptr devPtr, size_t count) {
-    CUDA_MOCK_ENTER(cuMemRangeGetAttributes);
-    const char *call = "cuMemRangeGetAttributes";
-    if (data == NULL || dataSizes == NULL || attributes == NULL ||
-        numAttributes == 0) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    for (size_t i = 0; i < numAttributes; i++) {
+// The attributes of [devPtr, devPtr + count), all or none.
+static CUresult range_attributes(void **data, size_t *sizes,
+                                 CUmem_range_attribute *attrs, size_t n,
+                                 CUdeviceptr devPtr, size_t count,
+                                 const char *call) {
+    for (size_t i = 0; i < n; i++) {
         if (data[i] == NULL) {
             return CUDA_ERROR_INVALID_VALUE;
         }
@@ -642,10 +618,31 @@ CUDA_MOCK_API CUresult cuMemRangeGetAttributes(
     }
     common_t c;
     common_of(&info, first, last, &c);
-    for (size_t i = 0; i < numAttributes && res == CUDA_SUCCESS; i++) {
-        res = range_attribute(data[i], dataSizes[i], attributes[i], &c, call);
+    for (size_t i = 0; i < n && res == CUDA_SUCCESS; i++) {
+        res = range_attribute(data[i], sizes[i], attrs[i], &c, call);
     }
     return res;
+}
+
+CUDA_MOCK_API CUresult cuMemRangeGetAttribute(void *data, size_t dataSize,
+                                              CUmem_range_attribute attribute,
+                                              CUdeviceptr devPtr,
+                                              size_t count) {
+    CUDA_MOCK_ENTER(cuMemRangeGetAttribute);
+    return range_attributes(&data, &dataSize, &attribute, 1, devPtr, count,
+                            "cuMemRangeGetAttribute");
+}
+
+CUDA_MOCK_API CUresult cuMemRangeGetAttributes(
+    void **data, size_t *dataSizes, CUmem_range_attribute *attributes,
+    size_t numAttributes, CUdeviceptr devPtr, size_t count) {
+    CUDA_MOCK_ENTER(cuMemRangeGetAttributes);
+    if (data == NULL || dataSizes == NULL || attributes == NULL ||
+        numAttributes == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return range_attributes(data, dataSizes, attributes, numAttributes, devPtr,
+                            count, "cuMemRangeGetAttributes");
 }
 
 // ---------------------------------------------------------------------------

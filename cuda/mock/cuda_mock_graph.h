@@ -24,6 +24,8 @@
 #ifndef UMF_GPU_CUDA_MOCK_GRAPH_H
 #define UMF_GPU_CUDA_MOCK_GRAPH_H 1
 
+#include <string.h>
+
 #include "cuda_mock_internal.h"
 
 extern pthread_mutex_t cuda_mock_graph_lock;
@@ -72,6 +74,14 @@ typedef struct node_params_t {
     CUcontext ctx;              // MEMCPY, MEMSET (NULL when captured)
     int dst_device, src_device; // MEMCPY, MEMSET (dst_device only)
 } node_params_t;
+
+// The empty parameters of a node of `type`.
+static inline node_params_t cuda_mock_node_params_of(CUgraphNodeType type) {
+    node_params_t p;
+    memset(&p, 0, sizeof(p));
+    p.type = type;
+    return p;
+}
 
 struct CUgraphNode_st {
     cuda_mock_slot_t slot;

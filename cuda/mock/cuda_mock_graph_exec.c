@@ -751,13 +751,6 @@ static CUresult exec_set(CUgraphExec h, CUgraphNode node, node_params_t p,
     return res;
 }
 
-static node_params_t params_of(CUgraphNodeType type) {
-    node_params_t p;
-    memset(&p, 0, sizeof(p));
-    p.type = type;
-    return p;
-}
-
 CUDA_MOCK_API CUresult
 cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                const CUDA_MEMCPY3D *copyParams, CUcontext ctx) {
@@ -765,7 +758,7 @@ cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
     if (copyParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_MEMCPY);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEMCPY);
     p.u.copy = *copyParams;
     p.ctx = ctx;
     return exec_set(hGraphExec, hNode, p, "cuGraphExecMemcpyNodeSetParams");
@@ -778,7 +771,7 @@ CUDA_MOCK_API CUresult cuGraphExecMemsetNodeSetParams(
     if (memsetParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_MEMSET);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEMSET);
     p.u.memset = *memsetParams;
     p.ctx = ctx;
     return exec_set(hGraphExec, hNode, p, "cuGraphExecMemsetNodeSetParams");
@@ -791,7 +784,7 @@ cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
     if (nodeParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_HOST);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_HOST);
     p.u.host = *nodeParams;
     return exec_set(hGraphExec, hNode, p, "cuGraphExecHostNodeSetParams");
 }
@@ -799,7 +792,7 @@ cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
 CUDA_MOCK_API CUresult cuGraphExecEventRecordNodeSetEvent(
     CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event) {
     CUDA_MOCK_ENTER(cuGraphExecEventRecordNodeSetEvent);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
     p.u.event = event;
     return exec_set(hGraphExec, hNode, p, "cuGraphExecEventRecordNodeSetEvent");
 }
@@ -808,7 +801,7 @@ CUDA_MOCK_API CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec,
                                                         CUgraphNode hNode,
                                                         CUevent event) {
     CUDA_MOCK_ENTER(cuGraphExecEventWaitNodeSetEvent);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
     p.u.event = event;
     return exec_set(hGraphExec, hNode, p, "cuGraphExecEventWaitNodeSetEvent");
 }

@@ -199,13 +199,6 @@ static CUresult add(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
     return res;
 }
 
-static node_params_t params_of(CUgraphNodeType type) {
-    node_params_t p;
-    memset(&p, 0, sizeof(p));
-    p.type = type;
-    return p;
-}
-
 CUDA_MOCK_API CUresult cuGraphAddMemcpyNode(
     CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
     size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx) {
@@ -213,7 +206,7 @@ CUDA_MOCK_API CUresult cuGraphAddMemcpyNode(
     if (copyParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_MEMCPY);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEMCPY);
     p.u.copy = *copyParams;
     p.ctx = ctx;
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL, p,
@@ -228,7 +221,7 @@ CUDA_MOCK_API CUresult cuGraphAddMemsetNode(
     if (memsetParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_MEMSET);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEMSET);
     p.u.memset = *memsetParams;
     p.ctx = ctx;
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL, p,
@@ -242,7 +235,7 @@ CUDA_MOCK_API CUresult cuGraphAddHostNode(
     if (nodeParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_HOST);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_HOST);
     p.u.host = *nodeParams;
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL, p,
                false, "cuGraphAddHostNode");
@@ -254,7 +247,7 @@ CUDA_MOCK_API CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode,
                                                 size_t numDependencies,
                                                 CUgraph childGraph) {
     CUDA_MOCK_ENTER(cuGraphAddChildGraphNode);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_GRAPH);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_GRAPH);
     p.u.child = childGraph;
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL, p,
                false, "cuGraphAddChildGraphNode");
@@ -266,7 +259,7 @@ CUDA_MOCK_API CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode,
                                            size_t numDependencies) {
     CUDA_MOCK_ENTER(cuGraphAddEmptyNode);
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL,
-               params_of(CU_GRAPH_NODE_TYPE_EMPTY), false,
+               cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_EMPTY), false,
                "cuGraphAddEmptyNode");
 }
 
@@ -274,7 +267,7 @@ CUDA_MOCK_API CUresult cuGraphAddEventRecordNode(
     CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
     size_t numDependencies, CUevent event) {
     CUDA_MOCK_ENTER(cuGraphAddEventRecordNode);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
     p.u.event = event;
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL, p,
                false, "cuGraphAddEventRecordNode");
@@ -286,7 +279,7 @@ CUDA_MOCK_API CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode,
                                                size_t numDependencies,
                                                CUevent event) {
     CUDA_MOCK_ENTER(cuGraphAddEventWaitNode);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
     p.u.event = event;
     return add(phGraphNode, hGraph, dependencies, numDependencies, NULL, p,
                false, "cuGraphAddEventWaitNode");
@@ -302,7 +295,7 @@ CUresult cuda_mock_node_from_generic(const CUgraphNodeParams *g,
         g->reserved0[2] != 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    *p = params_of(g->type);
+    *p = cuda_mock_node_params_of(g->type);
     switch (g->type) {
     case CU_GRAPH_NODE_TYPE_MEMCPY:
         if (g->memcpy.flags != 0 || g->memcpy.reserved != 0) {
@@ -452,7 +445,7 @@ cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams) {
     if (nodeParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_MEMCPY);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEMCPY);
     p.u.copy = *nodeParams;
     return set(hNode, p, "cuGraphMemcpyNodeSetParams");
 }
@@ -470,7 +463,7 @@ CUDA_MOCK_API CUresult cuGraphMemsetNodeSetParams(
     if (nodeParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_MEMSET);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEMSET);
     p.u.memset = *nodeParams;
     return set(hNode, p, "cuGraphMemsetNodeSetParams");
 }
@@ -488,7 +481,7 @@ CUDA_MOCK_API CUresult cuGraphHostNodeSetParams(
     if (nodeParams == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_HOST);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_HOST);
     p.u.host = *nodeParams;
     return set(hNode, p, "cuGraphHostNodeSetParams");
 }
@@ -512,7 +505,7 @@ CUDA_MOCK_API CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode,
 CUDA_MOCK_API CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode,
                                                       CUevent event) {
     CUDA_MOCK_ENTER(cuGraphEventRecordNodeSetEvent);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
     p.u.event = event;
     return set(hNode, p, "cuGraphEventRecordNodeSetEvent");
 }
@@ -527,7 +520,7 @@ CUDA_MOCK_API CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode,
 CUDA_MOCK_API CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode,
                                                     CUevent event) {
     CUDA_MOCK_ENTER(cuGraphEventWaitNodeSetEvent);
-    node_params_t p = params_of(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
     p.u.event = event;
     return set(hNode, p, "cuGraphEventWaitNodeSetEvent");
 }
