@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // 3D copies and copies with CUDA arrays: cuMemcpy3D_v2, cuMemcpy3DAsync_v2,
-// cuMemcpy3DPeer(Async), the 1D array copies (cuMemcpyHtoA_v2, AtoH, DtoA,
-// AtoD, AtoA and their Async forms), and the engine behind cuMemcpy2D*
-// (cuda_mock_copy2d.c). Every one is a CUDA_MEMCPY3D_PEER, an operation of
-// a stream (CUDA_MOCK_OP_COPY3D, cuda_mock_queue.c): its sides are
-// resolved when it runs (an array through its layout, cuda_mock_array.c)
-// and each slice is a copy of rows by the copy engine (cuda_mock_copy.c),
-// which checks every row against the driver's memory.
+// cuMemcpy3DPeer(Async), cuMemcpy3DBatchAsync, the 1D array copies
+// (cuMemcpyHtoA_v2, AtoH, DtoA, AtoD, AtoA and their Async forms), and the
+// engine behind cuMemcpy2D* (cuda_mock_copy2d.c). Every one is a
+// CUDA_MEMCPY3D_PEER, an operation of a stream (CUDA_MOCK_OP_COPY3D,
+// cuda_mock_queue.c): its sides are resolved when it runs (an array through its
+// layout, cuda_mock_array.c) and each slice is a copy of rows by the copy
+// engine (cuda_mock_copy.c), which checks every row against the driver's
+// memory.
 //
 // The structure is checked as cuda.h documents it: memory types (HOST,
 // DEVICE, UNIFIED, ARRAY), LODs 0, a pitch of at least X + WidthInBytes
@@ -20,6 +21,7 @@
 #include "cuda_mock_internal.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 // The largest pitch (CU_DEVICE_ATTRIBUTE_MAX_PITCH, cuda_mock_device.c).
@@ -520,4 +522,205 @@ CUDA_MOCK_API CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost,
     CUDA_MOCK_ENTER(cuMemcpyAtoHAsync_v2_ptsz);
     return linear(HOST_SIDE(dstHost), ARRAY_SIDE(srcArray, srcOffset),
                   ByteCount, false, hStream, "cuMemcpyAtoHAsync_v2_ptsz");
+}
+
+// ---------------------------------------------------------------------------
+// Batches of 3D copies (cuMemcpy3DBatchAsync: CUDA 12.8's with failIdx, and
+// CUDA 13's _v2 without). Each operation becomes a CUDA_MEMCPY3D_PEER: a
+// pointer operand is unified memory (host or the driver's), its row length
+// and layer height in elements (0: packed to the extent), an array operand
+// its offset in elements; the element size is an array's (1 between two
+// pointers; two arrays' must match). The batch is checked whole, then its
+// copies are enqueued in order, which is one of the orders cuda.h allows
+// ("copies within a batch are not guaranteed to execute in any specific
+// order").
+
+static CUresult batch_elem(const CUmemcpy3DOperand *o, const char *call,
+                           unsigned *elem) {
+    if (o->type == CU_MEMCPY_OPERAND_TYPE_POINTER) {
+        return CUDA_SUCCESS;
+    }
+    if (o->type != CU_MEMCPY_OPERAND_TYPE_ARRAY) {
+        UMF_MOCK_LOG_ERROR("%s: operand type %d is not a "
+                           "CUmemcpy3DOperandType",
+                           call, (int)o->type);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_array_layout_t l;
+    if (!cuda_mock_array_layout(o->op.array.array, call, &l)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (*elem != 0 && *elem != l.elem) {
+        UMF_MOCK_LOG_ERROR("%s: arrays of elements of %u and %u bytes", call,
+                           *elem, l.elem);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *elem = l.elem;
+    return CUDA_SUCCESS;
+}
+
+// One operand as a side of `p` (dst: the destination).
+static bool batch_side(const CUmemcpy3DOperand *o, const CUextent3D *e,
+                       unsigned elem, bool dst, CUDA_MEMCPY3D_PEER *p) {
+    size_t x, pitch = 0, height = 0;
+    CUmemorytype type;
+    CUdeviceptr ptr = 0;
+    CUarray array = NULL;
+    size_t y = 0, z = 0;
+    if (o->type == CU_MEMCPY_OPERAND_TYPE_POINTER) {
+        size_t row = o->op.ptr.rowLength, layer = o->op.ptr.layerHeight;
+        if ((row != 0 && row < e->width) || (layer != 0 && layer < e->height) ||
+            !mul(row != 0 ? row : e->width, elem, &pitch)) {
+            return false;
+        }
+        type = CU_MEMORYTYPE_UNIFIED;
+        ptr = o->op.ptr.ptr;
+        height = layer != 0 ? layer : e->height;
+        x = 0;
+    } else {
+        type = CU_MEMORYTYPE_ARRAY;
+        array = o->op.array.array;
+        if (!mul(o->op.array.offset.x, elem, &x)) {
+            return false;
+        }
+        y = o->op.array.offset.y;
+        z = o->op.array.offset.z;
+    }
+    if (dst) {
+        p->dstMemoryType = type;
+        p->dstDevice = ptr;
+        p->dstArray = array;
+        p->dstXInBytes = x;
+        p->dstY = y;
+        p->dstZ = z;
+        p->dstPitch = pitch;
+        p->dstHeight = height;
+    } else {
+        p->srcMemoryType = type;
+        p->srcDevice = ptr;
+        p->srcArray = array;
+        p->srcXInBytes = x;
+        p->srcY = y;
+        p->srcZ = z;
+        p->srcPitch = pitch;
+        p->srcHeight = height;
+    }
+    return true;
+}
+
+static CUresult batch_op(const CUDA_MEMCPY3D_BATCH_OP *o, CUDA_MEMCPY3D_PEER *p,
+                         const char *call) {
+    const CUextent3D *e = &o->extent;
+    if (e->width == 0 || e->height == 0 || e->depth == 0 ||
+        o->srcAccessOrder <= CU_MEMCPY_SRC_ACCESS_ORDER_INVALID ||
+        o->srcAccessOrder > CU_MEMCPY_SRC_ACCESS_ORDER_ANY ||
+        (o->flags & ~(unsigned)CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE) !=
+            0) {
+        UMF_MOCK_LOG_ERROR("%s: an empty extent, a source access order %d or "
+                           "flags %#x",
+                           call, (int)o->srcAccessOrder, o->flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    unsigned elem = 0;
+    CUresult res = batch_elem(&o->src, call, &elem);
+    if (res == CUDA_SUCCESS) {
+        res = batch_elem(&o->dst, call, &elem);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    elem = elem != 0 ? elem : 1;
+    memset(p, 0, sizeof(*p));
+    if (!batch_side(&o->src, e, elem, false, p) ||
+        !batch_side(&o->dst, e, elem, true, p) ||
+        !mul(e->width, elem, &p->WidthInBytes)) {
+        UMF_MOCK_LOG_ERROR("%s: a row length or layer height shorter than the "
+                           "extent, or an extent that overflows",
+                           call);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    p->Height = e->height;
+    p->Depth = e->depth;
+    return CUDA_SUCCESS;
+}
+
+static CUresult batch3d(size_t n, const CUDA_MEMCPY3D_BATCH_OP *ops,
+                        size_t *fail, unsigned long long flags, CUstream stream,
+                        bool per_thread, const char *call) {
+    if (fail != NULL) {
+        *fail = SIZE_MAX;
+    }
+    // "Must not be default NULL stream": the legacy stream.
+    bool legacy = stream == CU_STREAM_LEGACY || (stream == NULL && !per_thread);
+    if (ops == NULL || n == 0 || flags != 0 || legacy) {
+        UMF_MOCK_LOG_ERROR("%s: no operations, flags %#llx (must be 0), or "
+                           "the legacy default stream",
+                           call, flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_stream_ref_t s;
+    CUresult res = cuda_mock_stream_get(stream, call, &s);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    CUDA_MEMCPY3D_PEER *ps = malloc(n * sizeof(*ps));
+    if (ps == NULL) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    int device = cuda_mock_ctx_device(s.ctx);
+    size_t i = 0;
+    for (; i < n && res == CUDA_SUCCESS; i++) {
+        res = batch_op(&ops[i], &ps[i], call);
+        if (res == CUDA_SUCCESS) {
+            int dd, sd;
+            cuda_mock_copy3d_devices(&ps[i], device, device, &dd, &sd);
+            res = cuda_mock_copy3d_check(&ps[i], dd, sd, call);
+        }
+    }
+    for (size_t k = 0; k < n && res == CUDA_SUCCESS; k++) {
+        i = k + 1;
+        res = enqueue(&ps[k], s.ctx, s.ctx, s.ctx, &s, call);
+    }
+    if (res != CUDA_SUCCESS && fail != NULL) {
+        *fail = i - 1;
+    }
+    free(ps);
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DBatchAsync(size_t numOps,
+                                            CUDA_MEMCPY3D_BATCH_OP *opList,
+                                            size_t *failIdx,
+                                            unsigned long long flags,
+                                            CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DBatchAsync);
+    return batch3d(numOps, opList, failIdx, flags, hStream, false,
+                   "cuMemcpy3DBatchAsync");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DBatchAsync_ptsz(size_t numOps,
+                                                 CUDA_MEMCPY3D_BATCH_OP *opList,
+                                                 size_t *failIdx,
+                                                 unsigned long long flags,
+                                                 CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DBatchAsync_ptsz);
+    return batch3d(numOps, opList, failIdx, flags, hStream, true,
+                   "cuMemcpy3DBatchAsync_ptsz");
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DBatchAsync_v2(size_t numOps,
+                                               CUDA_MEMCPY3D_BATCH_OP *opList,
+                                               unsigned long long flags,
+                                               CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DBatchAsync_v2);
+    return batch3d(numOps, opList, NULL, flags, hStream, false,
+                   "cuMemcpy3DBatchAsync_v2");
+}
+
+CUDA_MOCK_API CUresult
+cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
+                             unsigned long long flags, CUstream hStream) {
+    CUDA_MOCK_ENTER(cuMemcpy3DBatchAsync_v2_ptsz);
+    return batch3d(numOps, opList, NULL, flags, hStream, true,
+                   "cuMemcpy3DBatchAsync_v2_ptsz");
 }

@@ -143,7 +143,11 @@
     X(cuMemcpy3DPeer)                                                          \
     X(cuMemcpy3DPeer_ptds)                                                     \
     X(cuMemcpy3DPeerAsync)                                                     \
-    X(cuMemcpy3DPeerAsync_ptsz)
+    X(cuMemcpy3DPeerAsync_ptsz)                                                \
+    X(cuMemcpy3DBatchAsync)                                                    \
+    X(cuMemcpy3DBatchAsync_ptsz)                                               \
+    X(cuMemcpy3DBatchAsync_v2)                                                 \
+    X(cuMemcpy3DBatchAsync_v2_ptsz)
 
 #define CUDA_MOCK_ENTRIES_GRAPHS(X)                                            \
     X(cuDeviceGetGraphMemAttribute)                                            \

@@ -235,6 +235,10 @@ static const proc_entry_t entries[] = {
     P_PTDS(cuMemcpy3DPeer, 7000, cuMemcpy3DPeer_ptds),
     P(cuMemcpy3DPeerAsync, 4000, cuMemcpy3DPeerAsync),
     P_PTDS(cuMemcpy3DPeerAsync, 7000, cuMemcpy3DPeerAsync_ptsz),
+    P(cuMemcpy3DBatchAsync, 12080, cuMemcpy3DBatchAsync),
+    P_PTDS(cuMemcpy3DBatchAsync, 12080, cuMemcpy3DBatchAsync_ptsz),
+    P(cuMemcpy3DBatchAsync, 13000, cuMemcpy3DBatchAsync_v2),
+    P_PTDS(cuMemcpy3DBatchAsync, 13000, cuMemcpy3DBatchAsync_v2_ptsz),
     // Graphs, user objects and stream capture
     P(cuDeviceGetGraphMemAttribute, 11040, cuDeviceGetGraphMemAttribute),
     P(cuDeviceGraphMemTrim, 11040, cuDeviceGraphMemTrim),

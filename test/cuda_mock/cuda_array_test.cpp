@@ -5,7 +5,8 @@
 // the descriptors read back, and data round trips through arrays in 2D and
 // 3D (cuMemcpy2D_v2, cuMemcpy3D_v2, cuMemcpy3DPeer, cuMemcpy3DAsync_v2) and
 // through 1D arrays (cuMemcpyHtoA_v2, AtoH, DtoA, AtoD, AtoA, the Async
-// forms), every byte checked with copies back. The CudaArray cases run
+// forms) and in batches (cuMemcpy3DBatchAsync, both versions), every byte
+// checked with copies back. The CudaArray cases run
 // unchanged on a real libcuda.so.1; CudaArrayEmulated checks what only the
 // emulation decides (refused formats, exact codes, memory accounting).
 
@@ -18,6 +19,9 @@
 namespace {
 
 typedef CUresult (*legacy_array_create_fn)(CUarray *, const void *);
+// cuMemcpy3DBatchAsync of CUDA 12.8 (with failIdx); CUDA 13's is _v2.
+typedef CUresult (*batch3d_12080_fn)(size_t, CUDA_MEMCPY3D_BATCH_OP *, size_t *,
+                                     unsigned long long, CUstream);
 
 class CudaArray : public CudaCtxTest {
   protected:
@@ -261,6 +265,112 @@ TEST_F(CudaArray, ThreeDimensionalRoundTripAndBoxes) {
     CU_EXPECT_OK(cuArrayDestroy(a));
 }
 
+// One operation of a 3D batch, in elements.
+CUmemcpy3DOperand PointerOperand(CUdeviceptr p, size_t row_length = 0,
+                                 size_t layer_height = 0) {
+    CUmemcpy3DOperand o = {};
+    o.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    o.op.ptr.ptr = p;
+    o.op.ptr.rowLength = row_length;
+    o.op.ptr.layerHeight = layer_height;
+    return o;
+}
+CUmemcpy3DOperand ArrayOperand(CUarray a, size_t x = 0, size_t y = 0,
+                               size_t z = 0) {
+    CUmemcpy3DOperand o = {};
+    o.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
+    o.op.array.array = a;
+    o.op.array.offset = {x, y, z};
+    return o;
+}
+CUDA_MEMCPY3D_BATCH_OP BatchOp(CUmemcpy3DOperand src, CUmemcpy3DOperand dst,
+                               size_t w, size_t h, size_t d) {
+    CUDA_MEMCPY3D_BATCH_OP op = {};
+    op.src = src;
+    op.dst = dst;
+    op.extent = {w, h, d};
+    op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    return op;
+}
+
+// Batches of 3D copies: host -> array, then array -> device memory with a
+// box of the array into host memory of a row length and layer height of
+// its own, in one batch (the copies of a batch are unordered: none reads
+// what another writes).
+TEST_F(CudaArray, BatchesOfThreeDimensionalCopies) {
+    auto batch = reinterpret_cast<decltype(&::cuMemcpy3DBatchAsync_v2)>(
+        cuda_test_driver_symbol("cuMemcpy3DBatchAsync_v2"));
+    if (batch == nullptr) {
+        GTEST_SKIP() << "the driver predates CUDA 13's cuMemcpy3DBatchAsync";
+    }
+    const size_t w = 16, h = 8, depth = 4, elem = 4, row = w * elem;
+    const size_t n = row * h * depth;
+    CUarray a = Make3D(w, h, depth, CU_AD_FORMAT_UNSIGNED_INT32, 1);
+    ASSERT_NE(a, nullptr);
+    void *pinned;
+    CU_ASSERT_OK(cu->cuMemAllocHost_v2(&pinned, 2 * n));
+    unsigned char *in = static_cast<unsigned char *>(pinned), *box = in + n;
+    std::vector<unsigned char> data = Pattern(n, 5);
+    std::memcpy(in, data.data(), n);
+    std::memset(box, 0, n);
+    CUdeviceptr dev;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&dev, n));
+    CUstream s;
+    CU_ASSERT_OK(cu->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+
+    CUDA_MEMCPY3D_BATCH_OP first =
+        BatchOp(PointerOperand(reinterpret_cast<CUdeviceptr>(in)),
+                ArrayOperand(a), w, h, depth);
+    CU_ASSERT_OK(batch(1, &first, 0, s));
+    // A box of 5 x 3 x 2 elements at (2, 1, 1), into rows of 8 elements
+    // and layers of 5 rows.
+    const size_t bw = 5, bh = 3, bd = 2, bx = 2, by = 1, bz = 1;
+    const size_t rl = 8, lh = 5;
+    CUDA_MEMCPY3D_BATCH_OP second[2] = {
+        BatchOp(ArrayOperand(a), PointerOperand(dev), w, h, depth),
+        BatchOp(ArrayOperand(a, bx, by, bz),
+                PointerOperand(reinterpret_cast<CUdeviceptr>(box), rl, lh), bw,
+                bh, bd)};
+    CU_ASSERT_OK(batch(2, second, 0, s));
+    CU_ASSERT_OK(cu->cuStreamSynchronize(s));
+    std::vector<unsigned char> got(n);
+    CU_ASSERT_OK(cu->cuMemcpyDtoH_v2(got.data(), dev, n));
+    EXPECT_EQ(got, data);
+    for (size_t z = 0; z < bd; z++) {
+        for (size_t r = 0; r < bh; r++) {
+            ASSERT_EQ(
+                0, std::memcmp(&box[((z * lh) + r) * rl * elem],
+                               &data[((bz + z) * h + by + r) * row + bx * elem],
+                               bw * elem))
+                << "slice " << z << " row " << r;
+        }
+    }
+
+    // What cuda.h forbids.
+    CUDA_MEMCPY3D_BATCH_OP bad = first;
+    bad.extent.depth = 0;
+    EXPECT_EQ(batch(1, &bad, 0, s), CUDA_ERROR_INVALID_VALUE)
+        << "an extent of 0";
+    bad = first;
+    bad.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_INVALID;
+    EXPECT_EQ(batch(1, &bad, 0, s), CUDA_ERROR_INVALID_VALUE);
+    bad = second[1];
+    bad.dst.op.ptr.rowLength = bw - 1;
+    EXPECT_EQ(batch(1, &bad, 0, s), CUDA_ERROR_INVALID_VALUE)
+        << "a row length shorter than the extent";
+    EXPECT_EQ(batch(1, &first, 1, s), CUDA_ERROR_INVALID_VALUE)
+        << "flags must be 0";
+    EXPECT_EQ(batch(1, &first, 0, nullptr), CUDA_ERROR_INVALID_VALUE)
+        << "not the legacy default stream";
+    EXPECT_EQ(batch(0, &first, 0, s), CUDA_ERROR_INVALID_VALUE);
+    CU_ASSERT_OK(cu->cuStreamSynchronize(s));
+
+    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
+    CU_EXPECT_OK(cu->cuMemFree_v2(dev));
+    CU_EXPECT_OK(cu->cuMemFreeHost(pinned));
+    CU_EXPECT_OK(cuArrayDestroy(a));
+}
+
 TEST_F(CudaArray, PeerCopyIntoAnArray) {
     const size_t w = 32, h = 4, row = w * 2;
     CUarray a = Make3D(w, h, 0, CU_AD_FORMAT_HALF, 1);
@@ -499,6 +609,47 @@ TEST_F(CudaArrayEmulated, RefusedKindsAndExactCodes) {
         cuda_test_driver_symbol("cuArrayCreate"));
     ASSERT_NE(legacy, nullptr);
     EXPECT_EQ(legacy(&a, &d), CUDA_ERROR_NOT_SUPPORTED);
+}
+
+// CUDA 12.8's batch names the operation that failed; SIZE_MAX for the
+// batch as a whole.
+TEST_F(CudaArrayEmulated, BatchFailIndex) {
+    auto batch = reinterpret_cast<batch3d_12080_fn>(
+        cuda_test_driver_symbol("cuMemcpy3DBatchAsync"));
+    ASSERT_NE(batch, nullptr);
+    CUarray a = Make3D(8, 8, 0, CU_AD_FORMAT_UNSIGNED_INT8, 2);
+    ASSERT_NE(a, nullptr);
+    CUarray b = Make3D(8, 8, 0, CU_AD_FORMAT_UNSIGNED_INT8, 1);
+    ASSERT_NE(b, nullptr);
+    CUdeviceptr dev;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&dev, 256));
+    CUstream s;
+    CU_ASSERT_OK(cu->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUDA_MEMCPY3D_BATCH_OP ops[3] = {
+        BatchOp(ArrayOperand(a), PointerOperand(dev), 8, 8, 1),
+        BatchOp(PointerOperand(dev), ArrayOperand(a), 8, 8, 1),
+        BatchOp(ArrayOperand(a), ArrayOperand(b), 8, 8, 1)};
+    size_t fail = 0;
+    CU_ASSERT_OK(batch(2, ops, &fail, 0, s));
+    EXPECT_EQ(batch(3, ops, &fail, 0, s), CUDA_ERROR_INVALID_VALUE)
+        << "arrays of elements of 2 and 1 bytes";
+    EXPECT_EQ(fail, 2u);
+    ops[1].extent.width = 9;
+    EXPECT_EQ(batch(2, ops, &fail, 0, s), CUDA_ERROR_INVALID_VALUE)
+        << "past the array";
+    EXPECT_EQ(fail, 1u);
+    EXPECT_EQ(batch(2, ops, &fail, 1, s), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(fail, SIZE_MAX);
+    auto ptsz = reinterpret_cast<batch3d_12080_fn>(
+        cuda_test_driver_symbol("cuMemcpy3DBatchAsync_ptsz"));
+    ASSERT_NE(ptsz, nullptr);
+    CU_EXPECT_OK(ptsz(1, ops, &fail, 0, nullptr))
+        << "NULL is the per-thread default stream there";
+    CU_EXPECT_OK(cu->cuCtxSynchronize());
+    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
+    CU_EXPECT_OK(cu->cuMemFree_v2(dev));
+    CU_EXPECT_OK(cuArrayDestroy(a));
+    CU_EXPECT_OK(cuArrayDestroy(b));
 }
 
 TEST_F(CudaArrayEmulated, ArraysAreDeviceMemoryOfTheirContext) {
