@@ -16,8 +16,23 @@
 //                                       4 KiB on a stream, synchronized;
 //                                       ratio: against cuMemAlloc_v2 +
 //                                       cuMemFree_v2 ("sync_alloc_free")
+//   host_func_roundtrip                 cuLaunchHostFunc of an empty function
+//                                       + cuStreamSynchronize
+//   host_func_latency                   wall-clock time from the call of
+//                                       cuLaunchHostFunc on an idle stream
+//                                       to the start of the function (on
+//                                       the driver's thread): median, p99 and
+//                                       maximum of single launches
+//   stream_memcpy_100 / graph_memcpy_100
+//                                       100 device-to-device copies of 4 KiB
+//                                       (disjoint) + cuStreamSynchronize:
+//                                       cuMemcpyDtoDAsync_v2 each, against
+//                                       one cuGraphLaunch of a graph of 100
+//                                       chained memcpy nodes (instantiated
+//                                       once); ratio: graph / stream
 // Each is a distribution over the run's repetitions of ns per operation,
-// on the run's clock, written like every other result.
+// on the run's clock (host_func_latency: of single operations, wall
+// clock), written like every other result.
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +67,16 @@ typedef struct calls_t {
     CUresult (*unmap)(CUdeviceptr, size_t);
     CUresult (*alloc_async)(CUdeviceptr *, size_t, CUstream);
     CUresult (*free_async)(CUdeviceptr, CUstream);
+    CUresult (*launch_host_func)(CUstream, CUhostFn, void *);
+    CUresult (*dtod_async)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*ctx_get_current)(CUcontext *);
+    CUresult (*graph_create)(CUgraph *, unsigned int);
+    CUresult (*graph_destroy)(CUgraph);
+    CUresult (*graph_add_memcpy)(CUgraphNode *, CUgraph, const CUgraphNode *,
+                                 size_t, const CUDA_MEMCPY3D *, CUcontext);
+    CUresult (*graph_instantiate)(CUgraphExec *, CUgraph, unsigned long long);
+    CUresult (*graph_launch)(CUgraphExec, CUstream);
+    CUresult (*graph_exec_destroy)(CUgraphExec);
 } calls_t;
 
 // The largest copy.
@@ -67,7 +92,12 @@ typedef struct op_t {
     size_t size;
     CUdeviceptr va; // vmm_cycle: the reservation
     int device;
+    CUgraphExec graph; // *_memcpy_100: the graph of the copies
 } op_t;
+
+// The copies of stream_memcpy_100 and graph_memcpy_100.
+#define GRAPH_COPIES 100
+#define GRAPH_COPY_SIZE ((size_t)4 << 10)
 
 typedef bool (*op_fn)(op_t *op, long n);
 
@@ -131,6 +161,115 @@ static bool alloc_free_async(op_t *op, long n) {
         }
     }
     return true;
+}
+
+static void CUDA_CB nothing(void *arg) {
+    (void)arg;
+}
+
+static bool host_func_roundtrip(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        if (op->cu->launch_host_func(op->stream, nothing, NULL) !=
+                CUDA_SUCCESS ||
+            op->cu->stream_synchronize(op->stream) != CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void CUDA_CB stamp(void *arg) {
+    *(double *)arg = bench_now(BENCH_CLOCK_WALL);
+}
+
+// Latencies of single launches, from the call to the function's start.
+static bool host_func_latency(const bench_options_t *o, const char *mode,
+                              op_t *op) {
+    enum { WARMUP = 50, MAX_SAMPLES = 4000 };
+    size_t n = o->quick ? 400 : MAX_SAMPLES;
+    double *samples = malloc(n * sizeof(*samples));
+    if (samples == NULL) {
+        bench_fail("cuda", "out of memory for host_func_latency");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < WARMUP + n; i++) {
+        double started = 0;
+        double t0 = bench_now(BENCH_CLOCK_WALL);
+        ok = op->cu->launch_host_func(op->stream, stamp, &started) ==
+                 CUDA_SUCCESS &&
+             op->cu->stream_synchronize(op->stream) == CUDA_SUCCESS;
+        if (i >= WARMUP) {
+            samples[i - WARMUP] = started - t0;
+        }
+    }
+    if (ok) {
+        bench_result_t r;
+        bench_result_init(&r, "host_func_latency", "cuda", mode, -1, 1, 0);
+        bench_summarize_tail(&r, samples, n);
+        bench_write_result(&r);
+    } else {
+        bench_fail("cuda", "host_func_latency: a launch failed");
+    }
+    free(samples);
+    return ok;
+}
+
+static bool stream_memcpy_100(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        for (size_t k = 0; k < GRAPH_COPIES; k++) {
+            if (op->cu->dtod_async(
+                    op->dev + (GRAPH_COPIES + k) * GRAPH_COPY_SIZE,
+                    op->dev + k * GRAPH_COPY_SIZE, GRAPH_COPY_SIZE,
+                    op->stream) != CUDA_SUCCESS) {
+                return false;
+            }
+        }
+        if (op->cu->stream_synchronize(op->stream) != CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool graph_memcpy_100(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        if (op->cu->graph_launch(op->graph, op->stream) != CUDA_SUCCESS ||
+            op->cu->stream_synchronize(op->stream) != CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The graph of graph_memcpy_100: the same copies as chained memcpy nodes.
+static bool make_copy_graph(op_t *op) {
+    CUcontext ctx;
+    CUgraph g;
+    if (op->cu->ctx_get_current(&ctx) != CUDA_SUCCESS ||
+        op->cu->graph_create(&g, 0) != CUDA_SUCCESS) {
+        return false;
+    }
+    bool ok = true;
+    CUgraphNode prev = NULL;
+    for (size_t k = 0; ok && k < GRAPH_COPIES; k++) {
+        CUDA_MEMCPY3D c = {0};
+        c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.srcDevice = op->dev + k * GRAPH_COPY_SIZE;
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = op->dev + (GRAPH_COPIES + k) * GRAPH_COPY_SIZE;
+        c.WidthInBytes = GRAPH_COPY_SIZE;
+        c.Height = 1;
+        c.Depth = 1;
+        CUgraphNode node;
+        ok = op->cu->graph_add_memcpy(&node, g, prev != NULL ? &prev : NULL,
+                                      prev != NULL ? 1 : 0, &c,
+                                      ctx) == CUDA_SUCCESS;
+        prev = node;
+    }
+    ok = ok && op->cu->graph_instantiate(&op->graph, g, 0) == CUDA_SUCCESS;
+    (void)op->cu->graph_destroy(g);
+    return ok;
 }
 
 static bool alloc_free_sync(op_t *op, long n) {
@@ -198,6 +337,15 @@ static bool resolve(bench_driver_t *d, calls_t *cu) {
         {"cuMemUnmap", (void **)&cu->unmap},
         {"cuMemAllocAsync", (void **)&cu->alloc_async},
         {"cuMemFreeAsync", (void **)&cu->free_async},
+        {"cuLaunchHostFunc", (void **)&cu->launch_host_func},
+        {"cuMemcpyDtoDAsync_v2", (void **)&cu->dtod_async},
+        {"cuCtxGetCurrent", (void **)&cu->ctx_get_current},
+        {"cuGraphCreate", (void **)&cu->graph_create},
+        {"cuGraphDestroy", (void **)&cu->graph_destroy},
+        {"cuGraphAddMemcpyNode", (void **)&cu->graph_add_memcpy},
+        {"cuGraphInstantiateWithFlags", (void **)&cu->graph_instantiate},
+        {"cuGraphLaunch", (void **)&cu->graph_launch},
+        {"cuGraphExecDestroy", (void **)&cu->graph_exec_destroy},
     };
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
         *syms[i].fn = bench_cuda_symbol(d, syms[i].name);
@@ -294,6 +442,26 @@ static bool run_driver_calls(const bench_run_t *run) {
                 &base) ||
         !result(o, mode, "stream_alloc_free", alloc_free_async, &op, &base,
                 &r)) {
+        goto out;
+    }
+    op.size = 0;
+    if (!result(o, mode, "host_func_roundtrip", host_func_roundtrip, &op, NULL,
+                &r) ||
+        !host_func_latency(o, mode, &op)) {
+        goto out;
+    }
+    // 2 x 100 x 4 KiB of the copy buffer (at least 4 MiB).
+    if (!make_copy_graph(&op)) {
+        bench_fail("cuda", "cannot make the graph of graph_memcpy_100");
+        goto out;
+    }
+    op.size = GRAPH_COPY_SIZE;
+    bool graphs =
+        result(o, mode, "stream_memcpy_100", stream_memcpy_100, &op, NULL,
+               &base) &&
+        result(o, mode, "graph_memcpy_100", graph_memcpy_100, &op, &base, &r);
+    (void)cu.graph_exec_destroy(op.graph);
+    if (!graphs) {
         goto out;
     }
     ok = true;

@@ -26,8 +26,8 @@ const bench_measure_t *const bench_measures[] = {
     &bench_measure_error,     // native_error
     &bench_measure_residency, // residency_*: Level Zero resident devices
     &bench_measure_ipc,       // ipc_*
-    // memcpy, async_copy_*, vmm_cycle, *_alloc_free: the CUDA driver's
-    // own calls
+    // memcpy, async_copy_*, vmm_cycle, *_alloc_free, host_func_*,
+    // *_memcpy_100: the CUDA driver's own calls
     &bench_measure_cuda_driver,
     // vmm_cycle, event_pool_ipc_*: the Level Zero driver's own calls
     &bench_measure_ze_driver,

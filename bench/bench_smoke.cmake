@@ -101,8 +101,17 @@ if(MOCKS)
     # (bench_cuda_driver.c, bench_ze_driver.c).
     set(ze_arena_names residency_idle residency_stall residency_change
                        vmm_cycle event_pool_ipc_open event_pool_ipc_close)
-    set(cuda_arena_names memcpy async_copy_htod async_copy_dtoh vmm_cycle
-                         sync_alloc_free stream_alloc_free)
+    set(cuda_arena_names
+        memcpy
+        async_copy_htod
+        async_copy_dtoh
+        vmm_cycle
+        sync_alloc_free
+        stream_alloc_free
+        host_func_roundtrip
+        host_func_latency
+        stream_memcpy_100
+        graph_memcpy_100)
     foreach(provider ${providers})
         foreach(mode arena memfd)
             foreach(name ${${mode}_names} ${${provider}_${mode}_names})

@@ -19,6 +19,7 @@
 
 #include "cuda_mock_internal.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -235,6 +236,39 @@ static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
     return CUDA_SUCCESS;
 }
 
+// The hooks of every file (CUDA_MOCK_CTX_TEARDOWN), in their ELF section.
+extern const cuda_mock_teardown_t __start_cuda_mock_teardown[]
+    __attribute__((visibility("hidden")));
+extern const cuda_mock_teardown_t __stop_cuda_mock_teardown[]
+    __attribute__((visibility("hidden")));
+
+// Runs every teardown hook for `ctx`, lowest order first (a handful of
+// hooks: each pass runs those of the next order up).
+static void run_teardown_hooks(const struct CUctx_st *ctx) {
+    long long floor = LLONG_MIN; // the orders below it have run
+    for (;;) {
+        bool found = false;
+        int next = 0;
+        for (const cuda_mock_teardown_t *h = __start_cuda_mock_teardown;
+             h < __stop_cuda_mock_teardown; h++) {
+            if (h->order >= floor && (!found || h->order < next)) {
+                next = h->order;
+                found = true;
+            }
+        }
+        if (!found) {
+            return;
+        }
+        for (const cuda_mock_teardown_t *h = __start_cuda_mock_teardown;
+             h < __stop_cuda_mock_teardown; h++) {
+            if (h->order == next) {
+                h->fn(ctx);
+            }
+        }
+        floor = (long long)next + 1;
+    }
+}
+
 // Ends a context's life (under `lock`): its memory goes with it, as in the
 // driver, which frees a context's allocations and mappings when the context
 // is destroyed or its primary context reset. A created context's slot gets
@@ -247,10 +281,7 @@ static void teardown(struct CUctx_st *ctx) {
     atomic_store_explicit(&ctx->state, CTX_FREE, memory_order_release);
     (void)umf_mock_object_remove(CUDA_MOCK_OBJECT_CONTEXT, ctx);
     forget_peer(ctx);
-    cuda_mock_stream_ctx_teardown(ctx);
-    cuda_mock_event_ctx_teardown(ctx);
-    cuda_mock_host_ctx_teardown(ctx);
-    cuda_mock_mem_ctx_teardown(ctx);
+    run_teardown_hooks(ctx);
 }
 
 // Creation flags: those of CU_CTX_FLAGS_MASK, at most one scheduling mode.
@@ -314,6 +345,13 @@ static CUresult primary_release(CUdevice dev, const char *call) {
     struct CUctx_st *ctx = &primary_ctx[dev];
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
+    if (ctx->retains == 1) {
+        // The last release, unless another thread retains meanwhile: the
+        // context's queued work first, outside the lock.
+        pthread_mutex_unlock(&lock);
+        cuda_mock_order_ctx_drain(ctx);
+        pthread_mutex_lock(&lock);
+    }
     if (ctx->retains == 0) {
         UMF_MOCK_LOG_ERROR("%s(dev=%d): the primary context is not retained",
                            call, dev);
@@ -541,6 +579,8 @@ static CUresult ctx_destroy(CUcontext ctx, const char *call) {
                            call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
+    // Its queued work first, outside the lock (host functions may run).
+    cuda_mock_order_ctx_drain(c);
     pthread_mutex_lock(&lock);
     if (atomic_load_explicit(&c->state, memory_order_relaxed) != CTX_LIVE) {
         // Another thread destroyed it meanwhile.
@@ -677,18 +717,22 @@ CUDA_MOCK_API CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
     return res;
 }
 
-// Every operation of the emulated devices completes before its call
-// returns, so synchronising only checks the context.
+// Waits for the work queued on the context's streams (cuda_mock_queue.c).
 CUDA_MOCK_API CUresult cuCtxSynchronize(void) {
     CUDA_MOCK_ENTER(cuCtxSynchronize);
     struct CUctx_st *c;
-    return cuda_mock_ctx_current(&c);
+    CUresult res = cuda_mock_ctx_current(&c);
+    return res == CUDA_SUCCESS ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize")
+                               : res;
 }
 
 CUDA_MOCK_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxSynchronize_v2);
     struct CUctx_st *c;
-    return ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+    CUresult res = ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize_v2")
+               : res;
 }
 
 // ---------------------------------------------------------------------------

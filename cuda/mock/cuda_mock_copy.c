@@ -78,13 +78,11 @@ static CUresult check_rows(uintptr_t base, size_t pitch, size_t width,
     return CUDA_SUCCESS;
 }
 
-CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
-                             size_t dst_pitch, uintptr_t src, size_t src_pitch,
-                             size_t width, size_t height, unsigned sides,
-                             const char *call) {
-    if (width == 0 || height == 0) {
-        return CUDA_SUCCESS;
-    }
+// The checks of a copy of rows (both sides).
+static inline CUresult check_copy(int dst_device, int src_device, uintptr_t dst,
+                                  size_t dst_pitch, uintptr_t src,
+                                  size_t src_pitch, size_t width, size_t height,
+                                  unsigned sides, const char *call) {
     if (dst == 0 || src == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -96,6 +94,30 @@ CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
                          (sides & CUDA_MOCK_SRC_DEVICE) != 0, src_device, false,
                          call, "source");
     }
+    return res;
+}
+
+CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
+                                   uintptr_t dst, size_t dst_pitch,
+                                   uintptr_t src, size_t src_pitch,
+                                   size_t width, size_t height, unsigned sides,
+                                   const char *call) {
+    if (width == 0 || height == 0) {
+        return CUDA_SUCCESS;
+    }
+    return check_copy(dst_device, src_device, dst, dst_pitch, src, src_pitch,
+                      width, height, sides, call);
+}
+
+CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
+                             size_t dst_pitch, uintptr_t src, size_t src_pitch,
+                             size_t width, size_t height, unsigned sides,
+                             const char *call) {
+    if (width == 0 || height == 0) {
+        return CUDA_SUCCESS;
+    }
+    CUresult res = check_copy(dst_device, src_device, dst, dst_pitch, src,
+                              src_pitch, width, height, sides, call);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -106,21 +128,28 @@ CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
     return CUDA_SUCCESS;
 }
 
-CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
-                        unsigned elem, size_t width, size_t height,
-                        const char *call) {
+CUresult cuda_mock_fill_check(int device, uintptr_t dst, size_t pitch,
+                              unsigned elem, size_t width, size_t height,
+                              const char *call) {
     if (width == 0 || height == 0) {
         return CUDA_SUCCESS;
     }
     if (width > SIZE_MAX / elem) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    size_t bytes = width * elem;
-    CUresult res = check_rows(dst, pitch, bytes, height, true, device, true,
-                              call, "destination");
-    if (res != CUDA_SUCCESS) {
+    return check_rows(dst, pitch, width * elem, height, true, device, true,
+                      call, "destination");
+}
+
+CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
+                        unsigned elem, size_t width, size_t height,
+                        const char *call) {
+    CUresult res =
+        cuda_mock_fill_check(device, dst, pitch, elem, width, height, call);
+    if (res != CUDA_SUCCESS || width == 0 || height == 0) {
         return res;
     }
+    size_t bytes = width * elem;
     for (size_t r = 0; r < height; r++) {
         unsigned char *row = (unsigned char *)(dst + r * pitch);
         if (elem == 1) {
@@ -140,74 +169,81 @@ CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
 }
 
 // ---------------------------------------------------------------------------
-// Synchronous 1D copies, in the current context
+// Synchronous 1D copies, in the current context: operations of its default
+// stream (after the work queued there, cuda_mock_queue.c), complete on
+// return.
 
-static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, unsigned sides,
-                     const char *call) {
+static CUresult copy(uintptr_t dst, CUmemorytype dst_type, uintptr_t src,
+                     CUmemorytype src_type, size_t n, const char *call) {
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_ctx_current(&ctx);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     int device = cuda_mock_ctx_device(ctx);
-    return cuda_mock_copy_bytes(device, device, dst, src, n, sides, call);
+    cuda_mock_op_t op = cuda_mock_copy_op(device, dst, n, dst_type, device, src,
+                                          n, src_type, n, 1, call);
+    return cuda_mock_order_sync(ctx, &op);
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice,
                                        const void *srcHost, size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
-                CUDA_MOCK_DST_DEVICE, "cuMemcpyHtoD_v2");
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE, (uintptr_t)srcHost,
+                CU_MEMORYTYPE_HOST, ByteCount, "cuMemcpyHtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice,
                                             const void *srcHost,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyHtoD_v2_ptds);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount,
-                CUDA_MOCK_DST_DEVICE, "cuMemcpyHtoD_v2_ptds");
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE, (uintptr_t)srcHost,
+                CU_MEMORYTYPE_HOST, ByteCount, "cuMemcpyHtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2);
-    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoH_v2");
+    return copy((uintptr_t)dstHost, CU_MEMORYTYPE_HOST, (uintptr_t)srcDevice,
+                CU_MEMORYTYPE_DEVICE, ByteCount, "cuMemcpyDtoH_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoH_v2_ptds(void *dstHost,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoH_v2_ptds);
-    return copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoH_v2_ptds");
+    return copy((uintptr_t)dstHost, CU_MEMORYTYPE_HOST, (uintptr_t)srcDevice,
+                CU_MEMORYTYPE_DEVICE, ByteCount, "cuMemcpyDtoH_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice,
                                        CUdeviceptr srcDevice,
                                        size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE, "cuMemcpyDtoD_v2");
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE,
+                (uintptr_t)srcDevice, CU_MEMORYTYPE_DEVICE, ByteCount,
+                "cuMemcpyDtoD_v2");
 }
 
 CUDA_MOCK_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice,
                                             CUdeviceptr srcDevice,
                                             size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpyDtoD_v2_ptds);
-    return copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount,
-                CUDA_MOCK_DST_DEVICE | CUDA_MOCK_SRC_DEVICE,
+    return copy((uintptr_t)dstDevice, CU_MEMORYTYPE_DEVICE,
+                (uintptr_t)srcDevice, CU_MEMORYTYPE_DEVICE, ByteCount,
                 "cuMemcpyDtoD_v2_ptds");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src,
                                 size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy);
-    return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy");
+    return copy((uintptr_t)dst, CU_MEMORYTYPE_UNIFIED, (uintptr_t)src,
+                CU_MEMORYTYPE_UNIFIED, ByteCount, "cuMemcpy");
 }
 
 CUDA_MOCK_API CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src,
                                      size_t ByteCount) {
     CUDA_MOCK_ENTER(cuMemcpy_ptds);
-    return copy((uintptr_t)dst, (uintptr_t)src, ByteCount, 0, "cuMemcpy_ptds");
+    return copy((uintptr_t)dst, CU_MEMORYTYPE_UNIFIED, (uintptr_t)src,
+                CU_MEMORYTYPE_UNIFIED, ByteCount, "cuMemcpy_ptds");
 }

@@ -2,105 +2,40 @@
 //
 // 2D copies: cuMemcpy2D_v2, cuMemcpy2DUnaligned_v2 (the emulation has no
 // alignment restriction to lift, so the two are the same) and
-// cuMemcpy2DAsync_v2, with their per-thread variants. The CUDA_MEMCPY2D
-// structure is checked as cuda.h documents it: each side's memory type
-// (host, device, unified; CUDA arrays are not emulated, so no array handle
-// is valid), a pitch of at least X + WidthInBytes when there is more than
-// one row and at most CU_DEVICE_ATTRIBUTE_MAX_PITCH, and ranges without
-// overflow. The copy engine (cuda_mock_copy.c) then checks every row's
-// range against the driver's memory.
+// cuMemcpy2DAsync_v2, with their per-thread variants. A CUDA_MEMCPY2D is a
+// 3D copy of one slice: the engine of cuda_mock_copy3d.c checks it as
+// cuda.h documents (each side's memory type, host, device, unified or a
+// CUDA array; a pitch of at least X + WidthInBytes when there is more than
+// one row and at most CU_DEVICE_ATTRIBUTE_MAX_PITCH; an array's extents
+// and whole elements; ranges without overflow), and the copy engine
+// (cuda_mock_copy.c) checks every row's range against the driver's memory.
 
 #include "cuda_mock_internal.h"
-
-#include <stdint.h>
-
-// The largest pitch (CU_DEVICE_ATTRIBUTE_MAX_PITCH, cuda_mock_device.c).
-#define MAX_PITCH 2147483647u
-
-typedef struct side_t {
-    uintptr_t base; // the first byte of the first row
-    size_t pitch;
-    bool device; // must be memory of the driver
-} side_t;
-
-static CUresult side_of(CUmemorytype type, const void *host, CUdeviceptr dev,
-                        CUarray array, size_t x, size_t y, size_t pitch,
-                        size_t width, size_t height, const char *call,
-                        const char *what, side_t *out) {
-    uintptr_t base;
-    switch (type) {
-    case CU_MEMORYTYPE_HOST:
-        base = (uintptr_t)host;
-        out->device = false;
-        break;
-    case CU_MEMORYTYPE_DEVICE:
-        base = (uintptr_t)dev;
-        out->device = true;
-        break;
-    case CU_MEMORYTYPE_UNIFIED:
-        base = (uintptr_t)dev;
-        out->device = false; // either: the engine tells by the address
-        break;
-    case CU_MEMORYTYPE_ARRAY:
-        UMF_MOCK_LOG_ERROR("%s: %s is CUDA array %p; the emulated driver has "
-                           "no CUDA arrays",
-                           call, what, (void *)array);
-        return CUDA_ERROR_INVALID_VALUE;
-    default:
-        UMF_MOCK_LOG_ERROR("%s: %s memory type %d is not a CUmemorytype", call,
-                           what, (int)type);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    if (base == 0) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    if (pitch > MAX_PITCH ||
-        (height > 1 && (x > SIZE_MAX - width || pitch < x + width))) {
-        UMF_MOCK_LOG_ERROR("%s: %s pitch %zu (X %zu, width %zu bytes)", call,
-                           what, pitch, x, width);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    if ((y != 0 && pitch > (UINTPTR_MAX - base) / y) ||
-        x > UINTPTR_MAX - base - y * pitch) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    out->base = base + y * pitch + x;
-    out->pitch = pitch;
-    return CUDA_SUCCESS;
-}
 
 static CUresult copy2d(const CUDA_MEMCPY2D *c, bool sync, CUstream stream,
                        const char *call) {
     if (c == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    cuda_mock_ctx_t *ctx;
-    CUresult res = sync ? cuda_mock_ctx_current(&ctx)
-                        : cuda_mock_stream_resolve(stream, call, &ctx);
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    if (c->WidthInBytes == 0 || c->Height == 0) {
-        return CUDA_SUCCESS;
-    }
-    side_t src, dst;
-    res = side_of(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray,
-                  c->srcXInBytes, c->srcY, c->srcPitch, c->WidthInBytes,
-                  c->Height, call, "source", &src);
-    if (res == CUDA_SUCCESS) {
-        res = side_of(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray,
-                      c->dstXInBytes, c->dstY, c->dstPitch, c->WidthInBytes,
-                      c->Height, call, "destination", &dst);
-    }
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    int device = cuda_mock_ctx_device(ctx);
-    return cuda_mock_copy_rows(device, device, dst.base, dst.pitch, src.base,
-                               src.pitch, c->WidthInBytes, c->Height,
-                               (dst.device ? CUDA_MOCK_DST_DEVICE : 0u) |
-                                   (src.device ? CUDA_MOCK_SRC_DEVICE : 0u),
-                               call);
+    CUDA_MEMCPY3D_PEER p = {0};
+    p.srcXInBytes = c->srcXInBytes;
+    p.srcY = c->srcY;
+    p.srcMemoryType = c->srcMemoryType;
+    p.srcHost = c->srcHost;
+    p.srcDevice = c->srcDevice;
+    p.srcArray = c->srcArray;
+    p.srcPitch = c->srcPitch;
+    p.dstXInBytes = c->dstXInBytes;
+    p.dstY = c->dstY;
+    p.dstMemoryType = c->dstMemoryType;
+    p.dstHost = c->dstHost;
+    p.dstDevice = c->dstDevice;
+    p.dstArray = c->dstArray;
+    p.dstPitch = c->dstPitch;
+    p.WidthInBytes = c->WidthInBytes;
+    p.Height = c->Height;
+    p.Depth = 1;
+    return cuda_mock_copy3d_enqueue(&p, sync, stream, call);
 }
 
 CUDA_MOCK_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) {

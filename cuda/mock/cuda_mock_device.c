@@ -267,6 +267,12 @@ static const int attributes[CU_DEVICE_ATTRIBUTE_MAX] = {
 
 #undef A
 
+int cuda_mock_device_limit(CUdevice_attribute attrib) {
+    return (int)attrib >= 1 && (int)attrib < (int)CU_DEVICE_ATTRIBUTE_MAX
+               ? attributes[attrib]
+               : 0;
+}
+
 CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
                                             CUdevice dev) {
     CUDA_MOCK_ENTER(cuDeviceGetAttribute);

@@ -32,6 +32,11 @@ static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_EVENT] = "event",
     [CUDA_MOCK_OBJECT_POOL] = "memory pool",
     [CUDA_MOCK_OBJECT_HOST_REGISTRATION] = "host registration",
+    [CUDA_MOCK_OBJECT_ARRAY] = "CUDA array",
+    [CUDA_MOCK_OBJECT_GRAPH] = "graph",
+    [CUDA_MOCK_OBJECT_GRAPH_NODE] = "graph node",
+    [CUDA_MOCK_OBJECT_GRAPH_EXEC] = "executable graph",
+    [CUDA_MOCK_OBJECT_USER_OBJECT] = "user object",
 };
 
 static umf_mock_driver_desc_t cuda_mock_desc = {

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Events. Work completes when it is enqueued, so an event is complete the
-// moment it is recorded: cuEventQuery says CUDA_SUCCESS and
-// cuEventSynchronize returns at once, before the first record too (an
-// empty set of work, as documented). A record takes the host's monotonic
-// clock; cuEventElapsedTime gives the time between two records, which
-// includes the work enqueued between them (it ran then), with the
-// resolution of CLOCK_MONOTONIC (nanoseconds, reported in float
-// milliseconds). An event lives in a table slot (cuda_mock_handles.c) and
-// goes with cuEventDestroy_v2 or with its context; a destroyed event is
-// CUDA_ERROR_INVALID_HANDLE, never a crash.
+// Events. A record is an operation of its stream (cuda_mock_queue.c): it
+// runs when it is enqueued, unless work is queued before it on that stream
+// (behind a host function), and then the event is pending until the
+// record ran: cuEventQuery says CUDA_ERROR_NOT_READY, cuEventSynchronize
+// waits, cuStreamWaitEvent makes later work of its stream wait. Before the
+// first record an event is complete (an empty set of work, as documented).
+// A record takes the host's monotonic clock when it runs;
+// cuEventElapsedTime gives the time between two records, which includes
+// the work run between them, with the resolution of CLOCK_MONOTONIC
+// (nanoseconds, reported in float milliseconds). An event lives in a table slot
+// (cuda_mock_handles.c) and goes with cuEventDestroy_v2 or with its context; a
+// destroyed event is CUDA_ERROR_INVALID_HANDLE, never a crash.
 //
 // Interprocess events (CU_EVENT_INTERPROCESS) keep their state in a
 // shareable pool of one slot of the core (mock_events.h), which a record
@@ -37,7 +39,8 @@ struct CUevent_st {
     _Atomic uint64_t recorded_ns;
     // Interprocess and opened events: their shared state; else NULL.
     umf_mock_events_t *shared;
-    bool imported; // opened with cuIpcOpenEventHandle
+    bool imported;                 // opened with cuIpcOpenEventHandle
+    cuda_mock_event_order_t order; // under the order lock
 };
 
 static cuda_mock_table_t events = CUDA_MOCK_TABLE(
@@ -57,6 +60,33 @@ static struct CUevent_st *event_of(CUevent ev, const char *call) {
 CUresult cuda_mock_event_check(CUevent ev, const char *call) {
     return event_of(ev, call) != NULL ? CUDA_SUCCESS
                                       : CUDA_ERROR_INVALID_HANDLE;
+}
+
+cuda_mock_event_order_t *cuda_mock_event_order_of(CUevent ev, const char *call,
+                                                  cuda_mock_ctx_t **ctx,
+                                                  uint32_t *gen) {
+    struct CUevent_st *e = event_of(ev, call);
+    if (e == NULL) {
+        return NULL;
+    }
+    *ctx = e->ctx.ctx;
+    *gen = atomic_load_explicit(&e->slot.gen, memory_order_acquire);
+    return &e->order;
+}
+
+// The event of generation `gen`, if `ev` still is it.
+static struct CUevent_st *event_at(CUevent ev, uint32_t gen) {
+    struct CUevent_st *e = cuda_mock_table_get(&events, ev);
+    if (e == NULL || !cuda_mock_ctx_ref_alive(e->ctx) ||
+        atomic_load_explicit(&e->slot.gen, memory_order_acquire) != gen) {
+        return NULL;
+    }
+    return e;
+}
+
+cuda_mock_event_order_t *cuda_mock_event_order_at(CUevent ev, uint32_t gen) {
+    struct CUevent_st *e = event_at(ev, gen);
+    return e != NULL ? &e->order : NULL;
 }
 
 // A new event of `ctx`; on failure `shared` is released.
@@ -110,8 +140,11 @@ static uint64_t now_ns(void) {
     return ns != 0 ? ns : 1; // 0 means "never recorded"
 }
 
-// Marks the event recorded now; what it captures is complete already.
-static void record_now(struct CUevent_st *e) {
+void cuda_mock_event_record_now(CUevent ev, uint32_t gen) {
+    struct CUevent_st *e = event_at(ev, gen);
+    if (e == NULL) {
+        return; // destroyed after the record was queued
+    }
     atomic_store_explicit(&e->recorded_ns, now_ns(), memory_order_release);
     if (e->shared != NULL) {
         // What the record captured is complete: so in every process.
@@ -125,23 +158,27 @@ static CUresult record(CUevent ev, CUstream stream, unsigned flags,
     if (e == NULL) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t s;
+    CUresult res = cuda_mock_stream_get(stream, call, &s);
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    if (ctx != e->ctx.ctx) {
+    if (s.ctx != e->ctx.ctx) {
         UMF_MOCK_LOG_ERROR("%s: event %p and stream %p are of different "
                            "contexts",
                            call, (void *)ev, (void *)stream);
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    // CU_EVENT_RECORD_EXTERNAL is for stream capture, which is not emulated.
-    if (flags != CU_EVENT_RECORD_DEFAULT) {
+    // CU_EVENT_RECORD_EXTERNAL makes an event record node in a capture;
+    // outside one it is a plain record.
+    if ((flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL) != 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    record_now(e);
-    return CUDA_SUCCESS;
+    cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_RECORD, .call = call};
+    op.u.event.event = ev;
+    op.u.event.gen = atomic_load_explicit(&e->slot.gen, memory_order_acquire);
+    op.u.event.flags = flags;
+    return cuda_mock_order_submit(&s, &op);
 }
 
 CUDA_MOCK_API CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
@@ -168,51 +205,57 @@ CUDA_MOCK_API CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent,
     return record(hEvent, hStream, flags, "cuEventRecordWithFlags_ptsz");
 }
 
-// The whole context's work, which is complete (CUDA 12.5): the event and
-// the context must be the same context's.
-static CUresult ctx_event(CUcontext hCtx, CUevent hEvent, bool rec,
-                          const char *call) {
+// The whole context's work (CUDA 12.5): the event and the context must be
+// the same context's. The record waits for the context's queued work (as
+// cuCtxSynchronize does) and then marks the event, so that what it captured
+// is complete when it reads as recorded.
+CUDA_MOCK_API CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
+    CUDA_MOCK_ENTER(cuCtxRecordEvent);
     cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_ctx_live(hCtx, call, &ctx);
+    CUresult res = cuda_mock_ctx_live(hCtx, "cuCtxRecordEvent", &ctx);
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    struct CUevent_st *e = event_of(hEvent, call);
+    struct CUevent_st *e = event_of(hEvent, "cuCtxRecordEvent");
     if (e == NULL) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    if (rec && e->ctx.ctx != ctx) {
-        UMF_MOCK_LOG_ERROR("%s: event %p is not of context %p", call,
+    if (e->ctx.ctx != ctx) {
+        UMF_MOCK_LOG_ERROR("cuCtxRecordEvent: event %p is not of context %p",
                            (void *)hEvent, (void *)hCtx);
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    if (rec) {
-        record_now(e);
+    res = cuda_mock_order_ctx_sync(ctx, "cuCtxRecordEvent");
+    if (res != CUDA_SUCCESS) {
+        return res;
     }
+    cuda_mock_event_record_now(
+        hEvent, atomic_load_explicit(&e->slot.gen, memory_order_acquire));
     return CUDA_SUCCESS;
 }
 
-CUDA_MOCK_API CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
-    CUDA_MOCK_ENTER(cuCtxRecordEvent);
-    return ctx_event(hCtx, hEvent, true, "cuCtxRecordEvent");
-}
-
-// The context waits for what the event captured: complete already (the
-// event may be of another context, as for cuStreamWaitEvent).
+// The context's later work waits for what the event captured (the event may
+// be of another context, as for cuStreamWaitEvent): the call waits for the
+// event's last record to have run.
 CUDA_MOCK_API CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuCtxWaitEvent);
-    return ctx_event(hCtx, hEvent, false, "cuCtxWaitEvent");
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_ctx_live(hCtx, "cuCtxWaitEvent", &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return cuda_mock_order_event_sync(hEvent, true, "cuCtxWaitEvent");
 }
 
-// What an event captured is complete when the record returns.
+// What an event captured is complete once its last record ran.
 CUDA_MOCK_API CUresult cuEventQuery(CUevent hEvent) {
     CUDA_MOCK_ENTER(cuEventQuery);
-    return cuda_mock_event_check(hEvent, "cuEventQuery");
+    return cuda_mock_order_event_sync(hEvent, false, "cuEventQuery");
 }
 
 CUDA_MOCK_API CUresult cuEventSynchronize(CUevent hEvent) {
     CUDA_MOCK_ENTER(cuEventSynchronize);
-    return cuda_mock_event_check(hEvent, "cuEventSynchronize");
+    return cuda_mock_order_event_sync(hEvent, true, "cuEventSynchronize");
 }
 
 static CUresult elapsed(float *ms, CUevent start, CUevent end,
@@ -234,6 +277,15 @@ static CUresult elapsed(float *ms, CUevent start, CUevent end,
     if (cuda_mock_ctx_device(a->ctx.ctx) != cuda_mock_ctx_device(b->ctx.ctx)) {
         UMF_MOCK_LOG_ERROR("%s: the events are of different devices", call);
         return CUDA_ERROR_INVALID_HANDLE;
+    }
+    // "If cuEventRecord() has been called on both events but one or both of
+    // them has not yet been completed": CUDA_ERROR_NOT_READY.
+    CUresult res = cuda_mock_order_event_done(start, call);
+    if (res == CUDA_SUCCESS) {
+        res = cuda_mock_order_event_done(end, call);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
     }
     uint64_t t0 = atomic_load_explicit(&a->recorded_ns, memory_order_acquire);
     uint64_t t1 = atomic_load_explicit(&b->recorded_ns, memory_order_acquire);
@@ -265,6 +317,8 @@ CUDA_MOCK_API CUresult cuEventElapsedTime_v2(float *pMilliseconds,
 // state).
 static bool destroy(struct CUevent_st *e) {
     umf_mock_events_t *shared = e->shared;
+    // A queued record of it runs on, and finds it gone.
+    cuda_mock_order_event_gone(&e->order);
     if (!cuda_mock_table_free(&events, e)) {
         return false;
     }
@@ -392,6 +446,7 @@ static void drop_if_of(void *slot, void *arg) {
     }
 }
 
-void cuda_mock_event_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void event_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     cuda_mock_table_foreach(&events, drop_if_of, (void *)ctx);
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_EVENTS, event_ctx_teardown);

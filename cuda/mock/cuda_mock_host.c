@@ -266,7 +266,7 @@ CUDA_MOCK_API CUresult cuMemHostUnregister(void *p) {
     return res;
 }
 
-void cuda_mock_host_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void host_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     pthread_mutex_lock(&lock);
     for (size_t i = nregs; i > 0; i--) {
         if (regs[i - 1].ctx == ctx) {
@@ -275,3 +275,4 @@ void cuda_mock_host_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     }
     pthread_mutex_unlock(&lock);
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_HOST, host_ctx_teardown);

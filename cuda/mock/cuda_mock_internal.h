@@ -20,9 +20,19 @@
 //   cuda_mock_copy.c     the copy and fill engine, synchronous 1D copies
 //   cuda_mock_copy_stream.c  copies on streams and between contexts
 //   cuda_mock_copy2d.c   2D copies
+//   cuda_mock_copy3d.c   3D copies, copies with CUDA arrays
+//   cuda_mock_array.c    CUDA arrays
+//   cuda_mock_graph*.c   CUDA graphs (cuda_mock_graph.h)
+//   cuda_mock_user_object.c  user objects
+//   cuda_mock_capture.c  stream capture
 //   cuda_mock_memset.c   fills (cuMemsetD8/16/32, 2D, async)
 //   cuda_mock_handles.c  tables of driver objects (streams, events, pools)
 //   cuda_mock_stream.c   streams
+//   cuda_mock_queue.c    the order of work on streams: queues behind host
+//                        functions, the driver thread that runs them
+//   cuda_mock_callback.c cuLaunchHostFunc, cuStreamAddCallback
+//   cuda_mock_advise.c   memory advice, prefetch, range attributes,
+//                        cuPointerSetAttribute
 //   cuda_mock_event.c    events
 //   cuda_mock_vmm.c      virtual memory management (cuMemCreate, cuMemMap
 //                        ...) on the core's model (mock_vmm.h)
@@ -43,7 +53,6 @@
 //                        cuda_mock_coredump.c, cuda_mock_multicast.c,
 //                        cuda_mock_logs.c, cuda_mock_stream_memop.c,
 //                        cuda_mock_memory_refused.c
-//   cuda_mock_pending.c  issue 25's part B, refused until it is merged
 //
 // cuda.h is included with __CUDA_API_VERSION_INTERNAL (set by CMake), as a
 // driver sees it: the versioned names (cuMemAlloc_v2 ...), the per-thread
@@ -75,12 +84,208 @@
 #define CUDA_MOCK_MAX_STREAMS (1u << 14)
 #define CUDA_MOCK_MAX_EVENTS (1u << 18)
 #define CUDA_MOCK_MAX_POOLS (1u << 12)
+#define CUDA_MOCK_MAX_ARRAYS (1u << 14)
+#define CUDA_MOCK_MAX_GRAPHS (1u << 14)
+#define CUDA_MOCK_MAX_GRAPH_NODES (1u << 17)
+#define CUDA_MOCK_MAX_GRAPH_EXECS (1u << 14)
+#define CUDA_MOCK_MAX_USER_OBJECTS (1u << 14)
 #define CUDA_MOCK_MAX_PEERS 8
 #define CUDA_MOCK_CTX_STACK_DEPTH 64
 
 // ---------------------------------------------------------------------------
 // Entry points: every exported cu* function, for call counts and fault rules
 // (the names are what UMF_GPU_MOCK_FAULTS and umfCudaMockGetCallCount take).
+
+// The entry points of work in stream order, arrays, graphs and capture
+// (grouped by family; part of CUDA_MOCK_ENTRIES).
+#define CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                        \
+    X(cuLaunchHostFunc)                                                        \
+    X(cuLaunchHostFunc_ptsz)                                                   \
+    X(cuStreamAddCallback)                                                     \
+    X(cuStreamAddCallback_ptsz)
+
+#define CUDA_MOCK_ENTRIES_MANAGED(X)                                           \
+    X(cuMemAdvise)                                                             \
+    X(cuMemAdvise_v2)                                                          \
+    X(cuMemPrefetchAsync)                                                      \
+    X(cuMemPrefetchAsync_ptsz)                                                 \
+    X(cuMemPrefetchAsync_v2)                                                   \
+    X(cuMemPrefetchAsync_v2_ptsz)                                              \
+    X(cuMemRangeGetAttribute)                                                  \
+    X(cuMemRangeGetAttributes)                                                 \
+    X(cuPointerSetAttribute)
+
+#define CUDA_MOCK_ENTRIES_ARRAYS(X)                                            \
+    X(cuArrayCreate)                                                           \
+    X(cuArrayCreate_v2)                                                        \
+    X(cuArray3DCreate)                                                         \
+    X(cuArray3DCreate_v2)                                                      \
+    X(cuArrayDestroy)                                                          \
+    X(cuArrayGetDescriptor)                                                    \
+    X(cuArrayGetDescriptor_v2)                                                 \
+    X(cuArray3DGetDescriptor)                                                  \
+    X(cuArray3DGetDescriptor_v2)                                               \
+    X(cuArrayGetMemoryRequirements)                                            \
+    X(cuArrayGetPlane)                                                         \
+    X(cuArrayGetSparseProperties)                                              \
+    X(cuMemcpyHtoA)                                                            \
+    X(cuMemcpyHtoA_v2)                                                         \
+    X(cuMemcpyHtoA_v2_ptds)                                                    \
+    X(cuMemcpyAtoH)                                                            \
+    X(cuMemcpyAtoH_v2)                                                         \
+    X(cuMemcpyAtoH_v2_ptds)                                                    \
+    X(cuMemcpyDtoA)                                                            \
+    X(cuMemcpyDtoA_v2)                                                         \
+    X(cuMemcpyDtoA_v2_ptds)                                                    \
+    X(cuMemcpyAtoD)                                                            \
+    X(cuMemcpyAtoD_v2)                                                         \
+    X(cuMemcpyAtoD_v2_ptds)                                                    \
+    X(cuMemcpyAtoA)                                                            \
+    X(cuMemcpyAtoA_v2)                                                         \
+    X(cuMemcpyAtoA_v2_ptds)                                                    \
+    X(cuMemcpyHtoAAsync)                                                       \
+    X(cuMemcpyHtoAAsync_v2)                                                    \
+    X(cuMemcpyHtoAAsync_v2_ptsz)                                               \
+    X(cuMemcpyAtoHAsync)                                                       \
+    X(cuMemcpyAtoHAsync_v2)                                                    \
+    X(cuMemcpyAtoHAsync_v2_ptsz)                                               \
+    X(cuMemcpy3D)                                                              \
+    X(cuMemcpy3D_v2)                                                           \
+    X(cuMemcpy3D_v2_ptds)                                                      \
+    X(cuMemcpy3DAsync)                                                         \
+    X(cuMemcpy3DAsync_v2)                                                      \
+    X(cuMemcpy3DAsync_v2_ptsz)                                                 \
+    X(cuMemcpy3DPeer)                                                          \
+    X(cuMemcpy3DPeer_ptds)                                                     \
+    X(cuMemcpy3DPeerAsync)                                                     \
+    X(cuMemcpy3DPeerAsync_ptsz)                                                \
+    X(cuMemcpy3DBatchAsync)                                                    \
+    X(cuMemcpy3DBatchAsync_ptsz)                                               \
+    X(cuMemcpy3DBatchAsync_v2)                                                 \
+    X(cuMemcpy3DBatchAsync_v2_ptsz)
+
+#define CUDA_MOCK_ENTRIES_GRAPHS(X)                                            \
+    X(cuDeviceGetGraphMemAttribute)                                            \
+    X(cuDeviceGraphMemTrim)                                                    \
+    X(cuDeviceSetGraphMemAttribute)                                            \
+    X(cuGraphAddBatchMemOpNode)                                                \
+    X(cuGraphAddChildGraphNode)                                                \
+    X(cuGraphAddDependencies)                                                  \
+    X(cuGraphAddDependencies_v2)                                               \
+    X(cuGraphAddEmptyNode)                                                     \
+    X(cuGraphAddEventRecordNode)                                               \
+    X(cuGraphAddEventWaitNode)                                                 \
+    X(cuGraphAddExternalSemaphoresSignalNode)                                  \
+    X(cuGraphAddExternalSemaphoresWaitNode)                                    \
+    X(cuGraphAddHostNode)                                                      \
+    X(cuGraphAddKernelNode)                                                    \
+    X(cuGraphAddKernelNode_v2)                                                 \
+    X(cuGraphAddMemAllocNode)                                                  \
+    X(cuGraphAddMemFreeNode)                                                   \
+    X(cuGraphAddMemcpyNode)                                                    \
+    X(cuGraphAddMemsetNode)                                                    \
+    X(cuGraphAddNode)                                                          \
+    X(cuGraphAddNode_v2)                                                       \
+    X(cuGraphBatchMemOpNodeGetParams)                                          \
+    X(cuGraphBatchMemOpNodeSetParams)                                          \
+    X(cuGraphChildGraphNodeGetGraph)                                           \
+    X(cuGraphClone)                                                            \
+    X(cuGraphConditionalHandleCreate)                                          \
+    X(cuGraphCreate)                                                           \
+    X(cuGraphDebugDotPrint)                                                    \
+    X(cuGraphDestroy)                                                          \
+    X(cuGraphDestroyNode)                                                      \
+    X(cuGraphEventRecordNodeGetEvent)                                          \
+    X(cuGraphEventRecordNodeSetEvent)                                          \
+    X(cuGraphEventWaitNodeGetEvent)                                            \
+    X(cuGraphEventWaitNodeSetEvent)                                            \
+    X(cuGraphExecBatchMemOpNodeSetParams)                                      \
+    X(cuGraphExecChildGraphNodeSetParams)                                      \
+    X(cuGraphExecDestroy)                                                      \
+    X(cuGraphExecEventRecordNodeSetEvent)                                      \
+    X(cuGraphExecEventWaitNodeSetEvent)                                        \
+    X(cuGraphExecExternalSemaphoresSignalNodeSetParams)                        \
+    X(cuGraphExecExternalSemaphoresWaitNodeSetParams)                          \
+    X(cuGraphExecGetFlags)                                                     \
+    X(cuGraphExecHostNodeSetParams)                                            \
+    X(cuGraphExecKernelNodeSetParams)                                          \
+    X(cuGraphExecKernelNodeSetParams_v2)                                       \
+    X(cuGraphExecMemcpyNodeSetParams)                                          \
+    X(cuGraphExecMemsetNodeSetParams)                                          \
+    X(cuGraphExecNodeSetParams)                                                \
+    X(cuGraphExecUpdate)                                                       \
+    X(cuGraphExecUpdate_v2)                                                    \
+    X(cuGraphExternalSemaphoresSignalNodeGetParams)                            \
+    X(cuGraphExternalSemaphoresSignalNodeSetParams)                            \
+    X(cuGraphExternalSemaphoresWaitNodeGetParams)                              \
+    X(cuGraphExternalSemaphoresWaitNodeSetParams)                              \
+    X(cuGraphGetEdges)                                                         \
+    X(cuGraphGetEdges_v2)                                                      \
+    X(cuGraphGetNodes)                                                         \
+    X(cuGraphGetRootNodes)                                                     \
+    X(cuGraphHostNodeGetParams)                                                \
+    X(cuGraphHostNodeSetParams)                                                \
+    X(cuGraphInstantiate)                                                      \
+    X(cuGraphInstantiateWithFlags)                                             \
+    X(cuGraphInstantiateWithParams)                                            \
+    X(cuGraphInstantiateWithParams_ptsz)                                       \
+    X(cuGraphInstantiate_v2)                                                   \
+    X(cuGraphKernelNodeCopyAttributes)                                         \
+    X(cuGraphKernelNodeGetAttribute)                                           \
+    X(cuGraphKernelNodeGetParams)                                              \
+    X(cuGraphKernelNodeGetParams_v2)                                           \
+    X(cuGraphKernelNodeSetAttribute)                                           \
+    X(cuGraphKernelNodeSetParams)                                              \
+    X(cuGraphKernelNodeSetParams_v2)                                           \
+    X(cuGraphLaunch)                                                           \
+    X(cuGraphLaunch_ptsz)                                                      \
+    X(cuGraphMemAllocNodeGetParams)                                            \
+    X(cuGraphMemFreeNodeGetParams)                                             \
+    X(cuGraphMemcpyNodeGetParams)                                              \
+    X(cuGraphMemcpyNodeSetParams)                                              \
+    X(cuGraphMemsetNodeGetParams)                                              \
+    X(cuGraphMemsetNodeSetParams)                                              \
+    X(cuGraphNodeFindInClone)                                                  \
+    X(cuGraphNodeGetDependencies)                                              \
+    X(cuGraphNodeGetDependencies_v2)                                           \
+    X(cuGraphNodeGetDependentNodes)                                            \
+    X(cuGraphNodeGetDependentNodes_v2)                                         \
+    X(cuGraphNodeGetEnabled)                                                   \
+    X(cuGraphNodeGetType)                                                      \
+    X(cuGraphNodeSetEnabled)                                                   \
+    X(cuGraphNodeSetParams)                                                    \
+    X(cuGraphRemoveDependencies)                                               \
+    X(cuGraphRemoveDependencies_v2)                                            \
+    X(cuGraphUpload)                                                           \
+    X(cuGraphUpload_ptsz)
+
+#define CUDA_MOCK_ENTRIES_CAPTURE(X)                                           \
+    X(cuStreamBeginCapture)                                                    \
+    X(cuStreamBeginCaptureToGraph)                                             \
+    X(cuStreamBeginCaptureToGraph_ptsz)                                        \
+    X(cuStreamBeginCapture_ptsz)                                               \
+    X(cuStreamBeginCapture_v2)                                                 \
+    X(cuStreamBeginCapture_v2_ptsz)                                            \
+    X(cuStreamEndCapture)                                                      \
+    X(cuStreamEndCapture_ptsz)                                                 \
+    X(cuStreamGetCaptureInfo)                                                  \
+    X(cuStreamGetCaptureInfo_ptsz)                                             \
+    X(cuStreamGetCaptureInfo_v2)                                               \
+    X(cuStreamGetCaptureInfo_v2_ptsz)                                          \
+    X(cuStreamGetCaptureInfo_v3)                                               \
+    X(cuStreamGetCaptureInfo_v3_ptsz)                                          \
+    X(cuStreamIsCapturing)                                                     \
+    X(cuStreamIsCapturing_ptsz)                                                \
+    X(cuStreamUpdateCaptureDependencies)                                       \
+    X(cuStreamUpdateCaptureDependencies_ptsz)                                  \
+    X(cuStreamUpdateCaptureDependencies_v2)                                    \
+    X(cuStreamUpdateCaptureDependencies_v2_ptsz)                               \
+    X(cuThreadExchangeStreamCaptureMode)                                       \
+    X(cuGraphReleaseUserObject)                                                \
+    X(cuGraphRetainUserObject)                                                 \
+    X(cuUserObjectCreate)                                                      \
+    X(cuUserObjectRelease)                                                     \
+    X(cuUserObjectRetain)
 
 #define CUDA_MOCK_ENTRIES(X)                                                   \
     X(cuInit)                                                                  \
@@ -197,6 +402,11 @@
     X(cuStreamGetPriority_ptsz)                                                \
     X(cuStreamGetId)                                                           \
     X(cuStreamGetId_ptsz)                                                      \
+    CUDA_MOCK_ENTRIES_HOST_FUNCS(X)                                            \
+    CUDA_MOCK_ENTRIES_MANAGED(X)                                               \
+    CUDA_MOCK_ENTRIES_ARRAYS(X)                                                \
+    CUDA_MOCK_ENTRIES_GRAPHS(X)                                                \
+    CUDA_MOCK_ENTRIES_CAPTURE(X)                                               \
     X(cuEventCreate)                                                           \
     X(cuEventRecord)                                                           \
     X(cuEventRecord_ptsz)                                                      \
@@ -563,187 +773,7 @@
     X(cuMemPrefetchBatchAsync)                                                 \
     X(cuMemPrefetchBatchAsync_ptsz)                                            \
     X(cuMemDiscardAndPrefetchBatchAsync)                                       \
-    X(cuMemDiscardAndPrefetchBatchAsync_ptsz)                                  \
-    /* Part B of issue 25, pending (cuda_mock_pending.c) */                    \
-    X(cuArray3DCreate)                                                         \
-    X(cuArray3DCreate_v2)                                                      \
-    X(cuArray3DGetDescriptor)                                                  \
-    X(cuArray3DGetDescriptor_v2)                                               \
-    X(cuArrayCreate)                                                           \
-    X(cuArrayCreate_v2)                                                        \
-    X(cuArrayDestroy)                                                          \
-    X(cuArrayGetDescriptor)                                                    \
-    X(cuArrayGetDescriptor_v2)                                                 \
-    X(cuArrayGetMemoryRequirements)                                            \
-    X(cuArrayGetPlane)                                                         \
-    X(cuArrayGetSparseProperties)                                              \
-    X(cuDeviceGetGraphMemAttribute)                                            \
-    X(cuDeviceGraphMemTrim)                                                    \
-    X(cuDeviceSetGraphMemAttribute)                                            \
-    X(cuGraphAddBatchMemOpNode)                                                \
-    X(cuGraphAddChildGraphNode)                                                \
-    X(cuGraphAddDependencies)                                                  \
-    X(cuGraphAddDependencies_v2)                                               \
-    X(cuGraphAddEmptyNode)                                                     \
-    X(cuGraphAddEventRecordNode)                                               \
-    X(cuGraphAddEventWaitNode)                                                 \
-    X(cuGraphAddExternalSemaphoresSignalNode)                                  \
-    X(cuGraphAddExternalSemaphoresWaitNode)                                    \
-    X(cuGraphAddHostNode)                                                      \
-    X(cuGraphAddKernelNode)                                                    \
-    X(cuGraphAddKernelNode_v2)                                                 \
-    X(cuGraphAddMemAllocNode)                                                  \
-    X(cuGraphAddMemFreeNode)                                                   \
-    X(cuGraphAddMemcpyNode)                                                    \
-    X(cuGraphAddMemsetNode)                                                    \
-    X(cuGraphAddNode)                                                          \
-    X(cuGraphAddNode_v2)                                                       \
-    X(cuGraphBatchMemOpNodeGetParams)                                          \
-    X(cuGraphBatchMemOpNodeSetParams)                                          \
-    X(cuGraphChildGraphNodeGetGraph)                                           \
-    X(cuGraphClone)                                                            \
-    X(cuGraphConditionalHandleCreate)                                          \
-    X(cuGraphCreate)                                                           \
-    X(cuGraphDebugDotPrint)                                                    \
-    X(cuGraphDestroy)                                                          \
-    X(cuGraphDestroyNode)                                                      \
-    X(cuGraphEventRecordNodeGetEvent)                                          \
-    X(cuGraphEventRecordNodeSetEvent)                                          \
-    X(cuGraphEventWaitNodeGetEvent)                                            \
-    X(cuGraphEventWaitNodeSetEvent)                                            \
-    X(cuGraphExecBatchMemOpNodeSetParams)                                      \
-    X(cuGraphExecChildGraphNodeSetParams)                                      \
-    X(cuGraphExecDestroy)                                                      \
-    X(cuGraphExecEventRecordNodeSetEvent)                                      \
-    X(cuGraphExecEventWaitNodeSetEvent)                                        \
-    X(cuGraphExecExternalSemaphoresSignalNodeSetParams)                        \
-    X(cuGraphExecExternalSemaphoresWaitNodeSetParams)                          \
-    X(cuGraphExecGetFlags)                                                     \
-    X(cuGraphExecHostNodeSetParams)                                            \
-    X(cuGraphExecKernelNodeSetParams)                                          \
-    X(cuGraphExecKernelNodeSetParams_v2)                                       \
-    X(cuGraphExecMemcpyNodeSetParams)                                          \
-    X(cuGraphExecMemsetNodeSetParams)                                          \
-    X(cuGraphExecNodeSetParams)                                                \
-    X(cuGraphExecUpdate)                                                       \
-    X(cuGraphExecUpdate_v2)                                                    \
-    X(cuGraphExternalSemaphoresSignalNodeGetParams)                            \
-    X(cuGraphExternalSemaphoresSignalNodeSetParams)                            \
-    X(cuGraphExternalSemaphoresWaitNodeGetParams)                              \
-    X(cuGraphExternalSemaphoresWaitNodeSetParams)                              \
-    X(cuGraphGetEdges)                                                         \
-    X(cuGraphGetEdges_v2)                                                      \
-    X(cuGraphGetNodes)                                                         \
-    X(cuGraphGetRootNodes)                                                     \
-    X(cuGraphHostNodeGetParams)                                                \
-    X(cuGraphHostNodeSetParams)                                                \
-    X(cuGraphInstantiate)                                                      \
-    X(cuGraphInstantiateWithFlags)                                             \
-    X(cuGraphInstantiateWithParams)                                            \
-    X(cuGraphInstantiateWithParams_ptsz)                                       \
-    X(cuGraphInstantiate_v2)                                                   \
-    X(cuGraphKernelNodeCopyAttributes)                                         \
-    X(cuGraphKernelNodeGetAttribute)                                           \
-    X(cuGraphKernelNodeGetParams)                                              \
-    X(cuGraphKernelNodeGetParams_v2)                                           \
-    X(cuGraphKernelNodeSetAttribute)                                           \
-    X(cuGraphKernelNodeSetParams)                                              \
-    X(cuGraphKernelNodeSetParams_v2)                                           \
-    X(cuGraphLaunch)                                                           \
-    X(cuGraphLaunch_ptsz)                                                      \
-    X(cuGraphMemAllocNodeGetParams)                                            \
-    X(cuGraphMemFreeNodeGetParams)                                             \
-    X(cuGraphMemcpyNodeGetParams)                                              \
-    X(cuGraphMemcpyNodeSetParams)                                              \
-    X(cuGraphMemsetNodeGetParams)                                              \
-    X(cuGraphMemsetNodeSetParams)                                              \
-    X(cuGraphNodeFindInClone)                                                  \
-    X(cuGraphNodeGetDependencies)                                              \
-    X(cuGraphNodeGetDependencies_v2)                                           \
-    X(cuGraphNodeGetDependentNodes)                                            \
-    X(cuGraphNodeGetDependentNodes_v2)                                         \
-    X(cuGraphNodeGetEnabled)                                                   \
-    X(cuGraphNodeGetType)                                                      \
-    X(cuGraphNodeSetEnabled)                                                   \
-    X(cuGraphNodeSetParams)                                                    \
-    X(cuGraphReleaseUserObject)                                                \
-    X(cuGraphRemoveDependencies)                                               \
-    X(cuGraphRemoveDependencies_v2)                                            \
-    X(cuGraphRetainUserObject)                                                 \
-    X(cuGraphUpload)                                                           \
-    X(cuGraphUpload_ptsz)                                                      \
-    X(cuLaunchHostFunc)                                                        \
-    X(cuLaunchHostFunc_ptsz)                                                   \
-    X(cuMemAdvise)                                                             \
-    X(cuMemAdvise_v2)                                                          \
-    X(cuMemPrefetchAsync)                                                      \
-    X(cuMemPrefetchAsync_ptsz)                                                 \
-    X(cuMemPrefetchAsync_v2)                                                   \
-    X(cuMemPrefetchAsync_v2_ptsz)                                              \
-    X(cuMemRangeGetAttribute)                                                  \
-    X(cuMemRangeGetAttributes)                                                 \
-    X(cuMemcpy3D)                                                              \
-    X(cuMemcpy3DAsync)                                                         \
-    X(cuMemcpy3DAsync_v2)                                                      \
-    X(cuMemcpy3DAsync_v2_ptsz)                                                 \
-    X(cuMemcpy3DBatchAsync)                                                    \
-    X(cuMemcpy3DBatchAsync_ptsz)                                               \
-    X(cuMemcpy3DBatchAsync_v2)                                                 \
-    X(cuMemcpy3DBatchAsync_v2_ptsz)                                            \
-    X(cuMemcpy3DPeer)                                                          \
-    X(cuMemcpy3DPeerAsync)                                                     \
-    X(cuMemcpy3DPeerAsync_ptsz)                                                \
-    X(cuMemcpy3DPeer_ptds)                                                     \
-    X(cuMemcpy3D_v2)                                                           \
-    X(cuMemcpy3D_v2_ptds)                                                      \
-    X(cuMemcpyAtoA)                                                            \
-    X(cuMemcpyAtoA_v2)                                                         \
-    X(cuMemcpyAtoA_v2_ptds)                                                    \
-    X(cuMemcpyAtoD)                                                            \
-    X(cuMemcpyAtoD_v2)                                                         \
-    X(cuMemcpyAtoD_v2_ptds)                                                    \
-    X(cuMemcpyAtoH)                                                            \
-    X(cuMemcpyAtoHAsync)                                                       \
-    X(cuMemcpyAtoHAsync_v2)                                                    \
-    X(cuMemcpyAtoHAsync_v2_ptsz)                                               \
-    X(cuMemcpyAtoH_v2)                                                         \
-    X(cuMemcpyAtoH_v2_ptds)                                                    \
-    X(cuMemcpyDtoA)                                                            \
-    X(cuMemcpyDtoA_v2)                                                         \
-    X(cuMemcpyDtoA_v2_ptds)                                                    \
-    X(cuMemcpyHtoA)                                                            \
-    X(cuMemcpyHtoAAsync)                                                       \
-    X(cuMemcpyHtoAAsync_v2)                                                    \
-    X(cuMemcpyHtoAAsync_v2_ptsz)                                               \
-    X(cuMemcpyHtoA_v2)                                                         \
-    X(cuMemcpyHtoA_v2_ptds)                                                    \
-    X(cuPointerSetAttribute)                                                   \
-    X(cuStreamAddCallback)                                                     \
-    X(cuStreamAddCallback_ptsz)                                                \
-    X(cuStreamBeginCapture)                                                    \
-    X(cuStreamBeginCaptureToGraph)                                             \
-    X(cuStreamBeginCaptureToGraph_ptsz)                                        \
-    X(cuStreamBeginCapture_ptsz)                                               \
-    X(cuStreamBeginCapture_v2)                                                 \
-    X(cuStreamBeginCapture_v2_ptsz)                                            \
-    X(cuStreamEndCapture)                                                      \
-    X(cuStreamEndCapture_ptsz)                                                 \
-    X(cuStreamGetCaptureInfo)                                                  \
-    X(cuStreamGetCaptureInfo_ptsz)                                             \
-    X(cuStreamGetCaptureInfo_v2)                                               \
-    X(cuStreamGetCaptureInfo_v2_ptsz)                                          \
-    X(cuStreamGetCaptureInfo_v3)                                               \
-    X(cuStreamGetCaptureInfo_v3_ptsz)                                          \
-    X(cuStreamIsCapturing)                                                     \
-    X(cuStreamIsCapturing_ptsz)                                                \
-    X(cuStreamUpdateCaptureDependencies)                                       \
-    X(cuStreamUpdateCaptureDependencies_ptsz)                                  \
-    X(cuStreamUpdateCaptureDependencies_v2)                                    \
-    X(cuStreamUpdateCaptureDependencies_v2_ptsz)                               \
-    X(cuThreadExchangeStreamCaptureMode)                                       \
-    X(cuUserObjectCreate)                                                      \
-    X(cuUserObjectRelease)                                                     \
-    X(cuUserObjectRetain)
+    X(cuMemDiscardAndPrefetchBatchAsync_ptsz)
 
 #define CUDA_MOCK_ENTRY_ENUM(name) CUDA_MOCK_EP_##name,
 typedef enum cuda_mock_entry_t {
@@ -758,6 +788,11 @@ typedef enum cuda_mock_object_kind_t {
     CUDA_MOCK_OBJECT_EVENT = 2,
     CUDA_MOCK_OBJECT_POOL = 3,
     CUDA_MOCK_OBJECT_HOST_REGISTRATION = 4,
+    CUDA_MOCK_OBJECT_ARRAY = 5,
+    CUDA_MOCK_OBJECT_GRAPH = 6,
+    CUDA_MOCK_OBJECT_GRAPH_NODE = 7,
+    CUDA_MOCK_OBJECT_GRAPH_EXEC = 8,
+    CUDA_MOCK_OBJECT_USER_OBJECT = 9,
     CUDA_MOCK_OBJECT_KIND_COUNT
 } cuda_mock_object_kind_t;
 
@@ -872,9 +907,38 @@ CUresult cuda_mock_ctx_current(cuda_mock_ctx_t **out);
 // The device of a context.
 int cuda_mock_ctx_device(const cuda_mock_ctx_t *ctx);
 
-// Frees the allocations and closes the imported mappings made in `ctx`,
-// which is being destroyed (cuda_mock_memory.c).
-void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx);
+// Per-context teardown hooks. A file that keeps objects of a context (its
+// streams, events, memory ...) adds one hook, where it defines it:
+//
+//     static void my_ctx_teardown(const cuda_mock_ctx_t *ctx) { ... }
+//     CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_STREAMS, my_ctx_teardown);
+//
+// When a context is destroyed (or its primary context's last reference
+// goes), cuda_mock_context.c runs every hook, lowest order first, under its
+// lock, after the context reads as destroyed. The hooks are a linker set
+// (one ELF section, walked from __start_ to __stop_): nothing runs at load
+// time, and no file but this header knows the others' hooks.
+typedef struct cuda_mock_teardown_t {
+    int order;
+    void (*fn)(const cuda_mock_ctx_t *ctx);
+} cuda_mock_teardown_t;
+
+// The orders: what a hook of a higher order frees, a lower one may still
+// need (work queued on streams runs on memory, so it goes first).
+enum {
+    CUDA_MOCK_TEARDOWN_QUEUES = 10,
+    CUDA_MOCK_TEARDOWN_STREAMS = 20,
+    CUDA_MOCK_TEARDOWN_EVENTS = 21,
+    CUDA_MOCK_TEARDOWN_HOST = 30,
+    CUDA_MOCK_TEARDOWN_ARRAYS = 40,
+    CUDA_MOCK_TEARDOWN_RANGES = 45,
+    CUDA_MOCK_TEARDOWN_MEMORY = 50,
+};
+
+#define CUDA_MOCK_CTX_TEARDOWN(order_, fn_)                                    \
+    static const cuda_mock_teardown_t cuda_mock_teardown_##fn_                 \
+        __attribute__((section("cuda_mock_teardown"), used,                    \
+                       aligned(sizeof(void *)))) = {(order_), (fn_)}
 
 // The live context `handle` names (any thread's): CUDA_ERROR_INVALID_CONTEXT
 // for anything else, logged with `call`.
@@ -945,11 +1009,252 @@ CUresult cuda_mock_stream_resolve(CUstream h, const char *call,
 // CUDA_SUCCESS when `ev` is a live event, else CUDA_ERROR_INVALID_HANDLE.
 CUresult cuda_mock_event_check(CUevent ev, const char *call);
 
-// A context is being destroyed: its streams, events and host registrations
-// go with it.
-void cuda_mock_stream_ctx_teardown(const cuda_mock_ctx_t *ctx);
-void cuda_mock_event_ctx_teardown(const cuda_mock_ctx_t *ctx);
-void cuda_mock_host_ctx_teardown(const cuda_mock_ctx_t *ctx);
+// ---------------------------------------------------------------------------
+// Work in stream order (cuda_mock_queue.c)
+//
+// Work on a stream runs when it is enqueued, in the calling thread, while
+// nothing is pending anywhere (one atomic read says so). A host function
+// (cuLaunchHostFunc, cuStreamAddCallback, a graph's host node) runs on the
+// driver thread instead, and its stream then has a queue: later work on
+// that stream joins the queue and runs on the driver thread after it, in
+// order, and so does work that must wait for it (the legacy default
+// stream's implicit synchronisation, cuStreamWaitEvent on a queued record,
+// a graph launched again). Synchronising waits for the queue; a call that
+// would have to wait from the driver thread itself (a host function that
+// calls CUDA) gets CUDA_ERROR_NOT_PERMITTED instead of a deadlock.
+// Everything below that names the order lock is under it.
+
+struct cuda_mock_queue_t;
+struct cuda_mock_capture_t;
+
+// A point in one stream's work: passed once the queue's item `seq` ran.
+typedef struct cuda_mock_mark_t {
+    struct cuda_mock_queue_t *queue; // NULL: nothing pending
+    uint64_t seq;
+} cuda_mock_mark_t;
+
+// What a created stream keeps for its order and its capture, in its slot.
+typedef struct cuda_mock_stream_order_t {
+    struct cuda_mock_queue_t *queue;     // made at its first queued work
+    struct cuda_mock_capture_t *capture; // while it captures
+    // The nodes the next node captured in this stream depends on, and
+    // their edge data (always the default: zeroed).
+    CUgraphNode *deps;
+    CUgraphEdgeData *dep_data;
+    size_t ndeps, deps_cap;
+} cuda_mock_stream_order_t;
+
+// What an event keeps for the order of its records, in its slot.
+typedef struct cuda_mock_event_order_t {
+    cuda_mock_mark_t record;       // its last record, while queued
+    unsigned long long capture_id; // its last record was in that capture
+    CUgraphNode *nodes;            // ... after these nodes
+    size_t nnodes;
+} cuda_mock_event_order_t;
+
+// A stream as an entry point names it, resolved.
+typedef struct cuda_mock_stream_ref_t {
+    CUstream handle;
+    cuda_mock_ctx_t *ctx;
+    cuda_mock_stream_order_t *order; // NULL: a default stream of ctx
+    bool blocking; // synchronizes with the legacy default stream
+} cuda_mock_stream_ref_t;
+
+// One operation of a stream (or of a graph's node).
+typedef enum cuda_mock_op_kind_t {
+    CUDA_MOCK_OP_EMPTY,    // nothing (an empty node, a disabled one)
+    CUDA_MOCK_OP_COPY,     // rows between two sides (1D copies)
+    CUDA_MOCK_OP_COPY3D,   // 2D and 3D copies, arrays (cuda_mock_copy3d.c)
+    CUDA_MOCK_OP_FILL,     // a 1D or 2D fill
+    CUDA_MOCK_OP_HOST,     // a host function, on the driver thread
+    CUDA_MOCK_OP_CALLBACK, // a stream callback, on the driver thread
+    CUDA_MOCK_OP_RECORD,   // an event record
+    CUDA_MOCK_OP_WAIT,     // a wait for an event's last record
+    CUDA_MOCK_OP_FREE,     // cuMemFreeAsync
+    CUDA_MOCK_OP_PREFETCH, // cuMemPrefetchAsync (moves nothing)
+    CUDA_MOCK_OP_GRAPH,    // cuGraphLaunch: the nodes' operations
+} cuda_mock_op_kind_t;
+
+typedef struct cuda_mock_op_t {
+    cuda_mock_op_kind_t kind;
+    const char *call; // the entry point, for log lines
+    union {
+        struct {
+            uintptr_t dst, src;
+            size_t dst_pitch, src_pitch, width, height;
+            int dst_device, src_device;      // that write and read
+            CUmemorytype dst_type, src_type; // HOST, DEVICE or UNIFIED
+        } copy;
+        struct {
+            CUDA_MEMCPY3D_PEER p;
+            int dst_device, src_device; // of the contexts (arrays: theirs)
+        } copy3d;
+        struct {
+            uintptr_t dst;
+            size_t pitch; // of rows, when height > 1
+            uint32_t value;
+            unsigned elem; // 1, 2 or 4 bytes
+            size_t width, height;
+            int device;
+        } fill;
+        struct {
+            CUhostFn fn;
+            void *data;
+        } host;
+        struct {
+            CUstreamCallback fn;
+            void *data;
+        } callback;
+        struct {
+            CUevent event;
+            uint32_t gen;   // the event's slot generation
+            unsigned flags; // CU_EVENT_RECORD_* or CU_EVENT_WAIT_*
+        } event;
+        struct {
+            CUdeviceptr ptr;
+        } free;
+        struct {
+            CUdeviceptr ptr;
+            size_t count;
+            CUmemLocation loc;
+        } prefetch;
+        struct {
+            CUgraphExec exec;
+        } graph;
+    } u;
+} cuda_mock_op_t;
+
+// Streams with queued work or an unreported error of it, and captures (0:
+// every stream is idle, and none captures).
+extern _Atomic unsigned cuda_mock_order_busy;
+
+static inline bool cuda_mock_order_idle(void) {
+    return atomic_load_explicit(&cuda_mock_order_busy, memory_order_acquire) ==
+           0;
+}
+
+// The lock of every queue, capture and mark.
+extern pthread_mutex_t cuda_mock_order_lock;
+
+// `h` resolved: a created stream (CUDA_ERROR_INVALID_HANDLE when it is
+// not live), or a default stream of the current context
+// (cuda_mock_stream.c).
+CUresult cuda_mock_stream_get(CUstream h, const char *call,
+                              cuda_mock_stream_ref_t *out);
+// The order state of a live event, its context and its slot's generation;
+// NULL (logged) if the handle is no live event (cuda_mock_event.c).
+cuda_mock_event_order_t *cuda_mock_event_order_of(CUevent ev, const char *call,
+                                                  cuda_mock_ctx_t **ctx,
+                                                  uint32_t *gen);
+// The same for the event of generation `gen`; NULL, silently, once it is
+// gone (destroyed after work naming it was queued).
+cuda_mock_event_order_t *cuda_mock_event_order_at(CUevent ev, uint32_t gen);
+// Records the event of generation `gen` now: its time, and its state in
+// every process for IPC events; nothing once it is gone.
+void cuda_mock_event_record_now(CUevent ev, uint32_t gen);
+
+// Runs `op` in the calling thread; complete when it returns.
+CUresult cuda_mock_op_run(const cuda_mock_op_t *op);
+
+// Enqueues `op` on stream `s`: captured while the stream captures, run at
+// once while nothing is pending before it (and it needs no driver thread),
+// else queued.
+CUresult cuda_mock_order_submit(const cuda_mock_stream_ref_t *s,
+                                const cuda_mock_op_t *op);
+// A synchronous call (cuMemcpyHtoD_v2 ...): `op` on the default stream of
+// `ctx`, complete when this returns (its result is the operation's).
+CUresult cuda_mock_order_sync(cuda_mock_ctx_t *ctx, const cuda_mock_op_t *op);
+
+// cuStreamSynchronize (`wait`) and cuStreamQuery: the first error of
+// queued work not reported yet, CUDA_ERROR_NOT_READY for a query of
+// pending work.
+CUresult cuda_mock_order_stream_sync(const cuda_mock_stream_ref_t *s, bool wait,
+                                     const char *call);
+// cuCtxSynchronize: every stream of `ctx`.
+CUresult cuda_mock_order_ctx_sync(cuda_mock_ctx_t *ctx, const char *call);
+// cuEventSynchronize (`wait`) and cuEventQuery of event `ev`.
+CUresult cuda_mock_order_event_sync(CUevent ev, bool wait, const char *call);
+// CUDA_ERROR_NOT_READY while the last record of `ev` is queued
+// (cuEventElapsedTime).
+CUresult cuda_mock_order_event_done(CUevent ev, const char *call);
+// An event's or stream's slot ends: what it held of the order goes.
+void cuda_mock_order_event_gone(cuda_mock_event_order_t *e);
+// The stream's queue runs on without it. A capturing stream is
+// CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (not destroyed, its capture
+// invalidated) unless `force` (its context goes: it leaves the capture).
+CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o, bool force,
+                                     const char *call);
+// Before a context is destroyed, outside the context lock: waits for its
+// streams' work (not from the driver thread).
+void cuda_mock_order_ctx_drain(const cuda_mock_ctx_t *ctx);
+// cuMemFree_v2 and cuMemFreeHost synchronize: waits for the queued work
+// of the device that `p` belongs to.
+CUresult cuda_mock_order_before_free_slow(const void *p, const char *call);
+static inline CUresult cuda_mock_order_before_free(const void *p,
+                                                   const char *call) {
+    return cuda_mock_order_idle() ? CUDA_SUCCESS
+                                  : cuda_mock_order_before_free_slow(p, call);
+}
+// A call that stream capture calls potentially unsafe (allocations ...):
+// CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED while the capture modes prohibit
+// it in this thread.
+CUresult cuda_mock_order_unsafe_slow(const char *call);
+static inline CUresult cuda_mock_order_unsafe(const char *call) {
+    return cuda_mock_order_idle() ? CUDA_SUCCESS
+                                  : cuda_mock_order_unsafe_slow(call);
+}
+// Work on stream `s` that cannot be captured here (stream-ordered
+// allocation ...): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, the capture
+// invalidated, while the stream captures.
+CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
+                                           const char *call);
+// Runs fn(data) on the driver thread, in no stream (user object
+// destructors).
+CUresult cuda_mock_order_internal(CUhostFn fn, void *data, const char *call);
+// Queues fn(data) after the work of mark `m` when that is still queued
+// (true), and releases the mark.
+bool cuda_mock_order_after(cuda_mock_mark_t *m, CUhostFn fn, void *data,
+                           const char *call);
+
+// ---------------------------------------------------------------------------
+// Stream capture (cuda_mock_capture.c), for cuda_mock_queue.c: every call
+// here is under the order lock.
+
+// An operation on stream `s` that capture takes (it captures, or its use
+// of the legacy stream or a captured event is capture's to decide): true,
+// with the result in *res; false when it is not capture's.
+bool cuda_mock_capture_submit_locked(const cuda_mock_stream_ref_t *s,
+                                     const cuda_mock_op_t *op, CUresult *res);
+// A synchronous operation of the legacy stream of `ctx`, a synchronize of
+// stream `s`, of context `ctx`, a potentially unsafe call, work that cannot
+// be captured: CUDA_SUCCESS, or the error capture gives (and the captures
+// it invalidates).
+CUresult cuda_mock_capture_sync_locked(const cuda_mock_ctx_t *ctx,
+                                       const char *call);
+CUresult cuda_mock_capture_stream_sync_locked(const cuda_mock_stream_ref_t *s,
+                                              const char *call);
+CUresult cuda_mock_capture_ctx_sync_locked(const cuda_mock_ctx_t *ctx,
+                                           const char *call);
+CUresult cuda_mock_capture_unsafe_locked(const char *call);
+CUresult cuda_mock_capture_refuse_locked(const cuda_mock_stream_ref_t *s,
+                                         const char *call);
+// Whether the capture of this id is going on.
+bool cuda_mock_capture_live(unsigned long long id);
+void cuda_mock_capture_invalidate_locked(struct cuda_mock_capture_t *c);
+// A stream leaves its capture (it goes with its context).
+void cuda_mock_capture_leave_locked(cuda_mock_stream_order_t *o);
+
+// ---------------------------------------------------------------------------
+// Executable graphs (cuda_mock_graph_exec.c), for cuda_mock_queue.c
+
+typedef CUresult (*cuda_mock_op_fn)(const cuda_mock_op_t *op, void *arg);
+// Calls fn with the operation of every enabled node, in a topological
+// order (child graphs inline); stops at the first failure.
+CUresult cuda_mock_exec_walk(CUgraphExec exec, cuda_mock_op_fn fn, void *arg);
+// Whether it has a host node (which runs on the driver thread).
+bool cuda_mock_exec_needs_thread(CUgraphExec exec);
+// Its last queued launch (under the order lock).
+cuda_mock_mark_t *cuda_mock_exec_mark(CUgraphExec exec);
 
 // ---------------------------------------------------------------------------
 // The copy and fill engine (cuda_mock_copy.c)
@@ -969,6 +1274,13 @@ CUresult cuda_mock_copy_rows(int dst_device, int src_device, uintptr_t dst,
                              size_t width, size_t height, unsigned sides,
                              const char *call);
 
+// The checks of cuda_mock_copy_rows alone, for work queued to run later.
+CUresult cuda_mock_copy_rows_check(int dst_device, int src_device,
+                                   uintptr_t dst, size_t dst_pitch,
+                                   uintptr_t src, size_t src_pitch,
+                                   size_t width, size_t height, unsigned sides,
+                                   const char *call);
+
 static inline CUresult cuda_mock_copy_bytes(int dst_device, int src_device,
                                             uintptr_t dst, uintptr_t src,
                                             size_t n, unsigned sides,
@@ -977,12 +1289,77 @@ static inline CUresult cuda_mock_copy_bytes(int dst_device, int src_device,
                                sides, call);
 }
 
+// The operation of a copy of `height` rows of `width` bytes between two
+// sides of the memory types given (HOST, DEVICE: must be driver memory,
+// UNIFIED: either).
+static inline cuda_mock_op_t
+cuda_mock_copy_op(int dst_device, uintptr_t dst, size_t dst_pitch,
+                  CUmemorytype dst_type, int src_device, uintptr_t src,
+                  size_t src_pitch, CUmemorytype src_type, size_t width,
+                  size_t height, const char *call) {
+    cuda_mock_op_t op;
+    op.kind = CUDA_MOCK_OP_COPY;
+    op.call = call;
+    op.u.copy.dst = dst;
+    op.u.copy.src = src;
+    op.u.copy.dst_pitch = dst_pitch;
+    op.u.copy.src_pitch = src_pitch;
+    op.u.copy.width = width;
+    op.u.copy.height = height;
+    op.u.copy.dst_device = dst_device;
+    op.u.copy.src_device = src_device;
+    op.u.copy.dst_type = dst_type;
+    op.u.copy.src_type = src_type;
+    return op;
+}
+
 // Fills `height` rows of `width` elements of `elem` (1, 2 or 4) bytes,
 // `pitch` bytes apart, with the low `elem` bytes of `value`, in memory of
 // the driver, for `device`.
 CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
                         unsigned elem, size_t width, size_t height,
                         const char *call);
+
+// The checks of cuda_mock_fill alone.
+CUresult cuda_mock_fill_check(int device, uintptr_t dst, size_t pitch,
+                              unsigned elem, size_t width, size_t height,
+                              const char *call);
+
+// 3D copies (cuda_mock_copy3d.c): a CUDA_MEMCPY3D_PEER checked as cuda.h
+// documents, its sides resolved (arrays through their layout), each slice
+// copied by the engine above; complete when it returns. _check: the same
+// checks, nothing copied.
+CUresult cuda_mock_copy3d_run(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                              int src_device, const char *call);
+CUresult cuda_mock_copy3d_check(const CUDA_MEMCPY3D_PEER *p, int dst_device,
+                                int src_device, const char *call);
+// The devices that write and read `p`: an array's own, else the defaults.
+void cuda_mock_copy3d_devices(const CUDA_MEMCPY3D_PEER *p, int dst_default,
+                              int src_default, int *dst, int *src);
+// Enqueues `p` (contexts ignored): synchronously in the current context
+// (`sync`), else on `stream`.
+CUresult cuda_mock_copy3d_enqueue(const CUDA_MEMCPY3D_PEER *p, bool sync,
+                                  CUstream stream, const char *call);
+
+// ---------------------------------------------------------------------------
+// CUDA arrays (cuda_mock_array.c) and the device model (cuda_mock_device.c)
+
+// Where an array's elements are: rows of `width_bytes` (`pitch` apart),
+// `rows` per slice, `slices` slices, in device memory of `device`.
+typedef struct cuda_mock_array_layout_t {
+    uintptr_t base;
+    size_t pitch, width_bytes, rows, slices;
+    unsigned elem; // bytes per element
+    int device;
+    bool one_dimensional;
+} cuda_mock_array_layout_t;
+
+// The layout of a live array; false (logged with `call`) otherwise.
+bool cuda_mock_array_layout(CUarray a, const char *call,
+                            cuda_mock_array_layout_t *out);
+
+// The device model's value of a limit attribute (the same on every device).
+int cuda_mock_device_limit(CUdevice_attribute attrib);
 
 // ---------------------------------------------------------------------------
 // Memory (cuda_mock_memory.c, cuda_mock_pool.c, cuda_mock_host.c)
@@ -995,6 +1372,20 @@ CUresult cuda_mock_mem_free_device(const void *p, const char *call);
 void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info);
 // The pool that memory `info` came from.
 CUmemoryPool cuda_mock_pool_of(const umf_mock_alloc_info_t *info);
+
+// What a program said of its memory (cuda_mock_advise.c): advice and
+// prefetch locations of managed memory, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS.
+// Records exist for memory something was said of; they go when it is
+// freed.
+extern _Atomic size_t cuda_mock_range_records;
+void cuda_mock_range_freed_slow(const umf_mock_alloc_info_t *info);
+static inline void cuda_mock_range_freed(const umf_mock_alloc_info_t *info) {
+    if (atomic_load_explicit(&cuda_mock_range_records, memory_order_relaxed) !=
+        0) {
+        cuda_mock_range_freed_slow(info);
+    }
+}
+bool cuda_mock_range_sync_memops(const umf_mock_alloc_info_t *info);
 
 // The registration holding `p` as an allocation's info (kind HOST, owner
 // the registering context, user flags the registration's flags |

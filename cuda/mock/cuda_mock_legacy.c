@@ -99,6 +99,104 @@ CUDA_MOCK_API CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy,
     LEGACY(cuMemcpy2DAsync, cuMemcpy2DAsync_v2);
 }
 
+// CUDA arrays and the copies with them (cuda_mock_array.c,
+// cuda_mock_copy3d.c), in their 32-bit forms.
+
+CUDA_MOCK_API CUresult cuArrayCreate(CUarray *pHandle,
+                                     const CUDA_ARRAY_DESCRIPTOR_v1 *desc) {
+    (void)pHandle;
+    (void)desc;
+    LEGACY(cuArrayCreate, cuArrayCreate_v2);
+}
+
+CUDA_MOCK_API CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *desc,
+                                            CUarray hArray) {
+    (void)desc;
+    (void)hArray;
+    LEGACY(cuArrayGetDescriptor, cuArrayGetDescriptor_v2);
+}
+
+CUDA_MOCK_API CUresult cuArray3DCreate(CUarray *pHandle,
+                                       const CUDA_ARRAY3D_DESCRIPTOR_v1 *desc) {
+    (void)pHandle;
+    (void)desc;
+    LEGACY(cuArray3DCreate, cuArray3DCreate_v2);
+}
+
+CUDA_MOCK_API CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *desc,
+                                              CUarray hArray) {
+    (void)desc;
+    (void)hArray;
+    LEGACY(cuArray3DGetDescriptor, cuArray3DGetDescriptor_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset,
+                                    CUdeviceptr_v1 srcDevice,
+                                    unsigned int ByteCount) {
+    (void)dstArray, (void)dstOffset, (void)srcDevice, (void)ByteCount;
+    LEGACY(cuMemcpyDtoA, cuMemcpyDtoA_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray,
+                                    unsigned int srcOffset,
+                                    unsigned int ByteCount) {
+    (void)dstDevice, (void)srcArray, (void)srcOffset, (void)ByteCount;
+    LEGACY(cuMemcpyAtoD, cuMemcpyAtoD_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset,
+                                    const void *srcHost,
+                                    unsigned int ByteCount) {
+    (void)dstArray, (void)dstOffset, (void)srcHost, (void)ByteCount;
+    LEGACY(cuMemcpyHtoA, cuMemcpyHtoA_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray,
+                                    unsigned int srcOffset,
+                                    unsigned int ByteCount) {
+    (void)dstHost, (void)srcArray, (void)srcOffset, (void)ByteCount;
+    LEGACY(cuMemcpyAtoH, cuMemcpyAtoH_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset,
+                                    CUarray srcArray, unsigned int srcOffset,
+                                    unsigned int ByteCount) {
+    (void)dstArray, (void)dstOffset, (void)srcArray, (void)srcOffset;
+    (void)ByteCount;
+    LEGACY(cuMemcpyAtoA, cuMemcpyAtoA_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyHtoAAsync(CUarray dstArray,
+                                         unsigned int dstOffset,
+                                         const void *srcHost,
+                                         unsigned int ByteCount,
+                                         CUstream hStream) {
+    (void)dstArray, (void)dstOffset, (void)srcHost, (void)ByteCount;
+    (void)hStream;
+    LEGACY(cuMemcpyHtoAAsync, cuMemcpyHtoAAsync_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray,
+                                         unsigned int srcOffset,
+                                         unsigned int ByteCount,
+                                         CUstream hStream) {
+    (void)dstHost, (void)srcArray, (void)srcOffset, (void)ByteCount;
+    (void)hStream;
+    LEGACY(cuMemcpyAtoHAsync, cuMemcpyAtoHAsync_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy) {
+    (void)pCopy;
+    LEGACY(cuMemcpy3D, cuMemcpy3D_v2);
+}
+
+CUDA_MOCK_API CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy,
+                                       CUstream hStream) {
+    (void)pCopy;
+    (void)hStream;
+    LEGACY(cuMemcpy3DAsync, cuMemcpy3DAsync_v2);
+}
+
 CUDA_MOCK_API CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us,
                                    unsigned int N) {
     LEGACY(cuMemsetD16, cuMemsetD16_v2);

@@ -20,6 +20,10 @@ static CUresult alloc_in_current(umf_mock_kind_t kind, size_t size,
                                  uint32_t flags, const char *call, void **out) {
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_ctx_current(&ctx);
+    if (res == CUDA_SUCCESS) {
+        // Potentially unsafe during stream capture (cuda_mock_capture.c).
+        res = cuda_mock_order_unsafe(call);
+    }
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -140,6 +144,7 @@ static CUresult free_kind(const void *p, unsigned kinds, const char *call) {
     umf_mock_alloc_info_t freed;
     umf_mock_status_t status = umf_mock_free(p, kinds, 0, &freed);
     if (status == UMF_MOCK_OK) {
+        cuda_mock_range_freed(&freed);
         if ((freed.user_flags & CUDA_MOCK_POOL_MEMORY) != 0) {
             cuda_mock_pool_freed(&freed);
         }
@@ -177,15 +182,22 @@ CUresult cuda_mock_mem_free_device(const void *p, const char *call) {
 }
 
 // Memory of cuMemAllocAsync may go here too (it is then freed at once).
+// Both synchronize, as on a GPU: queued work that may use the memory runs
+// first (cuda_mock_queue.c).
 CUDA_MOCK_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
     CUDA_MOCK_ENTER(cuMemFree_v2);
-    return cuda_mock_mem_free_device((const void *)(uintptr_t)dptr,
-                                     "cuMemFree_v2");
+    const void *p = (const void *)(uintptr_t)dptr;
+    CUresult res = cuda_mock_order_before_free(p, "cuMemFree_v2");
+    return res == CUDA_SUCCESS ? cuda_mock_mem_free_device(p, "cuMemFree_v2")
+                               : res;
 }
 
 CUDA_MOCK_API CUresult cuMemFreeHost(void *p) {
     CUDA_MOCK_ENTER(cuMemFreeHost);
-    return free_kind(p, UMF_MOCK_KIND_HOST, "cuMemFreeHost");
+    CUresult res = cuda_mock_order_before_free(p, "cuMemFreeHost");
+    return res == CUDA_SUCCESS
+               ? free_kind(p, UMF_MOCK_KIND_HOST, "cuMemFreeHost")
+               : res;
 }
 
 static CUresult mem_info(uint64_t *free, uint64_t *total) {
@@ -388,7 +400,7 @@ static attr_answer_t attr_get(const umf_mock_alloc_info_t *info,
         put_ptr(data, (const void *)(uintptr_t)ptr);
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
-        put_u32(data, 0); // never set (cuPointerSetAttribute is not emulated)
+        put_u32(data, cuda_mock_range_sync_memops(info)); // cuPointerSet...
         return ATTR_VALUE;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
     case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
@@ -515,7 +527,7 @@ CUDA_MOCK_API CUresult cuPointerGetAttributes(unsigned int numAttributes,
 // ---------------------------------------------------------------------------
 // Context teardown
 
-void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     umf_mock_owner_released_t released = {0};
     umf_mock_release_owner((uintptr_t)ctx, &released);
     if (released.allocations + released.imports > 0) {
@@ -526,3 +538,4 @@ void cuda_mock_mem_ctx_teardown(const cuda_mock_ctx_t *ctx) {
                           released.imports);
     }
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_MEMORY, mem_ctx_teardown);

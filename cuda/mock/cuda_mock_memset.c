@@ -7,7 +7,8 @@
 // destination (and pitch), a 32-bit fill a four-byte aligned one, and a 2D
 // fill a pitch no smaller than a row. The destination must be memory of
 // the driver (cuda_mock_copy.c's bounds rule). The synchronous forms run in
-// the current context, the stream forms in the stream's.
+// the current context's default stream, the stream forms in their stream
+// (both operations of the stream, cuda_mock_queue.c).
 
 #include "cuda_mock_internal.h"
 
@@ -19,9 +20,9 @@
 static CUresult fill(CUdeviceptr dst, size_t pitch, uint32_t value,
                      unsigned elem, size_t width, size_t height, bool sync,
                      CUstream stream, const char *call) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = sync ? cuda_mock_ctx_current(&ctx)
-                        : cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t on;
+    CUresult res = sync ? cuda_mock_ctx_current(&on.ctx)
+                        : cuda_mock_stream_get(stream, call, &on);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -37,9 +38,16 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, uint32_t value,
                            call, pitch, width, elem);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return cuda_mock_fill(cuda_mock_ctx_device(ctx), (uintptr_t)dst,
-                          height > 1 ? pitch : width * elem, value, elem, width,
-                          height, call);
+    cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_FILL, .call = call};
+    op.u.fill.dst = (uintptr_t)dst;
+    op.u.fill.pitch = height > 1 ? pitch : width * elem;
+    op.u.fill.value = value;
+    op.u.fill.elem = elem;
+    op.u.fill.width = width;
+    op.u.fill.height = height;
+    op.u.fill.device = cuda_mock_ctx_device(on.ctx);
+    return sync ? cuda_mock_order_sync(on.ctx, &op)
+                : cuda_mock_order_submit(&on, &op);
 }
 
 #define SYNC true, NULL

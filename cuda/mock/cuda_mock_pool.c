@@ -5,10 +5,13 @@
 // cuMemAllocAsync / cuMemAllocFromPoolAsync and cuMemFreeAsync, the pools'
 // attributes and cuMemPoolTrimTo.
 //
-// An allocation runs when it is enqueued, like all work here, and is an
+// An allocation runs when it is enqueued (it may be used earlier than
+// stream order allows, which no correct program notices), and is an
 // allocation of the core tagged with its pool (owner = the pool's state,
-// user flags CUDA_MOCK_POOL_MEMORY); cuMemFreeAsync, and cuMemFree_v2,
-// which may free it too, give it back to the core at once. So a pool holds
+// user flags CUDA_MOCK_POOL_MEMORY); cuMemFreeAsync gives it back to the
+// core in stream order (at once unless work is queued before it:
+// cuda_mock_queue.c), cuMemFree_v2, which may free it too, after the
+// device's queued work. So a pool holds
 // no memory of its own beyond its allocations: its reserved memory is its
 // used memory (in whole pages), cuMemPoolTrimTo has nothing to release, and
 // the release threshold is kept and reported but changes nothing.
@@ -554,15 +557,24 @@ void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info) {
     state_unref(s);
 }
 
+// Stream-ordered allocation cannot be captured here (no graph memory
+// nodes): refused on a capturing stream.
+static CUresult stream_of(CUstream stream, const char *call,
+                          cuda_mock_stream_ref_t *s) {
+    CUresult res = cuda_mock_stream_get(stream, call, s);
+    return res == CUDA_SUCCESS ? cuda_mock_order_refuse_in_capture(s, call)
+                               : res;
+}
+
 static CUresult alloc_async(CUdeviceptr *dptr, size_t size, CUstream stream,
                             const char *call) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t st;
+    CUresult res = stream_of(stream, call, &st);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     // The pool current to the stream's device.
-    pool_state_t *s = state_of(current_of(cuda_mock_ctx_device(ctx)));
+    pool_state_t *s = state_of(current_of(cuda_mock_ctx_device(st.ctx)));
     if (s == NULL) {
         return CUDA_ERROR_INVALID_VALUE; // destroyed meanwhile
     }
@@ -584,8 +596,8 @@ CUDA_MOCK_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
 static CUresult alloc_from_pool(CUdeviceptr *dptr, size_t size,
                                 CUmemoryPool pool, CUstream stream,
                                 const char *call) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t st;
+    CUresult res = stream_of(stream, call, &st);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -620,8 +632,8 @@ CUDA_MOCK_API CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr,
 
 static CUresult free_async(CUdeviceptr dptr, CUstream stream,
                            const char *call) {
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(stream, call, &ctx);
+    cuda_mock_stream_ref_t s;
+    CUresult res = cuda_mock_stream_get(stream, call, &s);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -635,8 +647,11 @@ static CUresult free_async(CUdeviceptr dptr, CUstream stream,
                            call, p);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    // Freed as by cuMemFree_v2 (which settles the pool's accounts).
-    return cuda_mock_mem_free_device(p, call);
+    // Freed as by cuMemFree_v2 (which settles the pool's accounts), in
+    // stream order: after the work queued before it.
+    cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_FREE, .call = call};
+    op.u.free.ptr = dptr;
+    return cuda_mock_order_submit(&s, &op);
 }
 
 CUDA_MOCK_API CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Streams. The emulated devices run every operation when it is enqueued
-// (copies, fills, event records, frees), so work in a stream is always in
-// order and always complete: cuStreamQuery says CUDA_SUCCESS and
-// cuStreamSynchronize returns at once. What a stream still has to be
-// right about is its identity: the context it belongs to, its flags and
-// priority, and being valid or not. A stream lives in a table slot
+// Streams: their identity (the context a stream belongs to, its flags and
+// priority, being valid or not), synchronisation and cuStreamWaitEvent.
+// The emulated devices run an operation when it is enqueued unless work is
+// queued before it (behind a host function: cuda_mock_queue.c, which
+// keeps a created stream's queue in its slot), so synchronizing and
+// querying ask the queue. A stream lives in a table slot
 // (cuda_mock_handles.c) and goes with cuStreamDestroy or with its context;
-// a destroyed stream is CUDA_ERROR_INVALID_HANDLE, never a crash.
+// a destroyed stream is CUDA_ERROR_INVALID_HANDLE, never a crash, and its
+// queued work still runs.
 //
 // The special handles NULL (the default stream: legacy, or per-thread in
 // the _ptsz variants), CU_STREAM_LEGACY and CU_STREAM_PER_THREAD name the
-// current context's default streams; nothing needs to be kept per thread
-// for them, since nothing is ever pending.
+// current context's default stream, which has one queue per context (the
+// per-thread default streams are ordered as the legacy one).
 
 #include "cuda_mock_internal.h"
 
@@ -41,6 +42,7 @@ struct CUstream_st {
     _Atomic int priority;
     unsigned long long id;
     CUstreamAttrValue attrs[ATTR_COUNT];
+    cuda_mock_stream_order_t order; // under the order lock
 };
 
 static cuda_mock_table_t streams =
@@ -86,6 +88,21 @@ static int clamp_priority(int priority) {
                                           : priority;
 }
 
+CUresult cuda_mock_stream_get(CUstream h, const char *call,
+                              cuda_mock_stream_ref_t *out) {
+    const struct CUstream_st *s;
+    CUresult res = resolve(h, call, &out->ctx, &s);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    out->handle = h;
+    // The slot is the table's memory for good: its order state is only
+    // read and written under the order lock.
+    out->order = s != NULL ? (cuda_mock_stream_order_t *)&s->order : NULL;
+    out->blocking = s == NULL || (s->flags & CU_STREAM_NON_BLOCKING) == 0;
+    return CUDA_SUCCESS;
+}
+
 static CUresult create(CUstream *phStream, unsigned flags, int priority,
                        const char *call) {
     if (phStream == NULL || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING) != 0) {
@@ -129,13 +146,18 @@ static CUresult stream_destroy(CUstream hStream, const char *call) {
                            (void *)hStream);
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(hStream, call, &ctx);
+    cuda_mock_stream_ref_t s;
+    CUresult res = cuda_mock_stream_get(hStream, call, &s);
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    // Nothing is pending, so nothing outlives the call. Of two racing
-    // destroys, one wins.
+    // Queued work runs on, after the call ("the resources associated with
+    // hStream will be released automatically once the device has
+    // completed all work"). Of two racing destroys, one wins.
+    res = cuda_mock_order_stream_gone(s.order, false, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
     return cuda_mock_table_free(&streams, hStream) ? CUDA_SUCCESS
                                                    : CUDA_ERROR_INVALID_HANDLE;
 }
@@ -151,53 +173,64 @@ CUDA_MOCK_API CUresult cuStreamDestroy(CUstream hStream) {
     return stream_destroy(hStream, "cuStreamDestroy");
 }
 
-// Synchronize and query: the stream's work is complete; only the handle
-// (and, for the default streams, a current context) is checked.
-static CUresult check(CUstream h, const char *call) {
-    cuda_mock_ctx_t *ctx;
-    return cuda_mock_stream_resolve(h, call, &ctx);
+// Synchronize (`wait`) and query: the stream's queue, if it has one (and
+// for the legacy stream, the work it would wait for); the first error of
+// its queued work.
+static CUresult sync(CUstream h, bool wait, const char *call) {
+    cuda_mock_stream_ref_t s;
+    CUresult res = cuda_mock_stream_get(h, call, &s);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return cuda_mock_order_stream_sync(&s, wait, call);
 }
 
 CUDA_MOCK_API CUresult cuStreamSynchronize(CUstream hStream) {
     CUDA_MOCK_ENTER(cuStreamSynchronize);
-    return check(hStream, "cuStreamSynchronize");
+    return sync(hStream, true, "cuStreamSynchronize");
 }
 
 CUDA_MOCK_API CUresult cuStreamSynchronize_ptsz(CUstream hStream) {
     CUDA_MOCK_ENTER(cuStreamSynchronize_ptsz);
-    return check(hStream, "cuStreamSynchronize_ptsz");
+    return sync(hStream, true, "cuStreamSynchronize_ptsz");
 }
 
 CUDA_MOCK_API CUresult cuStreamQuery(CUstream hStream) {
     CUDA_MOCK_ENTER(cuStreamQuery);
-    return check(hStream, "cuStreamQuery");
+    return sync(hStream, false, "cuStreamQuery");
 }
 
 CUDA_MOCK_API CUresult cuStreamQuery_ptsz(CUstream hStream) {
     CUDA_MOCK_ENTER(cuStreamQuery_ptsz);
-    return check(hStream, "cuStreamQuery_ptsz");
+    return sync(hStream, false, "cuStreamQuery_ptsz");
 }
 
+// Later work on the stream waits for the event's last record while that
+// is queued (else there is nothing to wait for: it ran).
 static CUresult wait_event(CUstream h, CUevent ev, unsigned flags,
                            const char *call) {
-    CUresult res = check(h, call);
+    cuda_mock_stream_ref_t s;
+    CUresult res = cuda_mock_stream_get(h, call, &s);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     // "hEvent may be from a different context or device than hStream."
-    res = cuda_mock_event_check(ev, call);
-    if (res != CUDA_SUCCESS) {
-        return res;
+    cuda_mock_ctx_t *ectx;
+    uint32_t gen;
+    if (cuda_mock_event_order_of(ev, call, &ectx, &gen) == NULL) {
+        return CUDA_ERROR_INVALID_HANDLE;
     }
-    // CU_EVENT_WAIT_EXTERNAL is for stream capture, which is not emulated.
-    if (flags != CU_EVENT_WAIT_DEFAULT) {
-        UMF_MOCK_LOG_ERROR("%s: flags 0x%x (only CU_EVENT_WAIT_DEFAULT outside "
-                           "stream capture)",
-                           call, flags);
+    // CU_EVENT_WAIT_EXTERNAL makes an event wait node in a capture; outside
+    // one it is a plain wait.
+    if ((flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL) != 0) {
+        UMF_MOCK_LOG_ERROR("%s: flags 0x%x", call, flags);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    // What the event captured is complete: nothing to wait for.
-    return CUDA_SUCCESS;
+    cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_WAIT, .call = call};
+    op.u.event.event = ev;
+    op.u.event.gen = gen;
+    op.u.event.flags = flags;
+    return cuda_mock_order_submit(&s, &op);
 }
 
 CUDA_MOCK_API CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
@@ -352,13 +385,15 @@ CUDA_MOCK_API CUresult cuCtxGetStreamPriorityRange(int *leastPriority,
 static void drop_if_of(void *slot, void *arg) {
     struct CUstream_st *s = slot;
     if (s->ctx.ctx == arg) {
+        (void)cuda_mock_order_stream_gone(&s->order, true, "context destroy");
         (void)cuda_mock_table_free(&streams, s);
     }
 }
 
-void cuda_mock_stream_ctx_teardown(const cuda_mock_ctx_t *ctx) {
+static void stream_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     cuda_mock_table_foreach(&streams, drop_if_of, (void *)ctx);
 }
+CUDA_MOCK_CTX_TEARDOWN(CUDA_MOCK_TEARDOWN_STREAMS, stream_ctx_teardown);
 
 // ---------------------------------------------------------------------------
 // The device of a stream, and its attributes
