@@ -16,28 +16,30 @@
 #include <unistd.h>
 
 #include "c_test.h"
-#include "ze_mock_ddi_1_6.h"
+#include "ze_mock_ddi.h"
 #include "ze_test_util.h"
 
 typedef ze_result_t(ZE_APICALL *get_driver_fn)(ze_api_version_t,
-                                               ze_driver_dditable_1_6_t *);
+                                               ze_mock_driver_dditable_t *);
 typedef ze_result_t(ZE_APICALL *get_mem_fn)(ze_api_version_t,
-                                            ze_mem_dditable_1_6_t *);
+                                            ze_mock_mem_dditable_t *);
 typedef ze_result_t(ZE_APICALL *get_event_pool_fn)(
-    ze_api_version_t, ze_event_pool_dditable_1_6_t *);
+    ze_api_version_t, ze_mock_event_pool_dditable_t *);
+typedef ze_result_t(ZE_APICALL *get_mem_exp_fn)(ze_api_version_t,
+                                                ze_mock_mem_exp_dditable_t *);
 
 typedef struct getters_t {
     get_driver_fn driver;
     get_mem_fn mem;
     get_event_pool_fn event_pool;
-    ze_mock_pfnGetMemExpProcAddrTable_t mem_exp;
+    get_mem_exp_fn mem_exp;
 } getters_t;
 
 typedef struct hooks_t {
-    ze_driver_dditable_1_6_t driver;
-    ze_mem_dditable_1_6_t mem;
-    ze_event_pool_dditable_1_6_t event_pool;
-    ze_mem_exp_dditable_1_6_t mem_exp;
+    ze_mock_driver_dditable_t driver;
+    ze_mock_mem_dditable_t mem;
+    ze_mock_event_pool_dditable_t event_pool;
+    ze_mock_mem_exp_dditable_t mem_exp;
 } hooks_t;
 
 static void *driver_symbol(const char *name) {
@@ -56,8 +58,7 @@ static bool get_getters(getters_t *g) {
     g->mem = (get_mem_fn)driver_symbol("zeGetMemProcAddrTable");
     g->event_pool =
         (get_event_pool_fn)driver_symbol("zeGetEventPoolProcAddrTable");
-    g->mem_exp = (ze_mock_pfnGetMemExpProcAddrTable_t)driver_symbol(
-        "zeGetMemExpProcAddrTable");
+    g->mem_exp = (get_mem_exp_fn)driver_symbol("zeGetMemExpProcAddrTable");
     return g->driver != NULL && g->mem != NULL && g->event_pool != NULL &&
            g->mem_exp != NULL;
 }
@@ -105,11 +106,11 @@ UMF_C_TEST(ZeHooks, GettersFillThe16EntriesOnlyFor16) {
     get_driver_fn gd = g.driver;
     get_mem_fn gm = g.mem;
     get_event_pool_fn ge = g.event_pool;
-    ze_mock_pfnGetMemExpProcAddrTable_t gx = g.mem_exp;
-    ze_driver_dditable_1_6_t dt;
-    ze_mem_dditable_1_6_t mt;
-    ze_event_pool_dditable_1_6_t et;
-    ze_mem_exp_dditable_1_6_t xt;
+    get_mem_exp_fn gx = g.mem_exp;
+    ze_mock_driver_dditable_t dt;
+    ze_mock_mem_dditable_t mt;
+    ze_mock_event_pool_dditable_t et;
+    ze_mock_mem_exp_dditable_t xt;
     memset(&dt, 0, sizeof(dt));
     memset(&mt, 0, sizeof(mt));
     memset(&et, 0, sizeof(et));

@@ -309,21 +309,22 @@ static ze_result_t ZE_APICALL mock_DeviceGetGlobalTimestamps(
     return ZE_RESULT_SUCCESS;
 }
 
-void ze_mock_fill_device(ze_device_dditable_t *t) {
-    t->pfnGet = mock_DeviceGet;
-    t->pfnGetSubDevices = mock_DeviceGetSubDevices;
-    t->pfnGetProperties = mock_DeviceGetProperties;
-    t->pfnGetComputeProperties = mock_DeviceGetComputeProperties;
-    t->pfnGetCommandQueueGroupProperties =
+void ze_mock_fill_device(ze_mock_device_dditable_t *t) {
+    t->v1_4.pfnGet = mock_DeviceGet;
+    t->v1_4.pfnGetSubDevices = mock_DeviceGetSubDevices;
+    t->v1_4.pfnGetProperties = mock_DeviceGetProperties;
+    t->v1_4.pfnGetComputeProperties = mock_DeviceGetComputeProperties;
+    t->v1_4.pfnGetCommandQueueGroupProperties =
         mock_DeviceGetCommandQueueGroupProperties;
-    t->pfnGetMemoryProperties = mock_DeviceGetMemoryProperties;
-    t->pfnGetMemoryAccessProperties = mock_DeviceGetMemoryAccessProperties;
-    t->pfnGetP2PProperties = mock_DeviceGetP2PProperties;
-    t->pfnCanAccessPeer = mock_DeviceCanAccessPeer;
-    t->pfnGetStatus = mock_DeviceGetStatus;
-    t->pfnGetModuleProperties = mock_DeviceGetModuleProperties;
-    t->pfnGetCacheProperties = mock_DeviceGetCacheProperties;
-    t->pfnGetImageProperties = mock_DeviceGetImageProperties;
-    t->pfnGetExternalMemoryProperties = mock_DeviceGetExternalMemoryProperties;
-    t->pfnGetGlobalTimestamps = mock_DeviceGetGlobalTimestamps;
+    t->v1_4.pfnGetMemoryProperties = mock_DeviceGetMemoryProperties;
+    t->v1_4.pfnGetMemoryAccessProperties = mock_DeviceGetMemoryAccessProperties;
+    t->v1_4.pfnGetP2PProperties = mock_DeviceGetP2PProperties;
+    t->v1_4.pfnCanAccessPeer = mock_DeviceCanAccessPeer;
+    t->v1_4.pfnGetStatus = mock_DeviceGetStatus;
+    t->v1_4.pfnGetModuleProperties = mock_DeviceGetModuleProperties;
+    t->v1_4.pfnGetCacheProperties = mock_DeviceGetCacheProperties;
+    t->v1_4.pfnGetImageProperties = mock_DeviceGetImageProperties;
+    t->v1_4.pfnGetExternalMemoryProperties =
+        mock_DeviceGetExternalMemoryProperties;
+    t->v1_4.pfnGetGlobalTimestamps = mock_DeviceGetGlobalTimestamps;
 }

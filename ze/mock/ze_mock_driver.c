@@ -109,8 +109,8 @@ static ze_result_t ZE_APICALL mock_Init(ze_init_flags_t flags) {
     return ZE_RESULT_SUCCESS;
 }
 
-void ze_mock_fill_global(ze_global_dditable_t *t) {
-    t->pfnInit = mock_Init;
+void ze_mock_fill_global(ze_mock_global_dditable_t *t) {
+    t->v1_4.pfnInit = mock_Init;
 }
 
 // ---- Driver ---------------------------------------------------------------
@@ -135,7 +135,7 @@ static ze_result_t ZE_APICALL mock_DriverGetApiVersion(
     if (version == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    *version = ZE_API_VERSION_CURRENT;
+    *version = ZE_MOCK_API_VERSION_NEWEST; // the tables it answers
     return ZE_RESULT_SUCCESS;
 }
 
@@ -240,15 +240,13 @@ static ze_result_t ZE_APICALL mock_DriverGetLastErrorDescription(
     return ZE_RESULT_SUCCESS;
 }
 
-void ze_mock_fill_driver(ze_driver_dditable_t *t) {
-    t->pfnGet = mock_DriverGet;
-    t->pfnGetApiVersion = mock_DriverGetApiVersion;
-    t->pfnGetProperties = mock_DriverGetProperties;
-    t->pfnGetIpcProperties = mock_DriverGetIpcProperties;
-    t->pfnGetExtensionProperties = mock_DriverGetExtensionProperties;
-    t->pfnGetExtensionFunctionAddress = mock_DriverGetExtensionFunctionAddress;
-}
-
-void ze_mock_fill_driver_1_6(ze_driver_dditable_1_6_t *t) {
+void ze_mock_fill_driver(ze_mock_driver_dditable_t *t) {
+    t->v1_4.pfnGet = mock_DriverGet;
+    t->v1_4.pfnGetApiVersion = mock_DriverGetApiVersion;
+    t->v1_4.pfnGetProperties = mock_DriverGetProperties;
+    t->v1_4.pfnGetIpcProperties = mock_DriverGetIpcProperties;
+    t->v1_4.pfnGetExtensionProperties = mock_DriverGetExtensionProperties;
+    t->v1_4.pfnGetExtensionFunctionAddress =
+        mock_DriverGetExtensionFunctionAddress;
     t->pfnGetLastErrorDescription = mock_DriverGetLastErrorDescription;
 }

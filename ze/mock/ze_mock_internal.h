@@ -33,7 +33,7 @@
 
 #include "mock_core.h"
 #include "mock_failure.h"
-#include "ze_mock_ddi_1_6.h"
+#include "ze_mock_ddi.h"
 
 // Every entry point the driver implements, for call counts and fault rules.
 #define ZE_MOCK_ENTRIES(X)                                                     \
@@ -299,19 +299,18 @@ ze_result_t ze_mock_result(umf_mock_status_t status);
         }                                                                      \
     } while (0)
 
-// Table fillers, one per file; those of 1.6 fill what the 1.6 tables add
-// (ze_mock_ddi_1_6.h).
-void ze_mock_fill_global(ze_global_dditable_t *t);
-void ze_mock_fill_driver(ze_driver_dditable_t *t);
-void ze_mock_fill_driver_1_6(ze_driver_dditable_1_6_t *t);
-void ze_mock_fill_mem_1_6(ze_mem_dditable_1_6_t *t);
-void ze_mock_fill_mem_exp_1_6(ze_mem_exp_dditable_1_6_t *t);
+// Table fillers, one per file and table; a filler of a newer layout
+// (ze_mock_ddi.h) fills its 1.4 part too. ze_mock_tables.c puts together
+// the tables that several files fill.
+void ze_mock_fill_global(ze_mock_global_dditable_t *t);
+void ze_mock_fill_driver(ze_mock_driver_dditable_t *t);
+void ze_mock_fill_mem(ze_mock_mem_dditable_t *t);
+void ze_mock_fill_mem_exp(ze_mock_mem_exp_dditable_t *t);
 void ze_mock_fill_event_pool_1_6(ze_event_pool_dditable_1_6_t *t);
 void ze_mock_fill_module(ze_module_dditable_t *t);
 void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t);
-void ze_mock_fill_device(ze_device_dditable_t *t);
+void ze_mock_fill_device(ze_mock_device_dditable_t *t);
 void ze_mock_fill_context(ze_context_dditable_t *t);
-void ze_mock_fill_mem(ze_mem_dditable_t *t);
 void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t);
 void ze_mock_fill_physical_mem(ze_physical_mem_dditable_t *t);
 

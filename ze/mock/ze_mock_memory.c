@@ -364,26 +364,23 @@ static ze_result_t ZE_APICALL mock_MemGetFileDescriptorFromIpcHandleExp(
     return r;
 }
 
-void ze_mock_fill_mem_1_6(ze_mem_dditable_1_6_t *t) {
-    t->pfnPutIpcHandle = mock_MemPutIpcHandle;
-}
-
-void ze_mock_fill_mem_exp_1_6(ze_mem_exp_dditable_1_6_t *t) {
+void ze_mock_fill_mem_exp(ze_mock_mem_exp_dditable_t *t) {
     t->pfnGetIpcHandleFromFileDescriptorExp =
         mock_MemGetIpcHandleFromFileDescriptorExp;
     t->pfnGetFileDescriptorFromIpcHandleExp =
         mock_MemGetFileDescriptorFromIpcHandleExp;
 }
 
-void ze_mock_fill_mem(ze_mem_dditable_t *t) {
-    t->pfnAllocShared = mock_MemAllocShared;
-    t->pfnAllocDevice = mock_MemAllocDevice;
-    t->pfnAllocHost = mock_MemAllocHost;
-    t->pfnFree = mock_MemFree;
-    t->pfnGetAllocProperties = mock_MemGetAllocProperties;
-    t->pfnGetAddressRange = mock_MemGetAddressRange;
-    t->pfnGetIpcHandle = mock_MemGetIpcHandle;
-    t->pfnOpenIpcHandle = mock_MemOpenIpcHandle;
-    t->pfnCloseIpcHandle = mock_MemCloseIpcHandle;
-    t->pfnFreeExt = mock_MemFreeExt;
+void ze_mock_fill_mem(ze_mock_mem_dditable_t *t) {
+    t->v1_4.pfnAllocShared = mock_MemAllocShared;
+    t->v1_4.pfnAllocDevice = mock_MemAllocDevice;
+    t->v1_4.pfnAllocHost = mock_MemAllocHost;
+    t->v1_4.pfnFree = mock_MemFree;
+    t->v1_4.pfnGetAllocProperties = mock_MemGetAllocProperties;
+    t->v1_4.pfnGetAddressRange = mock_MemGetAddressRange;
+    t->v1_4.pfnGetIpcHandle = mock_MemGetIpcHandle;
+    t->v1_4.pfnOpenIpcHandle = mock_MemOpenIpcHandle;
+    t->v1_4.pfnCloseIpcHandle = mock_MemCloseIpcHandle;
+    t->v1_4.pfnFreeExt = mock_MemFreeExt;
+    t->pfnPutIpcHandle = mock_MemPutIpcHandle;
 }
