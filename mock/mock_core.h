@@ -47,6 +47,9 @@ typedef struct umf_mock_driver_desc_t {
     umf_mock_fault_names_t faults;
     const char *const *object_kinds; // kind index -> name, e.g. "context"
     unsigned object_kind_count;      // at most UMF_MOCK_OBJECT_CORE_FIRST
+    // Called first when the driver is unloaded or the process exits, before
+    // the leak report: stops the driver's own threads. May be NULL.
+    void (*unload)(void);
 } umf_mock_driver_desc_t;
 
 // Reads the configuration (mock_config.h) and sets everything up, once;

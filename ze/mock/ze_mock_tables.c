@@ -107,18 +107,20 @@ static void fill_device(ze_mock_device_dditable_t *t) {
 
 static void fill_context(ze_context_dditable_t *t) {
     ze_mock_fill_context(t);
+    ze_mock_fill_context_barrier(t);
 }
 
 static void fill_command_queue(ze_mock_command_queue_dditable_t *t) {
-    ze_mock_fill_command_queue(&t->v1_4);
+    ze_mock_fill_command_queue(t);
 }
 
 static void fill_command_list(ze_mock_command_list_dditable_t *t) {
-    ze_mock_fill_command_list(&t->v1_4);
+    ze_mock_fill_command_list(t);
+    ze_mock_fill_command_list_append(t);
 }
 
 static void fill_command_list_exp(ze_mock_command_list_exp_dditable_t *t) {
-    (void)t; // command lists (ze_mock_commands.c): none yet
+    ze_mock_fill_command_list_exp(t);
 }
 
 static void fill_mem(ze_mock_mem_dditable_t *t) {
@@ -130,16 +132,15 @@ static void fill_mem_exp(ze_mock_mem_exp_dditable_t *t) {
 }
 
 static void fill_event_pool(ze_mock_event_pool_dditable_t *t) {
-    ze_mock_fill_event_pool(&t->v1_4);
-    ze_mock_fill_event_pool_1_6(t);
+    ze_mock_fill_event_pool(t);
 }
 
 static void fill_event(ze_mock_event_dditable_t *t) {
-    ze_mock_fill_event(&t->v1_4);
+    ze_mock_fill_event(t);
 }
 
 static void fill_event_exp(ze_event_exp_dditable_t *t) {
-    (void)t; // events (ze_mock_events.c): none yet
+    ze_mock_fill_event_exp(t);
 }
 
 static void fill_module(ze_module_dditable_t *t) {
