@@ -850,9 +850,62 @@ out:
 
 // ---- Access ----------------------------------------------------------------
 
-umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
-                                         uint64_t devices,
-                                         umf_mock_access_t access) {
+// The segments of [va, va + size), split so that segments start at both
+// ends: *first and *last (last < first when none lies there), in the
+// reservation that holds the range. `within`: the range need only lie in
+// the reservation, else it must be mapped throughout (NOT_FOUND). Under
+// `lock`.
+static umf_mock_status_t range_segments(uintptr_t va, uint64_t size,
+                                        bool within, resv_t **out,
+                                        size_t *first, size_t *last) {
+    resv_t *r = resv_find(va, NULL);
+    if (r == NULL || size > r->base + r->size - va ||
+        (!within && !mapped_throughout(r, va, size, first))) {
+        return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    umf_mock_status_t status = split_range(r, va, size, first, last);
+    if (status != UMF_MOCK_OK) {
+        return status;
+    }
+    // split_range's ends are those of a mapped range; unmapped ends move in.
+    *first = seg_index(r, va);
+    size_t end = *first;
+    while (end < r->nsegs && r->segs[end].va < va + size) {
+        end++;
+    }
+    *last = end - 1; // wraps below *first when there is none
+    *out = r;
+    return UMF_MOCK_OK;
+}
+
+static umf_mock_status_t unmap_range(const void *addr, uint64_t size,
+                                     bool within) {
+    uintptr_t va = (uintptr_t)addr;
+    if (addr == NULL || size == 0) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (!page_multiple(va) || !page_multiple(size)) {
+        return UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT;
+    }
+    pthread_mutex_lock(&lock);
+    resv_t *r;
+    size_t first, last;
+    umf_mock_status_t status =
+        range_segments(va, size, within, &r, &first, &last);
+    if (status == UMF_MOCK_OK && first <= last && last < r->nsegs) {
+        unmap_segments(r, first, last);
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+umf_mock_status_t umf_mock_va_unmap_within(const void *addr, uint64_t size) {
+    return unmap_range(addr, size, true);
+}
+
+static umf_mock_status_t set_access(const void *addr, uint64_t size,
+                                    uint64_t devices, umf_mock_access_t access,
+                                    bool within) {
     uintptr_t va = (uintptr_t)addr;
     if (addr == NULL || size == 0 ||
         (access != UMF_MOCK_ACCESS_NONE && access != UMF_MOCK_ACCESS_READ &&
@@ -866,11 +919,9 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
     pthread_mutex_lock(&lock);
     resv_t *r;
     size_t first, last;
-    umf_mock_status_t status = mapped_range(va, size, &r, &first);
-    if (status == UMF_MOCK_OK) {
-        status = split_range(r, va, size, &first, &last);
-    }
-    if (status != UMF_MOCK_OK) {
+    umf_mock_status_t status =
+        range_segments(va, size, within, &r, &first, &last);
+    if (status != UMF_MOCK_OK || first > last || last >= r->nsegs) {
         goto out;
     }
     for (size_t i = first; i <= last; i++) {
@@ -890,6 +941,18 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
 out:
     pthread_mutex_unlock(&lock);
     return status;
+}
+
+umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
+                                         uint64_t devices,
+                                         umf_mock_access_t access) {
+    return set_access(addr, size, devices, access, false);
+}
+
+umf_mock_status_t umf_mock_va_set_access_within(const void *addr, uint64_t size,
+                                                uint64_t devices,
+                                                umf_mock_access_t access) {
+    return set_access(addr, size, devices, access, true);
 }
 
 umf_mock_status_t umf_mock_va_query(const void *addr,
