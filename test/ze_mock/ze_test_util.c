@@ -2,6 +2,7 @@
 
 #include "ze_test_util.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,15 @@ int ze_test_take_handle_fd(char data[64], int pid) {
         memcpy(data, &mine, sizeof(mine));
     }
     return mine;
+}
+
+void *ze_test_driver_symbol(const char *name) {
+    void *lib = dlopen(getenv("ZE_ENABLE_ALT_DRIVERS"), RTLD_NOW | RTLD_NOLOAD);
+    void *sym = lib != NULL ? dlsym(lib, name) : NULL;
+    if (lib != NULL) {
+        dlclose(lib);
+    }
+    return sym;
 }
 
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src,

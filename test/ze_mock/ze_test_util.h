@@ -68,6 +68,10 @@ bool ze_test_arena(void);
 // there. Returns that fd (the caller closes it), or -1.
 int ze_test_take_handle_fd(char data[64], int pid);
 
+// A symbol of the emulated driver (its table getters, as a newer loader
+// asks them), or NULL when it is not loaded.
+void *ze_test_driver_symbol(const char *name);
+
 // Copies through t's immediate list.
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src, size_t size);
 

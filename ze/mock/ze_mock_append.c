@@ -31,30 +31,33 @@ static void *copy_array(const void *from, size_t count, size_t size, bool *ok) {
 
 // Holds or lets go of the events of an owned command.
 static void hold_events(const ze_mock_cmd_t *c, bool hold, bool abandoned) {
+    unsigned queued = c->queued ? ZE_MOCK_HOLD_QUEUED : 0u;
     for (uint32_t i = 0; i < c->waits; i++) {
-        hold ? ze_mock_event_hold(c->wait[i], false)
-             : ze_mock_event_unhold(c->wait[i], false, false);
+        hold ? ze_mock_event_hold(c->wait[i], queued)
+             : ze_mock_event_unhold(c->wait[i], queued, false);
     }
     if (c->signal != NULL) {
-        hold ? ze_mock_event_hold(c->signal, true)
-             : ze_mock_event_unhold(c->signal, true, abandoned);
+        unsigned how = queued | ZE_MOCK_HOLD_SIGNALS;
+        hold ? ze_mock_event_hold(c->signal, how)
+             : ze_mock_event_unhold(c->signal, how, abandoned);
     }
     if (c->event != NULL) {
-        hold ? ze_mock_event_hold(c->event, false)
-             : ze_mock_event_unhold(c->event, false, false);
+        hold ? ze_mock_event_hold(c->event, queued)
+             : ze_mock_event_unhold(c->event, queued, false);
     }
     if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
         for (uint32_t i = 0; i < c->u.query.count; i++) {
-            hold ? ze_mock_event_hold(c->u.query.events[i], false)
-                 : ze_mock_event_unhold(c->u.query.events[i], false, false);
+            hold ? ze_mock_event_hold(c->u.query.events[i], queued)
+                 : ze_mock_event_unhold(c->u.query.events[i], queued, false);
         }
     }
 }
 
-bool ze_mock_cmd_keep(const ze_mock_cmd_t *c, ze_mock_cmd_t *out) {
+bool ze_mock_cmd_keep(const ze_mock_cmd_t *c, ze_mock_cmd_t *out, bool queued) {
     bool ok = true;
     *out = *c;
     out->owned = true;
+    out->queued = queued;
     out->wait = copy_array(c->wait, c->waits, sizeof(*c->wait), &ok);
     if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
         out->u.query.events = copy_array(c->u.query.events, c->u.query.count,

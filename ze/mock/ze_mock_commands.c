@@ -88,7 +88,7 @@ ze_result_t ze_mock_list_add(ze_mock_list_t *l, const ze_mock_cmd_t *cmd) {
         l->cmds = cmds;
         l->cap = cap;
     }
-    if (!ze_mock_cmd_keep(cmd, &l->cmds[l->count])) {
+    if (!ze_mock_cmd_keep(cmd, &l->cmds[l->count], false)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     l->count++;

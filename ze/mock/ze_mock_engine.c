@@ -534,7 +534,7 @@ static ze_result_t synchronize(ze_mock_stream_t *s, done_fn done,
 // Queues an owned copy of `c` (under the lock).
 static bool enqueue(ze_mock_stream_t *s, const ze_mock_cmd_t *c) {
     pending_t *p = malloc(sizeof(*p));
-    if (p == NULL || !ze_mock_cmd_keep(c, &p->cmd)) {
+    if (p == NULL || !ze_mock_cmd_keep(c, &p->cmd, true)) {
         free(p);
         return false;
     }

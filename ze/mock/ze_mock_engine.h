@@ -77,15 +77,18 @@ bool ze_mock_event_timestamped(const ze_mock_event_t *event);
 // Its kernel timestamps (false while it is not signalled).
 bool ze_mock_event_timestamps(const ze_mock_event_t *event, uint64_t *start,
                               uint64_t *end);
-// A reference that keeps the event's memory (and its pool's) after the
-// handle is destroyed; a `signaller` (a command that signals it) also
-// keeps it waitable: an event nobody can signal any more is dead.
-// `abandoned`: a signaller that never ran (its stream's work was dropped):
-// a host thread that waits for the event stops waiting once no other
-// signaller is left.
-void ze_mock_event_hold(ze_mock_event_t *event, bool signaller);
-void ze_mock_event_unhold(ze_mock_event_t *event, bool signaller,
-                          bool abandoned);
+// A command holds the events it uses: their memory (and their pool's)
+// stays after their handles are destroyed. A command that signals an event
+// keeps it waitable (an event nothing can signal any more is dead); one
+// that waits in a stream to signal it keeps host threads waiting for it.
+enum {
+    ZE_MOCK_HOLD_SIGNALS = 1u, // the command signals the event
+    ZE_MOCK_HOLD_QUEUED = 2u,  // the command waits in a stream to run
+};
+void ze_mock_event_hold(ze_mock_event_t *event, unsigned how);
+// `abandoned`: the command never ran (its stream's work was dropped): a
+// host thread waiting for the event stops once no queued signaller is left.
+void ze_mock_event_unhold(ze_mock_event_t *event, unsigned how, bool abandoned);
 // True when nothing can signal the unsignalled event any more: no handle
 // of it (or of an event at its index of the pool) is alive in this
 // process, no command would signal it, and no other process shares it.
@@ -123,10 +126,11 @@ struct ze_mock_fence_t;
 
 typedef struct ze_mock_cmd_t {
     ze_mock_cmd_kind_t kind;
-    // An owned command (recorded in a list, or waiting in a stream) holds
-    // its events and its arrays; a borrowed one (being appended) points at
-    // the caller's.
+    // An owned command (recorded in a list, or queued: waiting in a
+    // stream) holds its events and its arrays; a borrowed one (being
+    // appended) points at the caller's.
     bool owned;
+    bool queued;
     int device;       // of the list: whose access mapped memory needs
     const char *call; // the entry point, for messages
     uint32_t waits;
@@ -168,8 +172,10 @@ typedef struct ze_mock_cmd_t {
 } ze_mock_cmd_t;
 
 // Makes `*out` an owned copy of `cmd` (which may be borrowed or owned):
-// its arrays copied, its events held. False when out of memory.
-bool ze_mock_cmd_keep(const ze_mock_cmd_t *cmd, ze_mock_cmd_t *out);
+// its arrays copied, its events held, `queued` in a stream or recorded in
+// a list. False when out of memory.
+bool ze_mock_cmd_keep(const ze_mock_cmd_t *cmd, ze_mock_cmd_t *out,
+                      bool queued);
 // Releases what an owned command holds; `abandoned`: it never ran, so an
 // event it would have signalled is abandoned.
 void ze_mock_cmd_drop(ze_mock_cmd_t *cmd, bool abandoned);

@@ -46,7 +46,8 @@
 typedef struct slot_info_t {
     _Atomic uint32_t handles;    // live event handles at the index
     _Atomic uint32_t signallers; // commands that would signal it
-    _Atomic uint32_t abandoned;  // a signaller was dropped unrun
+    _Atomic uint32_t queued;     // ... of them, waiting in streams
+    _Atomic uint32_t abandoned;  // a queued signaller was dropped unrun
 } slot_info_t;
 
 typedef struct timestamps_t {
@@ -212,24 +213,31 @@ bool ze_mock_event_timestamps(const ze_mock_event_t *e, uint64_t *start,
     return true;
 }
 
-void ze_mock_event_hold(ze_mock_event_t *e, bool signaller) {
+void ze_mock_event_hold(ze_mock_event_t *e, unsigned how) {
+    slot_info_t *i = &e->pool->info[e->index];
     atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
-    if (signaller) {
-        atomic_fetch_add_explicit(&e->pool->info[e->index].signallers, 1,
-                                  memory_order_seq_cst);
+    if (how & ZE_MOCK_HOLD_SIGNALS) {
+        atomic_fetch_add_explicit(&i->signallers, 1, memory_order_seq_cst);
+        if (how & ZE_MOCK_HOLD_QUEUED) {
+            atomic_fetch_add_explicit(&i->queued, 1, memory_order_seq_cst);
+        }
     }
 }
 
-void ze_mock_event_unhold(ze_mock_event_t *e, bool signaller, bool abandoned) {
+void ze_mock_event_unhold(ze_mock_event_t *e, unsigned how, bool abandoned) {
     slot_info_t *i = &e->pool->info[e->index];
-    if (signaller && abandoned) {
-        atomic_store_explicit(&i->abandoned, 1, memory_order_seq_cst);
-    }
-    if (signaller) {
+    if (how & ZE_MOCK_HOLD_SIGNALS) {
+        bool queued = (how & ZE_MOCK_HOLD_QUEUED) != 0;
+        if (queued && abandoned) {
+            atomic_store_explicit(&i->abandoned, 1, memory_order_seq_cst);
+        }
+        if (queued) {
+            atomic_fetch_sub_explicit(&i->queued, 1, memory_order_seq_cst);
+        }
         slot_release(e->pool, &i->signallers);
-    }
-    if (signaller && abandoned) {
-        umf_mock_event_interrupt(e->pool->slots, e->index);
+        if (queued && abandoned) {
+            umf_mock_event_interrupt(e->pool->slots, e->index);
+        }
     }
     event_unref(e);
 }
@@ -605,10 +613,12 @@ static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
     return ZE_RESULT_SUCCESS;
 }
 
+// The command that was to signal the event was dropped unrun, and no
+// other waits in a stream to.
 static bool signaller_dropped(void *arg) {
     const slot_info_t *i = arg;
     return atomic_load_explicit(&i->abandoned, memory_order_seq_cst) != 0 &&
-           atomic_load_explicit(&i->signallers, memory_order_seq_cst) == 0;
+           atomic_load_explicit(&i->queued, memory_order_seq_cst) == 0;
 }
 
 static ze_result_t ZE_APICALL
