@@ -136,10 +136,14 @@ static ze_result_t set_events(ze_mock_cmd_t *c, ze_event_handle_t hSignal,
 static ze_result_t check_range(ze_mock_cmd_t *c, unsigned slot, const void *ptr,
                                size_t size, umf_mock_use_t use,
                                const char *what) {
+    umf_mock_alloc_info_t info;
     umf_mock_status_t s =
-        umf_mock_range_check(ptr, size, c->device, use, c->call, what, NULL);
-    c->ranges[slot] = (ze_mock_range_t){
-        .ptr = ptr, .size = size, .use = use, .known = s == UMF_MOCK_OK};
+        umf_mock_range_check(ptr, size, c->device, use, c->call, what, &info);
+    c->ranges[slot] = (ze_mock_range_t){.ptr = ptr,
+                                        .size = size,
+                                        .use = use,
+                                        .known = s == UMF_MOCK_OK,
+                                        .id = s == UMF_MOCK_OK ? info.id : 0};
     switch (s) {
     case UMF_MOCK_OK:
     case UMF_MOCK_ERR_NOT_FOUND:

@@ -179,13 +179,17 @@ uint64_t ze_mock_timer_now(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+// The memory an owned command was given is still there: the same
+// allocations, in bounds, with the access it needs.
 static bool ranges_valid(const ze_mock_cmd_t *c) {
     for (size_t i = 0; i < 2; i++) {
         const ze_mock_range_t *r = &c->ranges[i];
+        umf_mock_alloc_info_t info;
         if (r->known &&
-            umf_mock_range_check(r->ptr, r->size, c->device, r->use, c->call,
-                                 i == 0 ? "destination" : "source",
-                                 NULL) != UMF_MOCK_OK) {
+            (umf_mock_range_check(r->ptr, r->size, c->device, r->use, c->call,
+                                  i == 0 ? "destination" : "source",
+                                  &info) != UMF_MOCK_OK ||
+             info.id != r->id)) {
             return false;
         }
     }

@@ -113,13 +113,15 @@ typedef enum ze_mock_cmd_kind_t {
 } ze_mock_cmd_kind_t;
 
 // A range of memory a command reads or writes. `known`: it was memory of
-// the driver when the command was appended, so it must still be when the
-// command runs later (freed memory would otherwise be written).
+// the driver when the command was appended (allocation or mapping `id`),
+// so it must still be the same memory when the command runs later: freed
+// memory, or memory made in its place since, is never written.
 typedef struct ze_mock_range_t {
     const void *ptr;
     size_t size;
     umf_mock_use_t use;
     bool known;
+    uint64_t id;
 } ze_mock_range_t;
 
 struct ze_mock_fence_t;
