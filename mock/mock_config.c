@@ -132,6 +132,7 @@ bool umf_mock_config_load(umf_mock_config_t *cfg, umf_mock_env_fn env,
         return false;
     }
     cfg->devices = UMF_MOCK_DEFAULT_DEVICES;
+    cfg->subdevices = 0;
     cfg->device_mem = UMF_MOCK_DEFAULT_DEVICE_MEM;
     cfg->memory = UMF_MOCK_MEMORY_ARENA;
     cfg->leaks = UMF_MOCK_LEAKS_REPORT;
@@ -149,6 +150,17 @@ bool umf_mock_config_load(umf_mock_config_t *cfg, umf_mock_env_fn env,
             return false;
         }
         cfg->devices = (unsigned)n;
+    }
+    v = lookup(env, ctx, "UMF_GPU_MOCK_SUBDEVICES");
+    if (v != NULL) {
+        if (!umf_mock_parse_u64(v, &n) || n > UMF_MOCK_MAX_SUBDEVICES) {
+            snprintf(err, err_len,
+                     "UMF_GPU_MOCK_SUBDEVICES='%s' is not a number of "
+                     "sub-devices from 0 to %d",
+                     v, UMF_MOCK_MAX_SUBDEVICES);
+            return false;
+        }
+        cfg->subdevices = (unsigned)n;
     }
     v = lookup(env, ctx, "UMF_GPU_MOCK_DEVICE_MEM");
     if (v != NULL) {

@@ -8,6 +8,8 @@
 //   UMF_GPU_MOCK_DEVICE_MEM  memory per device, bytes with an
 //                            optional K, M or G suffix (powers of
 //                            1024), 4K..4T                         (4G)
+//   UMF_GPU_MOCK_SUBDEVICES  sub-devices of each device, 0..8
+//                            (Level Zero; they share its memory)  (0)
 //   UMF_GPU_MOCK_MEMORY      arena | memfd | malloc                (arena)
 //   UMF_GPU_MOCK_FAULTS      fault rules (mock_faults.h)           (none)
 //   UMF_GPU_MOCK_SEED        seed of the pP fault rules, decimal
@@ -27,6 +29,7 @@
 
 #define UMF_MOCK_MAX_DEVICES 64
 #define UMF_MOCK_DEFAULT_DEVICES 2
+#define UMF_MOCK_MAX_SUBDEVICES 8
 #define UMF_MOCK_DEFAULT_DEVICE_MEM (4ull << 30)
 #define UMF_MOCK_MIN_DEVICE_MEM (4ull << 10)
 #define UMF_MOCK_MAX_DEVICE_MEM (4ull << 40)
@@ -48,6 +51,7 @@ typedef enum umf_mock_leaks_mode_t {
 
 typedef struct umf_mock_config_t {
     unsigned devices;
+    unsigned subdevices;
     uint64_t device_mem;
     umf_mock_memory_mode_t memory;
     umf_mock_leaks_mode_t leaks;

@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #define UMF_MOCK_MAX_FAULT_RULES 64
-#define UMF_MOCK_MAX_ENTRIES 256
+#define UMF_MOCK_MAX_ENTRIES 512
 
 typedef struct umf_mock_name_value_t {
     const char *name;

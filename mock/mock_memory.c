@@ -30,12 +30,14 @@ typedef struct device_t {
 
 static device_t devices[UMF_MOCK_MAX_DEVICES];
 static unsigned device_count;
+static unsigned subdevice_count;
 static umf_mock_memory_mode_t memory_mode;
 static _Atomic int memory_ready;
 static pthread_mutex_t arena_create_lock = PTHREAD_MUTEX_INITIALIZER;
 
 umf_mock_status_t umf_mock_memory_setup(const umf_mock_config_t *cfg) {
     device_count = cfg->devices;
+    subdevice_count = cfg->subdevices;
     memory_mode = cfg->memory;
     for (unsigned i = 0; i < device_count; i++) {
         uint64_t batch = cfg->device_mem / 256;
@@ -64,6 +66,10 @@ umf_mock_status_t umf_mock_memory_setup(const umf_mock_config_t *cfg) {
 
 unsigned umf_mock_device_count(void) {
     return device_count;
+}
+
+unsigned umf_mock_subdevice_count(void) {
+    return subdevice_count;
 }
 
 uint64_t umf_mock_device_total(unsigned device) {

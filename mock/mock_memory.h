@@ -49,6 +49,8 @@ typedef struct umf_mock_alloc_info_t {
 umf_mock_status_t umf_mock_memory_setup(const umf_mock_config_t *cfg);
 
 unsigned umf_mock_device_count(void);
+// Sub-devices of each device (UMF_GPU_MOCK_SUBDEVICES; Level Zero's).
+unsigned umf_mock_subdevice_count(void);
 // Memory of device `device` (< count): its size, and the bytes in use.
 uint64_t umf_mock_device_total(unsigned device);
 uint64_t umf_mock_device_used(unsigned device);

@@ -34,6 +34,7 @@ UMF_C_TEST(MockConfig, Defaults) {
     char err[256] = "";
     UMF_ASSERT(umf_mock_config_load(&cfg, fake_lookup, &env, err, sizeof(err)));
     UMF_EXPECT_EQ(cfg.devices, 2);
+    UMF_EXPECT_EQ(cfg.subdevices, 0);
     UMF_EXPECT_EQ(cfg.device_mem, 4ull << 30);
     UMF_EXPECT_EQ(cfg.memory, UMF_MOCK_MEMORY_ARENA);
     UMF_EXPECT_EQ(cfg.leaks, UMF_MOCK_LEAKS_REPORT);
@@ -71,6 +72,10 @@ UMF_C_TEST(MockConfig, GoodValues) {
     UMF_EXPECT(load1("UMF_GPU_MOCK_DEVICES", "0", &c2, err, sizeof(err)));
     UMF_EXPECT_EQ(c2.devices, 0);
     UMF_EXPECT(load1("UMF_GPU_MOCK_DEVICES", "64", &c2, err, sizeof(err)));
+    UMF_EXPECT(load1("UMF_GPU_MOCK_SUBDEVICES", "8", &c2, err, sizeof(err)));
+    UMF_EXPECT_EQ(c2.subdevices, 8);
+    UMF_EXPECT(load1("UMF_GPU_MOCK_SUBDEVICES", "0", &c2, err, sizeof(err)));
+    UMF_EXPECT_EQ(c2.subdevices, 0);
     UMF_EXPECT(load1("UMF_GPU_MOCK_MEMORY", "malloc", &c2, err, sizeof(err)));
     UMF_EXPECT_EQ(c2.memory, UMF_MOCK_MEMORY_MALLOC);
     UMF_EXPECT(load1("UMF_GPU_MOCK_LEAKS", "off", &c2, err, sizeof(err)));
@@ -101,6 +106,8 @@ UMF_C_TEST(MockConfig, BadValuesNameTheVariable) {
         {"UMF_GPU_MOCK_MEMORY", "Arena"},
         {"UMF_GPU_MOCK_MEMORY", "shm"},
         {"UMF_GPU_MOCK_LEAKS", "yes"},
+        {"UMF_GPU_MOCK_SUBDEVICES", "9"},
+        {"UMF_GPU_MOCK_SUBDEVICES", "two"},
         {"UMF_GPU_MOCK_SEED", "-5"},
         {"UMF_GPU_MOCK_SEED", "0x"},
         {"UMF_GPU_MOCK_SEED", "18446744073709551616"},

@@ -8,7 +8,6 @@
 // later) would, and call them with the driver's own handles (not in the
 // loader's intercept mode, where handles are the loader's).
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,23 +41,16 @@ typedef struct hooks_t {
     ze_mock_mem_exp_dditable_t mem_exp;
 } hooks_t;
 
-static void *driver_symbol(const char *name) {
-    void *lib = dlopen(getenv("ZE_ENABLE_ALT_DRIVERS"), RTLD_NOW | RTLD_NOLOAD);
-    void *sym = lib != NULL ? dlsym(lib, name) : NULL;
-    if (lib != NULL) {
-        dlclose(lib);
-    }
-    return sym;
-}
-
 // The emulated driver's getters of the tables 1.6 extends; false if one is
 // missing.
 static bool get_getters(getters_t *g) {
-    g->driver = (get_driver_fn)driver_symbol("zeGetDriverProcAddrTable");
-    g->mem = (get_mem_fn)driver_symbol("zeGetMemProcAddrTable");
+    g->driver =
+        (get_driver_fn)ze_test_driver_symbol("zeGetDriverProcAddrTable");
+    g->mem = (get_mem_fn)ze_test_driver_symbol("zeGetMemProcAddrTable");
     g->event_pool =
-        (get_event_pool_fn)driver_symbol("zeGetEventPoolProcAddrTable");
-    g->mem_exp = (get_mem_exp_fn)driver_symbol("zeGetMemExpProcAddrTable");
+        (get_event_pool_fn)ze_test_driver_symbol("zeGetEventPoolProcAddrTable");
+    g->mem_exp =
+        (get_mem_exp_fn)ze_test_driver_symbol("zeGetMemExpProcAddrTable");
     return g->driver != NULL && g->mem != NULL && g->event_pool != NULL &&
            g->mem_exp != NULL;
 }

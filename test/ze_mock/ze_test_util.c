@@ -40,6 +40,29 @@ bool ze_test_null_handles_checked(void) {
     return ze_test_validated() && !ze_test_intercept();
 }
 
+void *ze_test_driver_symbol(const char *name) {
+    const char *path = getenv("ZE_ENABLE_ALT_DRIVERS");
+    void *lib = path != NULL ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    void *sym = lib != NULL ? dlsym(lib, name) : NULL;
+    if (lib != NULL) {
+        dlclose(lib); // the loader keeps it loaded
+    }
+    return sym;
+}
+
+bool ze_test_driver_table(const char *getter, ze_api_version_t version,
+                          void *table) {
+    typedef ze_result_t(ZE_APICALL * getter_fn)(ze_api_version_t, void *);
+    void *sym = ze_test_driver_symbol(getter);
+    getter_fn fn;
+    memcpy(&fn, &sym, sizeof(fn));
+    return sym != NULL && fn(version, table) == ZE_RESULT_SUCCESS;
+}
+
+bool ze_test_direct_tables(void) {
+    return ze_test_control_if_emulated() != NULL && !ze_test_intercept();
+}
+
 bool ze_test_ipc_capable(void) {
     return !env_is("UMF_GPU_MOCK_MEMORY", "malloc");
 }
@@ -130,15 +153,6 @@ int ze_test_take_handle_fd(char data[64], int pid) {
         memcpy(data, &mine, sizeof(mine));
     }
     return mine;
-}
-
-void *ze_test_driver_symbol(const char *name) {
-    void *lib = dlopen(getenv("ZE_ENABLE_ALT_DRIVERS"), RTLD_NOW | RTLD_NOLOAD);
-    void *sym = lib != NULL ? dlsym(lib, name) : NULL;
-    if (lib != NULL) {
-        dlclose(lib);
-    }
-    return sym;
 }
 
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src,

@@ -68,9 +68,18 @@ bool ze_test_arena(void);
 // there. Returns that fd (the caller closes it), or -1.
 int ze_test_take_handle_fd(char data[64], int pid);
 
-// A symbol of the emulated driver (its table getters, as a newer loader
-// asks them), or NULL when it is not loaded.
+// The emulated driver's own tables, asked for directly as a newer loader
+// asks (the Debian loader is API 1.4): the driver's exported symbol `name`
+// (a table getter), or NULL where it has none.
 void *ze_test_driver_symbol(const char *name);
+// Fills `table` from the driver's getter `getter` at `version`; false when
+// there is none or it fails.
+bool ze_test_driver_table(const char *getter, ze_api_version_t version,
+                          void *table);
+// Calls through the driver's own tables take the handles the test has: on
+// the emulated driver, not in the loader's intercept mode (where handles
+// are the loader's).
+bool ze_test_direct_tables(void);
 
 // Copies through t's immediate list.
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src, size_t size);

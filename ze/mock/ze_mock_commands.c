@@ -604,10 +604,191 @@ mock_CommandListCreateCloneExp(ze_command_list_handle_t hCommandList,
     return ZE_RESULT_SUCCESS;
 }
 
+// Mutable command lists (1.9, ZE_experimental_mutable_command_list) are
+// not emulated, and the driver does not report the extension: no list is
+// ever mutable. The arguments are checked as ze_api.h documents them, then
+// the call is refused.
+static ze_result_t not_mutable(ze_command_list_handle_t hCommandList,
+                               const char *call) {
+    ZE_MOCK_EXPLAIN("%s(%p): mutable command lists are not emulated (no list "
+                    "is made mutable; ZE_experimental_mutable_command_list is "
+                    "not reported)",
+                    call, (void *)hCommandList);
+    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
+
+// ze_mutable_command_id_exp_desc_t, as far as it is checked.
+typedef struct mutable_id_desc_t {
+    ze_structure_type_t stype;
+    const void *pNext;
+    uint32_t flags; // ze_mutable_command_exp_flags_t: 8 bits
+} mutable_id_desc_t;
+
+static ze_result_t check_id_desc(const void *desc, const uint64_t *pCommandId) {
+    if (desc == NULL || pCommandId == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    if (((const mutable_id_desc_t *)desc)->flags > 0xffu) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandListGetNextCommandIdExp(ze_command_list_handle_t hCommandList,
+                                    const void *desc, uint64_t *pCommandId) {
+    ZE_MOCK_ENTER(zeCommandListGetNextCommandIdExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    ze_result_t r = check_id_desc(desc, pCommandId);
+    return r != ZE_RESULT_SUCCESS
+               ? r
+               : not_mutable(hCommandList, "zeCommandListGetNextCommandIdExp");
+}
+
+static ze_result_t ZE_APICALL mock_CommandListGetNextCommandIdWithKernelsExp(
+    ze_command_list_handle_t hCommandList, const void *desc,
+    uint32_t numKernels, ze_kernel_handle_t *phKernels, uint64_t *pCommandId) {
+    ZE_MOCK_ENTER(zeCommandListGetNextCommandIdWithKernelsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)numKernels;
+    (void)phKernels;
+    ze_result_t r = check_id_desc(desc, pCommandId);
+    return r != ZE_RESULT_SUCCESS
+               ? r
+               : not_mutable(hCommandList,
+                             "zeCommandListGetNextCommandIdWithKernelsExp");
+}
+
+static ze_result_t ZE_APICALL mock_CommandListUpdateMutableCommandsExp(
+    ze_command_list_handle_t hCommandList, const void *desc) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (desc == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    return not_mutable(hCommandList, "zeCommandListUpdateMutableCommandsExp");
+}
+
+static ze_result_t ZE_APICALL
+mock_CommandListUpdateMutableCommandSignalEventExp(
+    ze_command_list_handle_t hCommandList, uint64_t commandId,
+    ze_event_handle_t hSignalEvent) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandSignalEventExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)commandId;
+    (void)hSignalEvent;
+    return not_mutable(hCommandList,
+                       "zeCommandListUpdateMutableCommandSignalEventExp");
+}
+
+static ze_result_t ZE_APICALL mock_CommandListUpdateMutableCommandWaitEventsExp(
+    ze_command_list_handle_t hCommandList, uint64_t commandId,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandWaitEventsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)commandId;
+    if (phWaitEvents == NULL && numWaitEvents > 0) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
+    }
+    return not_mutable(hCommandList,
+                       "zeCommandListUpdateMutableCommandWaitEventsExp");
+}
+
+static ze_result_t ZE_APICALL mock_CommandListUpdateMutableCommandKernelsExp(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels,
+    uint64_t *pCommandId, ze_kernel_handle_t *phKernels) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandKernelsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)numKernels;
+    if (pCommandId == NULL || phKernels == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    return not_mutable(hCommandList,
+                       "zeCommandListUpdateMutableCommandKernelsExp");
+}
+
 void ze_mock_fill_command_list_exp(ze_mock_command_list_exp_dditable_t *t) {
     t->pfnCreateCloneExp = mock_CommandListCreateCloneExp;
     t->pfnImmediateAppendCommandListsExp =
         mock_CommandListImmediateAppendCommandListsExp;
+    t->pfnGetNextCommandIdExp = mock_CommandListGetNextCommandIdExp;
+    t->pfnUpdateMutableCommandsExp = mock_CommandListUpdateMutableCommandsExp;
+    t->pfnUpdateMutableCommandSignalEventExp =
+        mock_CommandListUpdateMutableCommandSignalEventExp;
+    t->pfnUpdateMutableCommandWaitEventsExp =
+        mock_CommandListUpdateMutableCommandWaitEventsExp;
+    t->pfnGetNextCommandIdWithKernelsExp =
+        mock_CommandListGetNextCommandIdWithKernelsExp;
+    t->pfnUpdateMutableCommandKernelsExp =
+        mock_CommandListUpdateMutableCommandKernelsExp;
+}
+
+// ---- zeDeviceSynchronize (1.14) ---------------------------------------------
+
+// The streams of a device's queues and immediate lists, held: found while
+// the object registry is locked (ze_mock_objects_collect asks `match`
+// under it), so that none is freed before it is held.
+typedef struct device_streams_t {
+    int device;
+    ze_mock_stream_t **streams;
+    size_t count, cap;
+} device_streams_t;
+
+static void hold_stream(device_streams_t *d, ze_mock_stream_t *s) {
+    if (d->count == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 16;
+        ze_mock_stream_t **n = realloc(d->streams, cap * sizeof(*n));
+        if (n == NULL) {
+            return; // synchronized less; logged by the caller
+        }
+        d->streams = n;
+        d->cap = cap;
+    }
+    ze_mock_stream_ref(s);
+    d->streams[d->count++] = s;
+}
+
+static bool queue_of_device(const void *obj, const void *arg) {
+    queue_t *q = (queue_t *)obj;
+    device_streams_t *d = (device_streams_t *)arg;
+    if (ze_mock_stream_device(q->stream) == d->device) {
+        hold_stream(d, q->stream);
+    }
+    return false; // nothing to collect: held here
+}
+
+static bool list_of_device(const void *obj, const void *arg) {
+    list_t *l = (list_t *)obj;
+    device_streams_t *d = (device_streams_t *)arg;
+    if (l->immediate && l->device == d->device) {
+        hold_stream(d, l->stream);
+    }
+    return false;
+}
+
+// Waits for the work of every queue and immediate list of the device.
+static ze_result_t ZE_APICALL
+mock_DeviceSynchronize(ze_device_handle_t hDevice) {
+    ZE_MOCK_ENTER(zeDeviceSynchronize);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    device_streams_t d = {.device = (int)dev->index};
+    size_t none;
+    free(ze_mock_objects_collect(ZE_MOCK_OBJ_COMMAND_QUEUE, queue_of_device, &d,
+                                 &none));
+    free(ze_mock_objects_collect(ZE_MOCK_OBJ_COMMAND_LIST, list_of_device, &d,
+                                 &none));
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    for (size_t i = 0; i < d.count; i++) {
+        ze_result_t ri = ze_mock_stream_synchronize(d.streams[i], UINT64_MAX);
+        r = r == ZE_RESULT_SUCCESS ? ri : r;
+        ze_mock_stream_unref(d.streams[i]);
+    }
+    free(d.streams);
+    return r;
+}
+
+void ze_mock_fill_device_synchronize(ze_mock_device_dditable_t *t) {
+    t->pfnSynchronize = mock_DeviceSynchronize;
 }
 
 // ---- Fences -----------------------------------------------------------------

@@ -172,9 +172,42 @@ mock_ContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
     return context_create(hDriver, desc, numDevices, phDevices, phContext);
 }
 
+// Level Zero 1.14: the context of every device of the driver. It lives as
+// long as the driver: it is no object of the registry, and zeContextDestroy
+// refuses it.
+static ze_mock_context_t default_context = {ZE_MOCK_MAGIC_CONTEXT};
+
+static ze_context_handle_t ZE_APICALL
+mock_DriverGetDefaultContext(ze_driver_handle_t hDriver) {
+    int64_t fault;
+    if (umf_mock_enter(ZE_MOCK_E_zeDriverGetDefaultContext, &fault)) {
+        umf_mock_failure_explain("injected by a fault rule");
+        ZE_MOCK_FAIL(fault);
+        return NULL;
+    }
+    if (!ze_mock_initialized()) {
+        ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNINITIALIZED);
+        return NULL;
+    }
+    if (!ze_mock_is_driver(hDriver)) {
+        ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+        return NULL;
+    }
+    return (ze_context_handle_t)&default_context;
+}
+
+void ze_mock_fill_driver_context(ze_mock_driver_dditable_t *t) {
+    t->pfnGetDefaultContext = mock_DriverGetDefaultContext;
+}
+
 static ze_result_t ZE_APICALL
 mock_ContextDestroy(ze_context_handle_t hContext) {
     ZE_MOCK_ENTER(zeContextDestroy);
+    if (hContext == (ze_context_handle_t)&default_context) {
+        ZE_MOCK_EXPLAIN("the default context (zeDriverGetDefaultContext) "
+                        "lives as long as the driver");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
     // Checked in the registry first: a destroyed handle is never read.
     if (hContext == NULL ||
         !umf_mock_object_remove(ZE_MOCK_OBJ_CONTEXT, hContext)) {

@@ -8,7 +8,7 @@
 
 static const char *const entry_names[ZE_MOCK_ENTRY_COUNT] = {
 #define ZE_MOCK_NAME(name) #name,
-    ZE_MOCK_ENTRIES(ZE_MOCK_NAME)
+    ZE_MOCK_ENTRIES(ZE_MOCK_NAME) ZE_MOCK_ENTRIES_NEWER(ZE_MOCK_NAME)
 #undef ZE_MOCK_NAME
 };
 

@@ -24,13 +24,7 @@ static ze_result_t ZE_APICALL mock_DeviceGet(ze_driver_handle_t hDriver,
     if (!ze_mock_is_driver(hDriver)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    uint32_t n;
-    ze_result_t r = ze_mock_count(pCount, ze_mock_device_count(), &n);
-    for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && phDevices != NULL && i < n;
-         i++) {
-        phDevices[i] = ze_mock_device_at(i);
-    }
-    return r;
+    return ze_mock_device_list(pCount, phDevices);
 }
 
 static ze_result_t ZE_APICALL
@@ -38,26 +32,39 @@ mock_DeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
                          ze_device_handle_t *phSubdevices) {
     ZE_MOCK_ENTER(zeDeviceGetSubDevices);
     ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
-    (void)dev;
-    (void)phSubdevices;
     uint32_t n;
-    return ze_mock_count(pCount, 0, &n);
+    ze_result_t r = ze_mock_count(pCount, dev->sub_count, &n);
+    for (uint32_t i = 0;
+         r == ZE_RESULT_SUCCESS && phSubdevices != NULL && i < n; i++) {
+        phSubdevices[i] = (ze_device_handle_t)dev->subs[i];
+    }
+    return r;
 }
 
-static ze_result_t ZE_APICALL mock_DeviceGetProperties(
-    ze_device_handle_t hDevice, ze_device_properties_t *p) {
-    ZE_MOCK_ENTER(zeDeviceGetProperties);
+// Level Zero 1.7: the device a sub-device belongs to; NULL for a device.
+static ze_result_t ZE_APICALL mock_DeviceGetRootDevice(
+    ze_device_handle_t hDevice, ze_device_handle_t *phRootDevice) {
+    ZE_MOCK_ENTER(zeDeviceGetRootDevice);
     ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    if (phRootDevice == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    *phRootDevice = (ze_device_handle_t)dev->root;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ze_mock_device_properties(const ze_mock_device_t *dev,
+                                      ze_device_properties_t *p) {
     if (p == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     p->type = ZE_DEVICE_TYPE_GPU;
     p->vendorId = 0x8086;
     p->deviceId = 0xffff;
-    p->flags = 0;
-    p->subdeviceId = 0;
+    p->flags = dev->root != NULL ? ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE : 0;
+    p->subdeviceId = dev->root != NULL ? (uint32_t)dev->sub : 0;
     p->coreClockRate = 1000;
-    p->maxMemAllocSize = ze_mock_max_alloc_size(dev->index);
+    p->maxMemAllocSize = ze_mock_device_max_alloc(dev);
     p->maxHardwareContexts = 64;
     p->maxCommandQueuePriority = 0;
     p->numThreadsPerEU = 8;
@@ -71,13 +78,27 @@ static ze_result_t ZE_APICALL mock_DeviceGetProperties(
         p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? TIMER_HZ : 1;
     p->timestampValidBits = 64;
     p->kernelTimestampValidBits = 64;
-    // The same in every process: devices are told apart by their index.
+    // The same in every process: devices are told apart by their index,
+    // sub-devices by theirs too.
     memset(p->uuid.id, 0, sizeof(p->uuid.id));
     memcpy(p->uuid.id, "umf-gpu-mock", 12);
+    p->uuid.id[ZE_MAX_DEVICE_UUID_SIZE - 2] = (uint8_t)(dev->sub + 1);
     p->uuid.id[ZE_MAX_DEVICE_UUID_SIZE - 1] = (uint8_t)dev->index;
-    snprintf(p->name, sizeof(p->name), "umf-gpu emulated device %u",
-             dev->index);
+    if (dev->sub >= 0) {
+        snprintf(p->name, sizeof(p->name), "umf-gpu emulated device %u.%d",
+                 dev->index, dev->sub);
+    } else {
+        snprintf(p->name, sizeof(p->name), "umf-gpu emulated device %u",
+                 dev->index);
+    }
     return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL mock_DeviceGetProperties(
+    ze_device_handle_t hDevice, ze_device_properties_t *p) {
+    ZE_MOCK_ENTER(zeDeviceGetProperties);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    return ze_mock_device_properties(dev, p);
 }
 
 static ze_result_t ZE_APICALL mock_DeviceGetComputeProperties(
@@ -128,7 +149,7 @@ mock_DeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
     if (r != ZE_RESULT_SUCCESS || props == NULL || n == 0) {
         return r;
     }
-    uint64_t total = umf_mock_device_total(dev->index);
+    uint64_t total = ze_mock_device_memory(dev);
     props[0].flags = 0;
     props[0].maxClockRate = 1000;
     props[0].maxBusWidth = 64;
@@ -309,6 +330,92 @@ static ze_result_t ZE_APICALL mock_DeviceGetGlobalTimestamps(
     return ZE_RESULT_SUCCESS;
 }
 
+// ---- Extensions -------------------------------------------------------------
+
+// The PCI address of a device (zeDevicePciGetPropertiesExt and
+// zesDevicePciGetProperties agree): domain 0, bus 0x80 + its index, device
+// and function 0; sub-devices are functions of their device, so they have
+// its address. There is no link, so its speed is unknown (-1, as the
+// structures document).
+void ze_mock_device_pci_address(const ze_mock_device_t *dev, uint32_t *domain,
+                                uint32_t *bus, uint32_t *device,
+                                uint32_t *function) {
+    *domain = 0;
+    *bus = 0x80 + dev->index;
+    *device = 0;
+    *function = 0;
+}
+
+static ze_result_t ZE_APICALL mock_DevicePciGetPropertiesExt(
+    ze_device_handle_t hDevice, ze_pci_ext_properties_t *p) {
+    ZE_MOCK_ENTER(zeDevicePciGetPropertiesExt);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    if (p == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    ze_mock_device_pci_address(dev, &p->address.domain, &p->address.bus,
+                               &p->address.device, &p->address.function);
+    p->maxSpeed.genVersion = -1;
+    p->maxSpeed.width = -1;
+    p->maxSpeed.maxBandwidth = -1;
+    return ZE_RESULT_SUCCESS;
+}
+
+// The one cache (zeDeviceGetCacheProperties) has no user control: nothing
+// can be reserved in it. Removing a reservation (size 0) has nothing to
+// remove and succeeds.
+static ze_result_t ZE_APICALL
+mock_DeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLevel,
+                           size_t cacheReservationSize) {
+    ZE_MOCK_ENTER(zeDeviceReserveCacheExt);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    (void)cacheLevel;
+    if (cacheReservationSize == 0) {
+        return ZE_RESULT_SUCCESS;
+    }
+    ZE_MOCK_EXPLAIN("the emulated device's cache (the host's) has no user "
+                    "control (ZE_DEVICE_CACHE_PROPERTY_FLAG_USER_CONTROL is "
+                    "not set): nothing can be reserved");
+    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
+
+// With no reservation, every range is in the default, non-reserved
+// region; a range cannot go to a reserved region there is none of.
+static ze_result_t ZE_APICALL mock_DeviceSetCacheAdviceExt(
+    ze_device_handle_t hDevice, void *ptr, size_t regionSize,
+    ze_cache_ext_region_t cacheRegion) {
+    ZE_MOCK_ENTER(zeDeviceSetCacheAdviceExt);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    (void)regionSize;
+    if (ptr == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    if ((unsigned)cacheRegion >
+        (unsigned)ZE_CACHE_EXT_REGION_ZE_CACHE_NON_RESERVED_REGION) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
+    }
+    if (cacheRegion == ZE_CACHE_EXT_REGION_ZE_CACHE_RESERVE_REGION) {
+        ZE_MOCK_EXPLAIN("no cache is reserved (zeDeviceReserveCacheExt): "
+                        "there is no reserved region");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+// Level Zero 1.13: the vector widths kernels may use. No kernel runs, so
+// there are none to report.
+static ze_result_t ZE_APICALL mock_DeviceGetVectorWidthPropertiesExt(
+    ze_device_handle_t hDevice, uint32_t *pCount, void *pProperties) {
+    ZE_MOCK_ENTER(zeDeviceGetVectorWidthPropertiesExt);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    (void)dev;
+    (void)pProperties;
+    uint32_t n;
+    return ze_mock_count(pCount, 0, &n);
+}
+
 void ze_mock_fill_device(ze_mock_device_dditable_t *t) {
     t->v1_4.pfnGet = mock_DeviceGet;
     t->v1_4.pfnGetSubDevices = mock_DeviceGetSubDevices;
@@ -327,4 +434,9 @@ void ze_mock_fill_device(ze_mock_device_dditable_t *t) {
     t->v1_4.pfnGetExternalMemoryProperties =
         mock_DeviceGetExternalMemoryProperties;
     t->v1_4.pfnGetGlobalTimestamps = mock_DeviceGetGlobalTimestamps;
+    t->v1_4.pfnReserveCacheExt = mock_DeviceReserveCacheExt;
+    t->v1_4.pfnSetCacheAdviceExt = mock_DeviceSetCacheAdviceExt;
+    t->v1_4.pfnPciGetPropertiesExt = mock_DevicePciGetPropertiesExt;
+    t->pfnGetRootDevice = mock_DeviceGetRootDevice;
+    t->pfnGetVectorWidthPropertiesExt = mock_DeviceGetVectorWidthPropertiesExt;
 }

@@ -459,6 +459,10 @@ void ze_mock_stream_ref(ze_mock_stream_t *s) {
     atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
 }
 
+int ze_mock_stream_device(const ze_mock_stream_t *s) {
+    return s->device;
+}
+
 void ze_mock_stream_unref(ze_mock_stream_t *s) {
     if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) {
         return;

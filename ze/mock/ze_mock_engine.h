@@ -195,6 +195,8 @@ typedef struct ze_mock_stream_t ze_mock_stream_t;
 ze_mock_stream_t *ze_mock_stream_new(int device, bool sync);
 void ze_mock_stream_ref(ze_mock_stream_t *s);
 void ze_mock_stream_unref(ze_mock_stream_t *s);
+// The core device of the stream.
+int ze_mock_stream_device(const ze_mock_stream_t *s);
 
 // Submits `count` commands (of `lists` groups: one list each, or one
 // command), in order, and a fence to signal after them (or NULL). Those

@@ -146,13 +146,22 @@
     X(zeEventGetWaitScope)                                                     \
     X(zeEventPoolGetContextHandle)                                             \
     X(zeEventPoolGetFlags)                                                     \
+    X(zeDeviceSynchronize)                                                     \
+    X(zeCommandListGetNextCommandIdExp)                                        \
+    X(zeCommandListGetNextCommandIdWithKernelsExp)                             \
+    X(zeCommandListUpdateMutableCommandsExp)                                   \
+    X(zeCommandListUpdateMutableCommandSignalEventExp)                         \
+    X(zeCommandListUpdateMutableCommandWaitEventsExp)                          \
+    X(zeCommandListUpdateMutableCommandKernelsExp)                             \
     X(zeModuleCreate)                                                          \
     X(zeModuleBuildLogDestroy)                                                 \
     X(zeModuleBuildLogGetString)
 
+#include "ze_mock_entries.h"
+
 typedef enum ze_mock_entry_t {
 #define ZE_MOCK_ENUM(name) ZE_MOCK_E_##name,
-    ZE_MOCK_ENTRIES(ZE_MOCK_ENUM)
+    ZE_MOCK_ENTRIES(ZE_MOCK_ENUM) ZE_MOCK_ENTRIES_NEWER(ZE_MOCK_ENUM)
 #undef ZE_MOCK_ENUM
         ZE_MOCK_ENTRY_COUNT
 } ze_mock_entry_t;
@@ -187,9 +196,18 @@ extern const umf_mock_driver_desc_t ze_mock_desc;
 #define ZE_MOCK_MAGIC_FENCE 0x7a65d008u
 #define ZE_MOCK_MAGIC_BUILD_LOG 0x7a65d009u
 
+// Devices and their sub-devices (UMF_GPU_MOCK_SUBDEVICES per device). A
+// sub-device is part of its device: its memory is charged to the same core
+// device, `index`. ZE_AFFINITY_MASK=N.M alone exposes sub-device M of
+// device N as a device of its own (no root, no sub-devices).
+#define ZE_MOCK_MAX_SUBDEVICES UMF_MOCK_MAX_SUBDEVICES
 typedef struct ze_mock_device_t {
     uint32_t magic;
-    unsigned index;
+    unsigned index;                // the core device (mock/)
+    int sub;                       // which sub-device it is; -1: whole
+    struct ze_mock_device_t *root; // the device it is a sub-device of
+    unsigned sub_count;            // its sub-devices (zeDeviceGetSubDevices)
+    struct ze_mock_device_t *subs[ZE_MOCK_MAX_SUBDEVICES];
 } ze_mock_device_t;
 
 typedef struct ze_mock_context_t {
@@ -221,6 +239,12 @@ void **ze_mock_objects_collect(ze_mock_object_kind_t kind,
                                bool (*match)(const void *obj, const void *arg),
                                const void *arg, size_t *count);
 
+// True when `handle` is an object of the type of `magic` (it reads the
+// magic, as every entry point does with the handles it is given).
+static inline bool ze_mock_has_magic(const void *handle, uint32_t magic) {
+    return handle != NULL && *(const uint32_t *)handle == magic;
+}
+
 // Frees an object whose registration is gone, one function per kind (for
 // the destroy calls and zeContextDestroy).
 void ze_mock_command_queue_release(void *obj);
@@ -239,6 +263,27 @@ bool ze_mock_initialized(void);
 
 // True for the one driver handle zeDriverGet returns.
 bool ze_mock_is_driver(ze_driver_handle_t handle);
+// The answers of zeDriverGet and zeDeviceGet (and their sysman and 1.10
+// twins): the driver, the devices ZE_AFFINITY_MASK exposes.
+ze_result_t ze_mock_driver_list(uint32_t *pCount,
+                                ze_driver_handle_t *phDrivers);
+ze_result_t ze_mock_device_list(uint32_t *pCount,
+                                ze_device_handle_t *phDevices);
+// What ze_driver_properties_t.driverVersion says.
+#define ZE_MOCK_DRIVER_VERSION 0x00010000u
+
+// Reads the configuration, once (rules of UMF_GPU_MOCK_FAULTS apply to the
+// very call that does), and counts the call of `entry`, which a rule may
+// fail: its result. zeInit, zeInitDrivers and zesInit start with it.
+ze_result_t ze_mock_initialize(ze_mock_entry_t entry);
+// Makes the devices ZE_AFFINITY_MASK exposes, once.
+void ze_mock_make_devices(void);
+// zeInit succeeded: sysman is ready too if ZES_ENABLE_SYSMAN=1
+// (ze_mock_sysman.c).
+void ze_mock_sysman_core_init(void);
+// The functions zeDriverGetExtensionFunctionAddress gives by name
+// (ze_mock_extensions.c); NULL for any other name.
+void *ze_mock_extension_function(const char *name);
 // The device of a handle, or NULL when it is not one of ours. Its index is
 // the core's device (what ZE_AFFINITY_MASK names); handles are numbered by
 // the mask, from 0.
@@ -248,6 +293,21 @@ unsigned ze_mock_device_count(void);
 ze_device_handle_t ze_mock_device_at(unsigned position);
 // The handle of core device `core_device`; NULL when the mask hides it.
 ze_device_handle_t ze_mock_device_handle(int core_device);
+// The handle of sub-device `sub` of core device `core_device` (-1: the
+// device), or of the device that holds it when the sub-device has no
+// handle of its own; NULL when the mask hides both.
+ze_device_handle_t ze_mock_device_handle_sub(int core_device, int sub);
+// The memory of a device: the core device's, shared evenly by its
+// sub-devices; and the largest single allocation on it.
+uint64_t ze_mock_device_memory(const ze_mock_device_t *dev);
+uint64_t ze_mock_device_max_alloc(const ze_mock_device_t *dev);
+// zeDeviceGetProperties of a device (ze_mock_device.c).
+ze_result_t ze_mock_device_properties(const ze_mock_device_t *dev,
+                                      ze_device_properties_t *p);
+// Its PCI address (zeDevicePciGetPropertiesExt, zesDevicePciGetProperties).
+void ze_mock_device_pci_address(const ze_mock_device_t *dev, uint32_t *domain,
+                                uint32_t *bus, uint32_t *device,
+                                uint32_t *function);
 // Declares `var`, the device of `handle`; returns INVALID_NULL_HANDLE from
 // the calling entry point when it is none.
 #define ZE_MOCK_DEVICE_OR_FAIL(var, handle)                                    \
@@ -256,10 +316,18 @@ ze_device_handle_t ze_mock_device_handle(int core_device);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);              \
     }
 
-// The core devices ZE_AFFINITY_MASK `mask` exposes (NULL: all), in order,
-// out of `devices`; returns how many (ze_mock_affinity.c).
+// What ZE_AFFINITY_MASK `mask` (NULL: all) exposes of each of `devices`
+// core devices with `subdevices` sub-devices each: the devices it names,
+// in order, each whole or a set of its sub-devices (bit M: sub-device M);
+// returns how many (ze_mock_affinity.c).
+typedef struct ze_mock_affinity_t {
+    unsigned device;
+    bool whole;
+    uint32_t subs; // when not whole
+} ze_mock_affinity_t;
 unsigned ze_mock_affinity_devices(const char *mask, unsigned devices,
-                                  unsigned visible[UMF_MOCK_MAX_DEVICES]);
+                                  unsigned subdevices,
+                                  ze_mock_affinity_t out[UMF_MOCK_MAX_DEVICES]);
 
 // Fills the *pCount elements a caller asked for (or says how many there
 // are), as every Level Zero "get" does.
@@ -283,10 +351,6 @@ ze_mock_context_t *ze_mock_context(ze_context_handle_t handle);
     if (var == NULL) {                                                         \
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);              \
     }
-
-// The largest single device allocation without the relaxed-limits
-// descriptor: half the device's memory.
-uint64_t ze_mock_max_alloc_size(unsigned device);
 
 // The one mapping of the core's results to ze_result_t.
 ze_result_t ze_mock_result(umf_mock_status_t status);
@@ -322,6 +386,7 @@ void ze_mock_fill_global(ze_mock_global_dditable_t *t);
 void ze_mock_fill_driver(ze_mock_driver_dditable_t *t);
 void ze_mock_fill_mem(ze_mock_mem_dditable_t *t);
 void ze_mock_fill_mem_exp(ze_mock_mem_exp_dditable_t *t);
+void ze_mock_fill_driver_context(ze_mock_driver_dditable_t *t);
 void ze_mock_fill_module(ze_module_dditable_t *t);
 void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t);
 void ze_mock_fill_device(ze_mock_device_dditable_t *t);
@@ -359,6 +424,7 @@ void ze_mock_fill_event_pool(ze_mock_event_pool_dditable_t *t);
 void ze_mock_fill_event(ze_mock_event_dditable_t *t);
 void ze_mock_fill_event_exp(ze_event_exp_dditable_t *t);
 void ze_mock_fill_fence(ze_fence_dditable_t *t);
+void ze_mock_fill_device_synchronize(ze_mock_device_dditable_t *t);
 void ze_mock_fill_context_barrier(ze_context_dditable_t *t);
 
 #endif // UMF_GPU_ZE_MOCK_INTERNAL_H

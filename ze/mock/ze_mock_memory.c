@@ -42,8 +42,9 @@ static ze_result_t device_alloc(umf_mock_kind_t kind,
                                 ze_device_handle_t hDevice, void **pptr) {
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     int device = -1;
+    ze_mock_device_t *dev = NULL;
     if (hDevice != NULL || kind == UMF_MOCK_KIND_DEVICE) {
-        ze_mock_device_t *dev = ze_mock_device(hDevice);
+        dev = ze_mock_device(hDevice);
         if (dev == NULL) {
             return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
@@ -57,13 +58,16 @@ static ze_result_t device_alloc(umf_mock_kind_t kind,
         (hdesc != NULL && (hdesc->flags & ~HOST_ALLOC_FLAGS))) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    if (device >= 0 && size > ze_mock_max_alloc_size((unsigned)device) &&
+    if (dev != NULL && size > ze_mock_device_max_alloc(dev) &&
         !relaxed_max_size(ddesc != NULL ? ddesc->pNext : NULL) &&
         !relaxed_max_size(hdesc != NULL ? hdesc->pNext : NULL)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     }
-    return ze_mock_result(
-        umf_mock_alloc(kind, device, size, alignment, (uintptr_t)ctx, 0, pptr));
+    // Memory of a sub-device is charged to its device; the flags keep
+    // which sub-device (+1) it was allocated on, for the queries.
+    uint32_t sub = dev != NULL ? (uint32_t)(dev->sub + 1) : 0;
+    return ze_mock_result(umf_mock_alloc(kind, device, size, alignment,
+                                         (uintptr_t)ctx, sub, pptr));
 }
 
 static ze_result_t ZE_APICALL mock_MemAllocDevice(
@@ -164,8 +168,10 @@ static ze_result_t ZE_APICALL mock_MemGetAllocProperties(
     props->id = info.id;
     props->pageSize = umf_mock_page_size;
     if (phDevice != NULL) {
-        *phDevice =
-            info.device >= 0 ? ze_mock_device_handle(info.device) : NULL;
+        *phDevice = info.device >= 0
+                        ? ze_mock_device_handle_sub(info.device,
+                                                    (int)info.user_flags - 1)
+                        : NULL;
     }
     return ZE_RESULT_SUCCESS;
 }

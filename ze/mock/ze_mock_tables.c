@@ -18,7 +18,7 @@
 #include <level_zero/zet_ddi.h>
 
 #include "mock_control.h"
-#include "ze_mock_internal.h"
+#include "ze_mock_sysman.h"
 
 UMF_MOCK_DEFINE_CONTROL_API(umfZeMock, &ze_mock_desc)
 
@@ -98,57 +98,64 @@ static ze_result_t copy_table(void *table, const void *full,
 // ---- Tables several files fill ----------------------------------------------
 
 static void fill_driver(ze_mock_driver_dditable_t *t) {
-    ze_mock_fill_driver(t);
+    ze_mock_fill_driver(t);         // ze_mock_driver.c
+    ze_mock_fill_driver_context(t); // ze_mock_context.c: the default one
+    ze_mock_fill_driver_rtas(t);    // refused
 }
 
 static void fill_device(ze_mock_device_dditable_t *t) {
-    ze_mock_fill_device(t);
+    ze_mock_fill_device(t);             // ze_mock_device.c
+    ze_mock_fill_device_synchronize(t); // ze_mock_commands.c
+    ze_mock_fill_device_semaphores(t);  // refused
 }
 
 static void fill_context(ze_context_dditable_t *t) {
-    ze_mock_fill_context(t);
-    ze_mock_fill_context_barrier(t);
+    ze_mock_fill_context(t);         // ze_mock_context.c
+    ze_mock_fill_context_barrier(t); // ze_mock_append.c
+    ze_mock_fill_context_images(t);  // refused
 }
 
 static void fill_command_queue(ze_mock_command_queue_dditable_t *t) {
-    ze_mock_fill_command_queue(t);
+    ze_mock_fill_command_queue(t); // ze_mock_commands.c
 }
 
 static void fill_command_list(ze_mock_command_list_dditable_t *t) {
-    ze_mock_fill_command_list(t);
-    ze_mock_fill_command_list_append(t);
+    ze_mock_fill_command_list(t);            // ze_mock_commands.c
+    ze_mock_fill_command_list_append(t);     // ze_mock_append.c
+    ze_mock_fill_command_list_kernels(t);    // refused
+    ze_mock_fill_command_list_images(t);     // refused
+    ze_mock_fill_command_list_semaphores(t); // refused
 }
 
 static void fill_command_list_exp(ze_mock_command_list_exp_dditable_t *t) {
-    ze_mock_fill_command_list_exp(t);
+    ze_mock_fill_command_list_exp(t); // ze_mock_commands.c
 }
 
 static void fill_mem(ze_mock_mem_dditable_t *t) {
-    ze_mock_fill_mem(t);
+    ze_mock_fill_mem(t);        // ze_mock_memory.c
+    ze_mock_fill_mem_images(t); // refused
 }
 
 static void fill_mem_exp(ze_mock_mem_exp_dditable_t *t) {
-    ze_mock_fill_mem_exp(t);
+    ze_mock_fill_mem_exp(t);         // ze_mock_memory.c
+    ze_mock_fill_mem_exp_kernels(t); // refused
 }
 
 static void fill_event_pool(ze_mock_event_pool_dditable_t *t) {
-    ze_mock_fill_event_pool(t);
+    ze_mock_fill_event_pool(t); // ze_mock_events.c
 }
 
 static void fill_event(ze_mock_event_dditable_t *t) {
-    ze_mock_fill_event(t);
+    ze_mock_fill_event(t); // ze_mock_events.c
 }
 
 static void fill_event_exp(ze_event_exp_dditable_t *t) {
-    ze_mock_fill_event_exp(t);
+    ze_mock_fill_event_exp(t); // ze_mock_events.c
 }
 
 static void fill_module(ze_module_dditable_t *t) {
-    ze_mock_fill_module(t);
-}
-
-static void fill_nothing(void *t) {
-    (void)t;
+    ze_mock_fill_module(t);         // ze_mock_module.c: zeModuleCreate
+    ze_mock_fill_module_kernels(t); // refused: there is no module
 }
 
 // ---- Core tables
@@ -160,12 +167,12 @@ ZE_MOCK_GETTER(zeGetGlobalProcAddrTable, ze_global_dditable_t,
 ZE_MOCK_GETTER(zeGetDriverProcAddrTable, ze_driver_dditable_t,
                ze_mock_driver_dditable_t, ZE_MOCK_LAYOUT_DRIVER, fill_driver)
 ZE_MOCK_GETTER_NEW(zeGetDriverExpProcAddrTable, ze_mock_driver_exp_dditable_t,
-                   ZE_MOCK_LAYOUT_DRIVER_EXP, fill_nothing)
+                   ZE_MOCK_LAYOUT_DRIVER_EXP, ze_mock_fill_driver_exp)
 ZE_MOCK_GETTER(zeGetDeviceProcAddrTable, ze_device_dditable_t,
                ze_mock_device_dditable_t, ZE_MOCK_LAYOUT_DEVICE, fill_device)
 ZE_MOCK_GETTER(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t,
                ze_device_exp_dditable_t, ZE_MOCK_LAYOUT_DEVICE_EXP,
-               fill_nothing)
+               ze_mock_fill_device_exp)
 ZE_MOCK_GETTER(zeGetContextProcAddrTable, ze_context_dditable_t,
                ze_context_dditable_t, ZE_MOCK_LAYOUT_CONTEXT, fill_context)
 ZE_MOCK_GETTER(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t,
@@ -178,10 +185,11 @@ ZE_MOCK_GETTER_NEW(zeGetCommandListExpProcAddrTable,
                    ze_mock_command_list_exp_dditable_t,
                    ZE_MOCK_LAYOUT_COMMAND_LIST_EXP, fill_command_list_exp)
 ZE_MOCK_GETTER(zeGetImageProcAddrTable, ze_image_dditable_t,
-               ze_mock_image_dditable_t, ZE_MOCK_LAYOUT_IMAGE, fill_nothing)
+               ze_mock_image_dditable_t, ZE_MOCK_LAYOUT_IMAGE,
+               ze_mock_fill_image)
 ZE_MOCK_GETTER(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t,
                ze_mock_image_exp_dditable_t, ZE_MOCK_LAYOUT_IMAGE_EXP,
-               fill_nothing)
+               ze_mock_fill_image_exp)
 ZE_MOCK_GETTER(zeGetMemProcAddrTable, ze_mem_dditable_t, ze_mock_mem_dditable_t,
                ZE_MOCK_LAYOUT_MEM, fill_mem)
 ZE_MOCK_GETTER_NEW(zeGetMemExpProcAddrTable, ze_mock_mem_exp_dditable_t,
@@ -202,12 +210,13 @@ ZE_MOCK_GETTER(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t,
                ze_module_build_log_dditable_t, ZE_MOCK_LAYOUT_MODULE_BUILD_LOG,
                ze_mock_fill_module_build_log)
 ZE_MOCK_GETTER(zeGetKernelProcAddrTable, ze_kernel_dditable_t,
-               ze_kernel_dditable_t, ZE_MOCK_LAYOUT_KERNEL, fill_nothing)
+               ze_kernel_dditable_t, ZE_MOCK_LAYOUT_KERNEL, ze_mock_fill_kernel)
 ZE_MOCK_GETTER(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t,
                ze_mock_kernel_exp_dditable_t, ZE_MOCK_LAYOUT_KERNEL_EXP,
-               fill_nothing)
+               ze_mock_fill_kernel_exp)
 ZE_MOCK_GETTER(zeGetSamplerProcAddrTable, ze_sampler_dditable_t,
-               ze_sampler_dditable_t, ZE_MOCK_LAYOUT_SAMPLER, fill_nothing)
+               ze_sampler_dditable_t, ZE_MOCK_LAYOUT_SAMPLER,
+               ze_mock_fill_sampler)
 ZE_MOCK_GETTER(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t,
                ze_physical_mem_dditable_t, ZE_MOCK_LAYOUT_PHYSICAL_MEM,
                ze_mock_fill_physical_mem)
@@ -216,69 +225,79 @@ ZE_MOCK_GETTER(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t,
                ze_mock_fill_virtual_mem)
 ZE_MOCK_GETTER(zeGetFabricVertexExpProcAddrTable,
                ze_fabric_vertex_exp_dditable_t, ze_fabric_vertex_exp_dditable_t,
-               ZE_MOCK_LAYOUT_FABRIC_VERTEX_EXP, fill_nothing)
+               ZE_MOCK_LAYOUT_FABRIC_VERTEX_EXP, ze_mock_fill_fabric_vertex_exp)
 ZE_MOCK_GETTER(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t,
                ze_fabric_edge_exp_dditable_t, ZE_MOCK_LAYOUT_FABRIC_EDGE_EXP,
-               fill_nothing)
+               ze_mock_fill_fabric_edge_exp)
 ZE_MOCK_GETTER_NEW(zeGetRTASBuilderExpProcAddrTable,
                    ze_mock_rtas_builder_exp_dditable_t,
-                   ZE_MOCK_LAYOUT_RTAS_BUILDER_EXP, fill_nothing)
+                   ZE_MOCK_LAYOUT_RTAS_BUILDER_EXP,
+                   ze_mock_fill_rtas_builder_exp)
 ZE_MOCK_GETTER_NEW(zeGetRTASParallelOperationExpProcAddrTable,
                    ze_mock_rtas_parallel_operation_dditable_t,
-                   ZE_MOCK_LAYOUT_RTAS_PARALLEL_OPERATION_EXP, fill_nothing)
+                   ZE_MOCK_LAYOUT_RTAS_PARALLEL_OPERATION_EXP,
+                   ze_mock_fill_rtas_parallel_operation_exp)
 ZE_MOCK_GETTER_NEW(zeGetRTASBuilderProcAddrTable,
                    ze_mock_rtas_builder_dditable_t, ZE_MOCK_LAYOUT_RTAS_BUILDER,
-                   fill_nothing)
+                   ze_mock_fill_rtas_builder)
 ZE_MOCK_GETTER_NEW(zeGetRTASParallelOperationProcAddrTable,
                    ze_mock_rtas_parallel_operation_dditable_t,
-                   ZE_MOCK_LAYOUT_RTAS_PARALLEL_OPERATION, fill_nothing)
+                   ZE_MOCK_LAYOUT_RTAS_PARALLEL_OPERATION,
+                   ze_mock_fill_rtas_parallel_operation)
 
 // ---- Sysman
 // ---------------------------------------------------------------------
 
 ZE_MOCK_GETTER_NEW(zesGetGlobalProcAddrTable, zes_mock_global_dditable_t,
-                   ZES_MOCK_LAYOUT_GLOBAL, fill_nothing)
+                   ZES_MOCK_LAYOUT_GLOBAL, zes_mock_fill_global)
 ZE_MOCK_GETTER(zesGetDriverProcAddrTable, zes_driver_dditable_t,
-               zes_mock_driver_dditable_t, ZES_MOCK_LAYOUT_DRIVER, fill_nothing)
+               zes_mock_driver_dditable_t, ZES_MOCK_LAYOUT_DRIVER,
+               zes_mock_fill_driver)
 ZE_MOCK_GETTER(zesGetDeviceProcAddrTable, zes_device_dditable_t,
-               zes_mock_device_dditable_t, ZES_MOCK_LAYOUT_DEVICE, fill_nothing)
+               zes_mock_device_dditable_t, ZES_MOCK_LAYOUT_DEVICE,
+               zes_mock_fill_device)
 ZE_MOCK_GETTER(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t,
                zes_scheduler_dditable_t, ZES_MOCK_LAYOUT_SCHEDULER,
-               fill_nothing)
+               zes_mock_fill_scheduler)
 ZE_MOCK_GETTER(zesGetPerformanceFactorProcAddrTable,
                zes_performance_factor_dditable_t,
                zes_performance_factor_dditable_t,
-               ZES_MOCK_LAYOUT_PERFORMANCE_FACTOR, fill_nothing)
+               ZES_MOCK_LAYOUT_PERFORMANCE_FACTOR,
+               zes_mock_fill_performance_factor)
 ZE_MOCK_GETTER(zesGetPowerProcAddrTable, zes_power_dditable_t,
-               zes_power_dditable_t, ZES_MOCK_LAYOUT_POWER, fill_nothing)
+               zes_power_dditable_t, ZES_MOCK_LAYOUT_POWER, zes_mock_fill_power)
 ZE_MOCK_GETTER(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t,
                zes_frequency_dditable_t, ZES_MOCK_LAYOUT_FREQUENCY,
-               fill_nothing)
+               zes_mock_fill_frequency)
 ZE_MOCK_GETTER(zesGetEngineProcAddrTable, zes_engine_dditable_t,
-               zes_engine_dditable_t, ZES_MOCK_LAYOUT_ENGINE, fill_nothing)
+               zes_engine_dditable_t, ZES_MOCK_LAYOUT_ENGINE,
+               zes_mock_fill_engine)
 ZE_MOCK_GETTER(zesGetStandbyProcAddrTable, zes_standby_dditable_t,
-               zes_standby_dditable_t, ZES_MOCK_LAYOUT_STANDBY, fill_nothing)
+               zes_standby_dditable_t, ZES_MOCK_LAYOUT_STANDBY,
+               zes_mock_fill_standby)
 ZE_MOCK_GETTER(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t,
-               zes_firmware_dditable_t, ZES_MOCK_LAYOUT_FIRMWARE, fill_nothing)
+               zes_firmware_dditable_t, ZES_MOCK_LAYOUT_FIRMWARE,
+               zes_mock_fill_firmware)
 ZE_MOCK_GETTER(zesGetMemoryProcAddrTable, zes_memory_dditable_t,
-               zes_memory_dditable_t, ZES_MOCK_LAYOUT_MEMORY, fill_nothing)
+               zes_memory_dditable_t, ZES_MOCK_LAYOUT_MEMORY,
+               zes_mock_fill_memory)
 ZE_MOCK_GETTER(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t,
                zes_fabric_port_dditable_t, ZES_MOCK_LAYOUT_FABRIC_PORT,
-               fill_nothing)
+               zes_mock_fill_fabric_port)
 ZE_MOCK_GETTER(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t,
                zes_temperature_dditable_t, ZES_MOCK_LAYOUT_TEMPERATURE,
-               fill_nothing)
+               zes_mock_fill_temperature)
 ZE_MOCK_GETTER(zesGetPsuProcAddrTable, zes_psu_dditable_t, zes_psu_dditable_t,
-               ZES_MOCK_LAYOUT_PSU, fill_nothing)
+               ZES_MOCK_LAYOUT_PSU, zes_mock_fill_psu)
 ZE_MOCK_GETTER(zesGetFanProcAddrTable, zes_fan_dditable_t, zes_fan_dditable_t,
-               ZES_MOCK_LAYOUT_FAN, fill_nothing)
+               ZES_MOCK_LAYOUT_FAN, zes_mock_fill_fan)
 ZE_MOCK_GETTER(zesGetLedProcAddrTable, zes_led_dditable_t, zes_led_dditable_t,
-               ZES_MOCK_LAYOUT_LED, fill_nothing)
+               ZES_MOCK_LAYOUT_LED, zes_mock_fill_led)
 ZE_MOCK_GETTER(zesGetRasProcAddrTable, zes_ras_dditable_t, zes_ras_dditable_t,
-               ZES_MOCK_LAYOUT_RAS, fill_nothing)
+               ZES_MOCK_LAYOUT_RAS, zes_mock_fill_ras)
 ZE_MOCK_GETTER(zesGetDiagnosticsProcAddrTable, zes_diagnostics_dditable_t,
                zes_diagnostics_dditable_t, ZES_MOCK_LAYOUT_DIAGNOSTICS,
-               fill_nothing)
+               zes_mock_fill_diagnostics)
 
 // ---- Tools (not emulated)
 // ------------------------------------------------------
