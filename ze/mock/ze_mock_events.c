@@ -711,28 +711,33 @@ static ze_result_t ZE_APICALL mock_EventQueryKernelTimestamp(
     return res;
 }
 
-// One result per device: the emulated devices have no sub-devices that
-// run commands of their own.
-static ze_result_t query_timestamps_common(ze_event_handle_t hEvent,
-                                           ze_device_handle_t hDevice,
-                                           uint32_t *pCount,
-                                           ze_kernel_timestamp_result_t *r,
-                                           ze_mock_event_t **event) {
+// "All timestamps for all sub-devices when device handle is parent
+// device": one per sub-device (the same values: the emulated device runs a
+// command once, for all of its sub-devices), else one. *filled gets how
+// many results the caller takes (0: it asks for the count).
+static ze_result_t
+query_timestamps_common(ze_event_handle_t hEvent, ze_device_handle_t hDevice,
+                        uint32_t *pCount, ze_kernel_timestamp_result_t *r,
+                        ze_mock_event_t **event, uint32_t *filled) {
     ze_mock_event_t *e = ze_mock_event(hEvent);
-    if (e == NULL || ze_mock_device(hDevice) == NULL) {
+    ze_mock_device_t *dev = ze_mock_device(hDevice);
+    *filled = 0;
+    if (e == NULL || dev == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (pCount == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     *event = e;
+    uint32_t available = dev->sub_count > 0 ? dev->sub_count : 1;
     if (*pCount == 0) {
-        *pCount = 1;
+        *pCount = available;
         return ZE_RESULT_SUCCESS;
     }
     ze_result_t res = timestamps_of(e, r);
     if (res == ZE_RESULT_SUCCESS) {
-        *pCount = 1;
+        *pCount = *pCount < available ? *pCount : available;
+        *filled = *pCount;
     }
     return res;
 }
@@ -741,43 +746,51 @@ static ze_result_t ZE_APICALL mock_EventQueryTimestampsExp(
     ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t *pCount,
     ze_kernel_timestamp_result_t *pTimestamps) {
     ZE_MOCK_ENTER(zeEventQueryTimestampsExp);
-    uint32_t asked = pCount != NULL ? *pCount : 0;
     ze_kernel_timestamp_result_t r;
     ze_mock_event_t *e;
-    ze_result_t res = query_timestamps_common(hEvent, hDevice, pCount, &r, &e);
-    if (res == ZE_RESULT_SUCCESS && asked > 0 && pTimestamps != NULL) {
-        pTimestamps[0] = r;
+    uint32_t n;
+    ze_result_t res =
+        query_timestamps_common(hEvent, hDevice, pCount, &r, &e, &n);
+    for (uint32_t i = 0; pTimestamps != NULL && i < n; i++) {
+        pTimestamps[i] = r;
     }
     return res;
 }
+
+_Static_assert(sizeof(ze_mock_synchronized_timestamp_result_t) ==
+                   sizeof(ze_kernel_timestamp_result_t),
+               "the same four clocks");
 
 static ze_result_t ZE_APICALL mock_EventQueryKernelTimestampsExt(
     ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t *pCount,
     void *results) {
     ZE_MOCK_ENTER(zeEventQueryKernelTimestampsExt);
-    uint32_t asked = pCount != NULL ? *pCount : 0;
     ze_kernel_timestamp_result_t r;
     ze_mock_event_t *e;
-    ze_result_t res = query_timestamps_common(hEvent, hDevice, pCount, &r, &e);
+    uint32_t n;
+    ze_result_t res =
+        query_timestamps_common(hEvent, hDevice, pCount, &r, &e, &n);
     ze_mock_kernel_timestamps_results_t *out = results;
-    if (res != ZE_RESULT_SUCCESS || asked == 0 || out == NULL) {
+    if (res != ZE_RESULT_SUCCESS || n == 0 || out == NULL) {
         return res;
     }
-    if (out->pKernelTimestampsBuffer != NULL) {
-        out->pKernelTimestampsBuffer[0] = r;
+    if (out->pSynchronizedTimestampsBuffer != NULL &&
+        (e->pool->flags & ZE_MOCK_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP) ==
+            0) {
+        ZE_MOCK_EXPLAIN("event %p: synchronized timestamps need a pool made "
+                        "with ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP",
+                        (void *)e);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    if (out->pSynchronizedTimestampsBuffer != NULL) {
-        // The device timer is the host's clock: synchronized timestamps are
-        // the same values.
-        if ((e->pool->flags &
-             ZE_MOCK_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP) == 0) {
-            ZE_MOCK_EXPLAIN("event %p: synchronized timestamps need a pool "
-                            "made with ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_"
-                            "TIMESTAMP",
-                            (void *)e);
-            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    for (uint32_t i = 0; i < n; i++) {
+        if (out->pKernelTimestampsBuffer != NULL) {
+            out->pKernelTimestampsBuffer[i] = r;
         }
-        memcpy(&out->pSynchronizedTimestampsBuffer[0], &r, sizeof(r));
+        // The device timer is the host's clock: synchronized timestamps
+        // are the same values.
+        if (out->pSynchronizedTimestampsBuffer != NULL) {
+            memcpy(&out->pSynchronizedTimestampsBuffer[i], &r, sizeof(r));
+        }
     }
     return ZE_RESULT_SUCCESS;
 }
