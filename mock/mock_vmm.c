@@ -779,43 +779,6 @@ static void unmap_segments(resv_t *r, size_t first, size_t last) {
     }
 }
 
-umf_mock_status_t umf_mock_va_unmap(const void *addr, uint64_t size,
-                                    bool whole_mappings) {
-    uintptr_t va = (uintptr_t)addr;
-    if (addr == NULL || size == 0) {
-        return UMF_MOCK_ERR_INVALID_ARGUMENT;
-    }
-    if (!page_multiple(va) || !page_multiple(size)) {
-        return UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT;
-    }
-    pthread_mutex_lock(&lock);
-    resv_t *r;
-    size_t first, last;
-    umf_mock_status_t status = mapped_range(va, size, &r, &first);
-    if (status != UMF_MOCK_OK) {
-        goto out;
-    }
-    if (whole_mappings) {
-        // Every mapping the range touches lies inside it.
-        for (size_t i = first; i < r->nsegs && r->segs[i].va < va + size; i++) {
-            umf_mock_alloc_info_t info;
-            if (umf_mock_lookup((void *)r->segs[i].va, &info) != UMF_MOCK_OK ||
-                (uintptr_t)info.base < va ||
-                (uintptr_t)info.base + info.size > va + size) {
-                status = UMF_MOCK_ERR_INVALID_ARGUMENT;
-                goto out;
-            }
-        }
-    }
-    status = split_range(r, va, size, &first, &last);
-    if (status == UMF_MOCK_OK) {
-        unmap_segments(r, first, last);
-    }
-out:
-    pthread_mutex_unlock(&lock);
-    return status;
-}
-
 umf_mock_status_t umf_mock_va_free(const void *base, uint64_t size,
                                    size_t *unmapped) {
     uintptr_t va = (uintptr_t)base;
@@ -878,8 +841,30 @@ static umf_mock_status_t range_segments(uintptr_t va, uint64_t size,
     return UMF_MOCK_OK;
 }
 
+// What an unmap asks of its range.
+typedef enum unmap_rule_t {
+    UNMAP_MAPPED, // mapped throughout
+    UNMAP_WHOLE,  // ... and of whole mappings (CUDA)
+    UNMAP_WITHIN, // in one reservation (Level Zero)
+} unmap_rule_t;
+
+// True when every mapping [va, va + size) touches lies inside it, from
+// segment `first` on (under `lock`).
+static bool whole_mappings(const resv_t *r, size_t first, uintptr_t va,
+                           uint64_t size) {
+    for (size_t i = first; i < r->nsegs && r->segs[i].va < va + size; i++) {
+        umf_mock_alloc_info_t info;
+        if (umf_mock_lookup((void *)r->segs[i].va, &info) != UMF_MOCK_OK ||
+            (uintptr_t)info.base < va ||
+            (uintptr_t)info.base + info.size > va + size) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static umf_mock_status_t unmap_range(const void *addr, uint64_t size,
-                                     bool within) {
+                                     unmap_rule_t rule) {
     uintptr_t va = (uintptr_t)addr;
     if (addr == NULL || size == 0) {
         return UMF_MOCK_ERR_INVALID_ARGUMENT;
@@ -890,8 +875,16 @@ static umf_mock_status_t unmap_range(const void *addr, uint64_t size,
     pthread_mutex_lock(&lock);
     resv_t *r;
     size_t first, last;
-    umf_mock_status_t status =
-        range_segments(va, size, within, &r, &first, &last);
+    umf_mock_status_t status = UMF_MOCK_OK;
+    // Checked before anything is split.
+    if (rule != UNMAP_WITHIN &&
+        (status = mapped_range(va, size, &r, &first)) == UMF_MOCK_OK &&
+        rule == UNMAP_WHOLE && !whole_mappings(r, first, va, size)) {
+        status = UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (status == UMF_MOCK_OK) {
+        status = range_segments(va, size, true, &r, &first, &last);
+    }
     if (status == UMF_MOCK_OK && first <= last && last < r->nsegs) {
         unmap_segments(r, first, last);
     }
@@ -899,8 +892,13 @@ static umf_mock_status_t unmap_range(const void *addr, uint64_t size,
     return status;
 }
 
+umf_mock_status_t umf_mock_va_unmap(const void *addr, uint64_t size,
+                                    bool whole) {
+    return unmap_range(addr, size, whole ? UNMAP_WHOLE : UNMAP_MAPPED);
+}
+
 umf_mock_status_t umf_mock_va_unmap_within(const void *addr, uint64_t size) {
-    return unmap_range(addr, size, true);
+    return unmap_range(addr, size, UNMAP_WITHIN);
 }
 
 static umf_mock_status_t set_access(const void *addr, uint64_t size,

@@ -40,12 +40,7 @@ static uint32_t in_order_flag(void) {
 }
 
 static ze_command_list_handle_t immediate(ze_test_t *t, uint32_t flags) {
-    ze_command_queue_desc_t d =
-        queue_desc(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, flags);
-    ze_command_list_handle_t l = NULL;
-    UMF_EXPECT_EQ(zeCommandListCreateImmediate(t->ctx, t->devices[0], &d, &l),
-                  ZE_RESULT_SUCCESS);
-    return l;
+    return ze_test_immediate(t, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, flags);
 }
 
 static ze_command_queue_handle_t queue(ze_test_t *t) {
@@ -74,32 +69,13 @@ typedef struct events_t {
 
 static bool events_make(ze_test_t *t, events_t *ev, uint32_t count,
                         ze_event_pool_flags_t flags) {
-    memset(ev, 0, sizeof(*ev));
     ev->count = count;
-    ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-                               ZE_EVENT_POOL_FLAG_HOST_VISIBLE | flags, count};
-    if (zeEventPoolCreate(t->ctx, &pd, 1, t->devices, &ev->pool) !=
-        ZE_RESULT_SUCCESS) {
-        return false;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i,
-                              ZE_EVENT_SCOPE_FLAG_HOST,
-                              ZE_EVENT_SCOPE_FLAG_HOST};
-        if (zeEventCreate(ev->pool, &ed, &ev->e[i]) != ZE_RESULT_SUCCESS) {
-            return false;
-        }
-    }
-    return true;
+    ev->pool = ze_test_events(t, count, flags, ev->e);
+    return ev->pool != NULL;
 }
 
 static void events_free(events_t *ev) {
-    for (uint32_t i = 0; i < ev->count; i++) {
-        if (ev->e[i] != NULL) {
-            UMF_EXPECT_EQ(zeEventDestroy(ev->e[i]), ZE_RESULT_SUCCESS);
-        }
-    }
-    UMF_EXPECT_EQ(zeEventPoolDestroy(ev->pool), ZE_RESULT_SUCCESS);
+    ze_test_events_free(ev->pool, ev->count, ev->e);
 }
 
 // A host thread that signals an event after a while.

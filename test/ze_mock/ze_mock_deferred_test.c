@@ -20,39 +20,7 @@
 #define ROUNDS 40
 
 static ze_command_list_handle_t async_list(ze_test_t *t) {
-    ze_command_queue_desc_t d = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                 NULL,
-                                 0,
-                                 0,
-                                 0,
-                                 ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                 ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t l = NULL;
-    UMF_EXPECT_EQ(zeCommandListCreateImmediate(t->ctx, t->devices[0], &d, &l),
-                  ZE_RESULT_SUCCESS);
-    return l;
-}
-
-static ze_event_pool_handle_t make_events(ze_test_t *t, uint32_t n,
-                                          ze_event_handle_t *e) {
-    ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-                               ZE_EVENT_POOL_FLAG_HOST_VISIBLE, n};
-    ze_event_pool_handle_t pool = NULL;
-    UMF_EXPECT_EQ(zeEventPoolCreate(t->ctx, &pd, 0, NULL, &pool),
-                  ZE_RESULT_SUCCESS);
-    for (uint32_t i = 0; pool != NULL && i < n; i++) {
-        ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i, 0, 0};
-        UMF_EXPECT_EQ(zeEventCreate(pool, &ed, &e[i]), ZE_RESULT_SUCCESS);
-    }
-    return pool;
-}
-
-static void free_events(ze_event_pool_handle_t pool, uint32_t n,
-                        ze_event_handle_t *e) {
-    for (uint32_t i = 0; i < n; i++) {
-        UMF_EXPECT_EQ(zeEventDestroy(e[i]), ZE_RESULT_SUCCESS);
-    }
-    UMF_EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
+    return ze_test_immediate(t, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, 0);
 }
 
 typedef struct chain_t {
@@ -90,7 +58,7 @@ static void *link_of_the_chain(void *arg) {
 UMF_C_TEST(ZeDeferred, ManyThreadsChainThroughEvents) {
     ZE_TEST_SETUP(t);
     ze_event_handle_t e[THREADS + 1];
-    ze_event_pool_handle_t pool = make_events(&t, THREADS + 1, e);
+    ze_event_pool_handle_t pool = ze_test_events(&t, THREADS + 1, 0, e);
     unsigned char *buf = ze_test_alloc_device(&t, THREADS + 1, 0);
     UMF_ASSERT(pool != NULL && buf != NULL);
     pthread_barrier_t start, end, after;
@@ -134,7 +102,7 @@ UMF_C_TEST(ZeDeferred, ManyThreadsChainThroughEvents) {
     pthread_barrier_destroy(&end);
     pthread_barrier_destroy(&after);
     UMF_EXPECT_EQ(zeMemFree(t.ctx, buf), ZE_RESULT_SUCCESS);
-    free_events(pool, THREADS + 1, e);
+    ze_test_events_free(pool, THREADS + 1, e);
     ze_test_teardown(&t);
 }
 
@@ -143,7 +111,7 @@ UMF_C_TEST(ZeDeferred, ManyThreadsChainThroughEvents) {
 UMF_C_TEST(ZeDeferred, DestroyingAQueueDropsItsWaitingWork) {
     ZE_TEST_SETUP(t);
     ze_event_handle_t e[2];
-    ze_event_pool_handle_t pool = make_events(&t, 2, e);
+    ze_event_pool_handle_t pool = ze_test_events(&t, 2, 0, e);
     ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
                                   NULL,
                                   0,
@@ -173,7 +141,7 @@ UMF_C_TEST(ZeDeferred, DestroyingAQueueDropsItsWaitingWork) {
     UMF_EXPECT_EQ(zeEventHostSignal(e[0]), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeEventQueryStatus(e[1]), ZE_RESULT_NOT_READY);
     UMF_EXPECT_EQ(out[0], 0);
-    free_events(pool, 2, e);
+    ze_test_events_free(pool, 2, e);
     ze_test_teardown(&t);
 }
 
@@ -183,7 +151,7 @@ UMF_C_TEST(ZeDeferred, DestroyingAQueueDropsItsWaitingWork) {
 UMF_C_TEST(ZeDeferred, MemoryFreedUnderAWaitingCommandIsNotWritten) {
     ZE_TEST_SETUP(t);
     ze_event_handle_t e[3];
-    ze_event_pool_handle_t pool = make_events(&t, 3, e);
+    ze_event_pool_handle_t pool = ze_test_events(&t, 3, 0, e);
     ze_command_list_handle_t l = async_list(&t);
     void *dev = ze_test_alloc_device(&t, 4096, 0);
     UMF_ASSERT(pool != NULL && l != NULL && dev != NULL);
@@ -205,7 +173,7 @@ UMF_C_TEST(ZeDeferred, MemoryFreedUnderAWaitingCommandIsNotWritten) {
                   ZE_RESULT_ERROR_DEVICE_LOST);
     UMF_EXPECT_EQ(zeMemFree(t.ctx, other), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeCommandListDestroy(l), ZE_RESULT_SUCCESS);
-    free_events(pool, 3, e);
+    ze_test_events_free(pool, 3, e);
     ze_test_teardown(&t);
 }
 
@@ -217,7 +185,7 @@ UMF_C_TEST(ZeDeferred, ContextDestroyedWithWorkWaiting) {
     ze_test_t t2 = t;
     UMF_ASSERT_EQ(zeContextCreate(t.driver, &cd, &t2.ctx), ZE_RESULT_SUCCESS);
     ze_event_handle_t e[2];
-    ze_event_pool_handle_t pool = make_events(&t2, 2, e);
+    ze_event_pool_handle_t pool = ze_test_events(&t2, 2, 0, e);
     ze_command_list_handle_t l = async_list(&t2);
     UMF_ASSERT(pool != NULL && l != NULL);
     char in[4] = "ctx", out[4] = {0};
@@ -225,7 +193,7 @@ UMF_C_TEST(ZeDeferred, ContextDestroyedWithWorkWaiting) {
                   ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeContextDestroy(t2.ctx), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(out[0], 0);
-    free_events(pool, 2, e);
+    ze_test_events_free(pool, 2, e);
     ze_test_teardown(&t);
 }
 
@@ -239,7 +207,7 @@ UMF_C_TEST(ZeDeferred, ForkChildRunsWorkThatWaits) {
     }
     ZE_TEST_SETUP(t);
     ze_event_handle_t e[4];
-    ze_event_pool_handle_t pool = make_events(&t, 4, e);
+    ze_event_pool_handle_t pool = ze_test_events(&t, 4, 0, e);
     ze_command_list_handle_t l = async_list(&t);
     UMF_ASSERT(pool != NULL && l != NULL);
     static char in[16] = "before the fork", out[16];
@@ -285,6 +253,6 @@ UMF_C_TEST(ZeDeferred, ForkChildRunsWorkThatWaits) {
     const char *got = out, *want = in;
     UMF_EXPECT_STREQ(got, want);
     UMF_EXPECT_EQ(zeCommandListDestroy(l), ZE_RESULT_SUCCESS);
-    free_events(pool, 4, e);
+    ze_test_events_free(pool, 4, e);
     ze_test_teardown(&t);
 }

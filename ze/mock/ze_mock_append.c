@@ -109,9 +109,9 @@ static ze_mock_cmd_t cmd_of(const ze_mock_list_t *l, ze_mock_cmd_kind_t kind,
     return c;
 }
 
-// Checks the events of a command and fills them in (borrowed).
-static ze_result_t set_events(ze_mock_cmd_t *c, ze_event_handle_t hSignal,
-                              uint32_t numWait, ze_event_handle_t *phWait) {
+ze_result_t ze_mock_cmd_set_events(ze_mock_cmd_t *c, ze_event_handle_t hSignal,
+                                   uint32_t numWait,
+                                   ze_event_handle_t *phWait) {
     if (hSignal != NULL && (c->signal = ze_mock_event(hSignal)) == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
@@ -170,8 +170,9 @@ static ze_result_t ZE_APICALL mock_CommandListAppendBarrier(
     LIST_OR_FAIL(l, hCommandList);
     ze_mock_cmd_t c =
         cmd_of(l, ZE_MOCK_CMD_BARRIER, "zeCommandListAppendBarrier");
-    return add(l, &c,
-               set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents));
+    return add(
+        l, &c,
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents));
 }
 
 // The ranges need no flush: the emulated device's writes are the host's.
@@ -188,8 +189,9 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryRangesBarrier(
     }
     ze_mock_cmd_t c = cmd_of(l, ZE_MOCK_CMD_BARRIER,
                              "zeCommandListAppendMemoryRangesBarrier");
-    return add(l, &c,
-               set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents));
+    return add(
+        l, &c,
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents));
 }
 
 // A command on one event: signal it, or reset it.
@@ -235,7 +237,7 @@ static ze_result_t ZE_APICALL mock_CommandListAppendWaitOnEvents(
     }
     ze_mock_cmd_t c =
         cmd_of(l, ZE_MOCK_CMD_BARRIER, "zeCommandListAppendWaitOnEvents");
-    return add(l, &c, set_events(&c, NULL, numEvents, phEvents));
+    return add(l, &c, ze_mock_cmd_set_events(&c, NULL, numEvents, phEvents));
 }
 
 // ---- Copies and fills -------------------------------------------------------
@@ -251,7 +253,8 @@ append_copy(ze_mock_list_t *l, void *dstptr, const void *srcptr, size_t size,
     c.u.copy.dst = dstptr;
     c.u.copy.src = srcptr;
     c.u.copy.size = size;
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r =
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
         r = check_range(&c, 0, dstptr, size, UMF_MOCK_USE_WRITE, "destination");
     }
@@ -366,7 +369,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopyRegion(
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     ze_mock_cmd_t c = cmd_of(l, ZE_MOCK_CMD_COPY_REGION, call);
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r =
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS) {
         return r;
     }
@@ -438,7 +442,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
     c.u.fill.size = size;
     c.u.fill.pattern_size = pattern_size;
     memcpy(c.u.fill.pattern, pattern, pattern_size);
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r =
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
         r = check_range(&c, 0, ptr, size, UMF_MOCK_USE_WRITE, "destination");
     }
@@ -492,7 +497,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendWriteGlobalTimestamp(
     }
     ze_mock_cmd_t c = cmd_of(l, ZE_MOCK_CMD_WRITE_TIMESTAMP, call);
     c.u.timestamp.dst = dstptr;
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r =
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && (uintptr_t)dstptr % sizeof(uint64_t) != 0) {
         ZE_MOCK_EXPLAIN("%s: destination %p is not 8-byte aligned", call,
                         (void *)dstptr);
@@ -517,7 +523,8 @@ static ze_result_t ZE_APICALL mock_CommandListAppendQueryKernelTimestamps(
     }
     ze_mock_cmd_t c = cmd_of(l, ZE_MOCK_CMD_QUERY_TIMESTAMPS,
                              "zeCommandListAppendQueryKernelTimestamps");
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r =
+        ze_mock_cmd_set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS) {
         return r;
     }

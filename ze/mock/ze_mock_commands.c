@@ -31,13 +31,15 @@
 typedef struct queue_t {
     ze_mock_object_t obj;
     ze_mock_stream_t *stream;
+    uint32_t ordinal, index; // of its group: 0, the device has one queue
 } queue_t;
 
 struct ze_mock_list_t {
     ze_mock_object_t obj;
     ze_device_handle_t device_handle;
     int device; // the core's device of the list
-    bool immediate;
+    ze_bool_t immediate;
+    uint32_t ordinal, index;       // of its queue group: 0
     ze_command_list_flags_t flags; // of a regular list
     // Immediate: its stream. Regular: its recorded commands, owned.
     ze_mock_stream_t *stream;
@@ -252,29 +254,18 @@ static ze_result_t ZE_APICALL mock_CommandQueueSynchronize(
     return ze_mock_stream_synchronize(q->stream, timeout);
 }
 
-// One group of one queue: ordinal and index 0.
-static ze_result_t zero_of(const void *obj, uint32_t magic, uint32_t *out) {
-    const ze_mock_object_t *o = obj;
-    if (o == NULL || o->magic != magic) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (out == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *out = 0;
-    return ZE_RESULT_SUCCESS;
-}
-
 static ze_result_t ZE_APICALL mock_CommandQueueGetOrdinal(
     ze_command_queue_handle_t hCommandQueue, uint32_t *pOrdinal) {
     ZE_MOCK_ENTER(zeCommandQueueGetOrdinal);
-    return zero_of(hCommandQueue, ZE_MOCK_MAGIC_QUEUE, pOrdinal);
+    return ZE_MOCK_QUERY(queue_t, ZE_MOCK_MAGIC_QUEUE, hCommandQueue, pOrdinal,
+                         ordinal);
 }
 
 static ze_result_t ZE_APICALL mock_CommandQueueGetIndex(
     ze_command_queue_handle_t hCommandQueue, uint32_t *pIndex) {
     ZE_MOCK_ENTER(zeCommandQueueGetIndex);
-    return zero_of(hCommandQueue, ZE_MOCK_MAGIC_QUEUE, pIndex);
+    return ZE_MOCK_QUERY(queue_t, ZE_MOCK_MAGIC_QUEUE, hCommandQueue, pIndex,
+                         index);
 }
 
 void ze_mock_fill_command_queue(ze_mock_command_queue_dditable_t *t) {
@@ -430,53 +421,42 @@ static ze_result_t ZE_APICALL mock_CommandListHostSynchronize(
 static ze_result_t ZE_APICALL mock_CommandListGetDeviceHandle(
     ze_command_list_handle_t hCommandList, ze_device_handle_t *phDevice) {
     ZE_MOCK_ENTER(zeCommandListGetDeviceHandle);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (phDevice == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *phDevice = l->device_handle;
-    return ZE_RESULT_SUCCESS;
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, phDevice,
+                         device_handle);
 }
 
 static ze_result_t ZE_APICALL mock_CommandListGetContextHandle(
     ze_command_list_handle_t hCommandList, ze_context_handle_t *phContext) {
     ZE_MOCK_ENTER(zeCommandListGetContextHandle);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (phContext == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *phContext = (ze_context_handle_t)l->obj.ctx;
-    return ZE_RESULT_SUCCESS;
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, phContext,
+                         obj.ctx);
 }
 
 static ze_result_t ZE_APICALL mock_CommandListGetOrdinal(
     ze_command_list_handle_t hCommandList, uint32_t *pOrdinal) {
     ZE_MOCK_ENTER(zeCommandListGetOrdinal);
-    return zero_of(hCommandList, ZE_MOCK_MAGIC_LIST, pOrdinal);
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, pOrdinal,
+                         ordinal);
 }
 
 static ze_result_t ZE_APICALL mock_CommandListImmediateGetIndex(
     ze_command_list_handle_t hCommandListImmediate, uint32_t *pIndex) {
     ZE_MOCK_ENTER(zeCommandListImmediateGetIndex);
-    ze_result_t r = zero_of(hCommandListImmediate, ZE_MOCK_MAGIC_LIST, pIndex);
-    if (r == ZE_RESULT_SUCCESS &&
-        !((const list_t *)hCommandListImmediate)->immediate) {
+    list_t *l = ze_mock_list(hCommandListImmediate);
+    if (l != NULL && pIndex != NULL && !l->immediate) {
         ZE_MOCK_EXPLAIN("zeCommandListImmediateGetIndex: not an immediate "
                         "command list");
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    return r;
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandListImmediate,
+                         pIndex, index);
 }
 
 static ze_result_t ZE_APICALL mock_CommandListIsImmediate(
     ze_command_list_handle_t hCommandList, ze_bool_t *pIsImmediate) {
     ZE_MOCK_ENTER(zeCommandListIsImmediate);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (pIsImmediate == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *pIsImmediate = l->immediate;
-    return ZE_RESULT_SUCCESS;
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, pIsImmediate,
+                         immediate);
 }
 
 void ze_mock_fill_command_list(ze_mock_command_list_dditable_t *t) {
@@ -517,20 +497,13 @@ static ze_result_t ZE_APICALL mock_CommandListImmediateAppendCommandListsExp(
                            .call =
                                "zeCommandListImmediateAppendCommandListsExp"};
     ze_mock_cmd_t last = first;
-    if (hSignalEvent != NULL &&
-        (last.signal = ze_mock_event(hSignalEvent)) == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ze_result_t r = ze_mock_cmd_set_events(&last, hSignalEvent, 0, NULL);
+    if (r == ZE_RESULT_SUCCESS) {
+        r = ze_mock_cmd_set_events(&first, NULL, numWaitEvents, phWaitEvents);
     }
-    if (numWaitEvents > 0 && phWaitEvents == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
     }
-    for (uint32_t i = 0; i < numWaitEvents; i++) {
-        if (ze_mock_event(phWaitEvents[i]) == NULL) {
-            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-        }
-    }
-    first.waits = numWaitEvents;
-    first.wait = (ze_mock_event_t **)phWaitEvents;
     size_t ngroups = (size_t)numCommandLists + 2;
     const ze_mock_cmd_t **groups = malloc(ngroups * sizeof(*groups));
     size_t *counts = malloc(ngroups * sizeof(*counts));
@@ -539,7 +512,6 @@ static ze_result_t ZE_APICALL mock_CommandListImmediateAppendCommandListsExp(
         free(counts);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
-    ze_result_t r = ZE_RESULT_SUCCESS;
     groups[0] = &first;
     counts[0] = 1;
     for (uint32_t i = 0; i < numCommandLists && r == ZE_RESULT_SUCCESS; i++) {

@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mock_events.h"
 #include "mock_fill.h"
@@ -173,6 +174,12 @@ typedef struct ze_mock_cmd_t {
     } u;
 } ze_mock_cmd_t;
 
+// Checks the signal and wait events of a command (INVALID_NULL_HANDLE for
+// one that is no event, INVALID_SIZE for a missing wait list) and fills
+// them in, borrowed.
+ze_result_t ze_mock_cmd_set_events(ze_mock_cmd_t *cmd,
+                                   ze_event_handle_t hSignal, uint32_t numWait,
+                                   ze_event_handle_t *phWait);
 // Makes `*out` an owned copy of `cmd` (which may be borrowed or owned):
 // its arrays copied, its events held, `queued` in a stream or recorded in
 // a list. False when out of memory.
@@ -238,6 +245,33 @@ void ze_mock_fence_set(ze_mock_fence_t *f, bool signaled);
 ze_result_t ze_mock_fence_wait(ze_mock_fence_t *f, uint64_t timeout_ns);
 // Forgets the fence in the fence commands still waiting in its stream.
 void ze_mock_fence_forget(ze_mock_fence_t *f);
+
+// ---- Queries
+// -----------------------------------------------------------------
+
+// The queries of 1.9 (what a list, queue, event or pool was made with):
+// INVALID_NULL_HANDLE unless `obj` is a live object of `magic`,
+// INVALID_NULL_POINTER for no `out`, else the `size` bytes at `offset` of
+// the object there.
+static inline ze_result_t ze_mock_query(const void *obj, uint32_t magic,
+                                        void *out, size_t offset, size_t size) {
+    const ze_mock_object_t *o = (const ze_mock_object_t *)obj;
+    if (o == NULL || o->magic != magic) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    if (out == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    memcpy(out, (const char *)obj + offset, size);
+    return ZE_RESULT_SUCCESS;
+}
+// The query of `field` of object `handle` of `type`; the field must be as
+// big as what `out` points at.
+#define ZE_MOCK_QUERY(type, magic, handle, out, field)                         \
+    ((void)sizeof(                                                             \
+         char[sizeof(((type *)0)->field) == sizeof(*(out)) ? 1 : -1]),         \
+     ze_mock_query((handle), (magic), (out), offsetof(type, field),            \
+                   sizeof(*(out))))
 
 // ---- The engine -------------------------------------------------------------
 

@@ -371,29 +371,15 @@ mock_EventPoolDestroy(ze_event_pool_handle_t hEventPool) {
 static ze_result_t ZE_APICALL mock_EventPoolGetContextHandle(
     ze_event_pool_handle_t hEventPool, ze_context_handle_t *phContext) {
     ZE_MOCK_ENTER(zeEventPoolGetContextHandle);
-    event_pool_t *p = as_pool(hEventPool);
-    if (p == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (phContext == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *phContext = (ze_context_handle_t)p->obj.ctx;
-    return ZE_RESULT_SUCCESS;
+    return ZE_MOCK_QUERY(event_pool_t, ZE_MOCK_MAGIC_EVENT_POOL, hEventPool,
+                         phContext, obj.ctx);
 }
 
 static ze_result_t ZE_APICALL mock_EventPoolGetFlags(
     ze_event_pool_handle_t hEventPool, ze_event_pool_flags_t *pFlags) {
     ZE_MOCK_ENTER(zeEventPoolGetFlags);
-    event_pool_t *p = as_pool(hEventPool);
-    if (p == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (pFlags == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *pFlags = p->flags;
-    return ZE_RESULT_SUCCESS;
+    return ZE_MOCK_QUERY(event_pool_t, ZE_MOCK_MAGIC_EVENT_POOL, hEventPool,
+                         pFlags, flags);
 }
 
 // ---- IPC of pools -----------------------------------------------------------
@@ -800,40 +786,22 @@ static ze_result_t ZE_APICALL mock_EventQueryKernelTimestampsExt(
 static ze_result_t ZE_APICALL mock_EventGetEventPool(
     ze_event_handle_t hEvent, ze_event_pool_handle_t *phEventPool) {
     ZE_MOCK_ENTER(zeEventGetEventPool);
-    ze_mock_event_t *e = ze_mock_event(hEvent);
-    if (e == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (phEventPool == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *phEventPool = (ze_event_pool_handle_t)e->pool;
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t event_scope(ze_event_handle_t hEvent, bool signal,
-                               ze_event_scope_flags_t *out) {
-    ze_mock_event_t *e = ze_mock_event(hEvent);
-    if (e == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (out == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    *out = signal ? e->signal_scope : e->wait_scope;
-    return ZE_RESULT_SUCCESS;
+    return ZE_MOCK_QUERY(ze_mock_event_t, ZE_MOCK_MAGIC_EVENT, hEvent,
+                         phEventPool, pool);
 }
 
 static ze_result_t ZE_APICALL mock_EventGetSignalScope(
     ze_event_handle_t hEvent, ze_event_scope_flags_t *pSignalScope) {
     ZE_MOCK_ENTER(zeEventGetSignalScope);
-    return event_scope(hEvent, true, pSignalScope);
+    return ZE_MOCK_QUERY(ze_mock_event_t, ZE_MOCK_MAGIC_EVENT, hEvent,
+                         pSignalScope, signal_scope);
 }
 
 static ze_result_t ZE_APICALL mock_EventGetWaitScope(
     ze_event_handle_t hEvent, ze_event_scope_flags_t *pWaitScope) {
     ZE_MOCK_ENTER(zeEventGetWaitScope);
-    return event_scope(hEvent, false, pWaitScope);
+    return ZE_MOCK_QUERY(ze_mock_event_t, ZE_MOCK_MAGIC_EVENT, hEvent,
+                         pWaitScope, wait_scope);
 }
 
 void ze_mock_fill_event(ze_mock_event_dditable_t *t) {
