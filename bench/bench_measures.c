@@ -31,6 +31,9 @@ const bench_measure_t *const bench_measures[] = {
     &bench_measure_cuda_driver,
     // vmm_cycle, event_pool_ipc_*: the Level Zero driver's own calls
     &bench_measure_ze_driver,
+    // fill_*, copy_immediate_*, copy_queue_*, deferred_*: Level Zero
+    // commands
+    &bench_measure_ze_commands,
     &bench_measure_trust, // ipc_fd_*: the fd transfer and its checks
     NULL,
 };

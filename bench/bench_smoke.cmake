@@ -99,8 +99,22 @@ if(MOCKS)
                     ipc_open_cached_socket)
     # Level Zero has resident devices; each driver's own calls are measured
     # (bench_cuda_driver.c, bench_ze_driver.c).
-    set(ze_arena_names residency_idle residency_stall residency_change
-                       vmm_cycle event_pool_ipc_open event_pool_ipc_close)
+    set(ze_arena_names
+        residency_idle
+        residency_stall
+        residency_change
+        vmm_cycle
+        event_pool_ipc_open
+        event_pool_ipc_close
+        fill_1B
+        fill_4B
+        fill_16B
+        copy_immediate_64B
+        copy_immediate_4MiB
+        copy_queue_64B
+        copy_queue_4MiB
+        deferred_signal_to_run
+        deferred_round_trip)
     set(cuda_arena_names
         memcpy
         async_copy_htod

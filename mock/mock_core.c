@@ -116,6 +116,10 @@ const char *umf_mock_status_name(umf_mock_status_t status) {
 }
 
 __attribute__((destructor)) static void core_unload(void) {
+    const umf_mock_driver_desc_t *d = umf_mock_driver();
+    if (d != NULL && d->unload != NULL) {
+        d->unload();
+    }
     umf_mock_leaks_at_exit();
     umf_mock_threads_teardown();
 }

@@ -53,6 +53,9 @@ typedef struct umf_mock_driver_desc_t {
     // core's devices are then the driver's, numbered as the driver numbers
     // them.
     unsigned (*select_devices)(unsigned configured);
+    // Called first when the driver is unloaded or the process exits, before
+    // the leak report: stops the driver's own threads. May be NULL.
+    void (*unload)(void);
 } umf_mock_driver_desc_t;
 
 // Reads the configuration (mock_config.h) and sets everything up, once;

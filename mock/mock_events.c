@@ -229,29 +229,51 @@ uint64_t umf_mock_event_signal_time(const umf_mock_events_t *p,
     return atomic_load_explicit(&s->time, memory_order_relaxed);
 }
 
+// The CLOCK_MONOTONIC time `timeout_ns` from now, saturated.
+static struct timespec deadline_of(uint64_t timeout_ns) {
+    uint64_t end = now_ns();
+    end = end > UINT64_MAX - timeout_ns ? UINT64_MAX : end + timeout_ns;
+    struct timespec ts = {(time_t)(end / 1000000000u),
+                          (long)(end % 1000000000u)};
+    return ts;
+}
+
 bool umf_mock_event_wait(umf_mock_events_t *p, uint32_t index,
                          uint64_t timeout_ns) {
-    slot_t *s = &p->slots[index];
-    struct timespec deadline;
-    bool limited = timeout_ns != UINT64_MAX;
-    if (limited) {
-        uint64_t end = now_ns();
-        end = end > UINT64_MAX - timeout_ns ? UINT64_MAX : end + timeout_ns;
-        deadline.tv_sec = (time_t)(end / 1000000000u);
-        deadline.tv_nsec = (long)(end % 1000000000u);
+    return umf_mock_event_wait_until(p, index, timeout_ns, NULL, NULL);
+}
+
+// Marks the slot as waited for unless it is signalled; false when it is.
+static bool mark_waited(slot_t *s) {
+    uint32_t state = atomic_load_explicit(&s->state, memory_order_seq_cst);
+    while (state == RESET) {
+        if (atomic_compare_exchange_weak_explicit(&s->state, &state, WAITED,
+                                                  memory_order_seq_cst,
+                                                  memory_order_seq_cst)) {
+            return true;
+        }
     }
+    return state != SIGNALED;
+}
+
+bool umf_mock_event_wait_until(umf_mock_events_t *p, uint32_t index,
+                               uint64_t timeout_ns, bool (*give_up)(void *arg),
+                               void *arg) {
+    slot_t *s = &p->slots[index];
+    bool limited = timeout_ns != UINT64_MAX;
+    struct timespec deadline = deadline_of(limited ? timeout_ns : 0);
     for (;;) {
-        uint32_t state = atomic_load_explicit(&s->state, memory_order_acquire);
-        if (state == SIGNALED) {
+        if (atomic_load_explicit(&s->state, memory_order_acquire) == SIGNALED) {
             return true;
         }
         if (timeout_ns == 0) {
             return false;
         }
-        if (state == RESET && !atomic_compare_exchange_weak_explicit(
-                                  &s->state, &state, WAITED,
-                                  memory_order_acquire, memory_order_acquire)) {
-            continue; // signalled or marked meanwhile: look again
+        if (!mark_waited(s)) {
+            continue; // signalled meanwhile
+        }
+        if (give_up != NULL && give_up(arg)) {
+            return umf_mock_event_signaled(p, index);
         }
         long r = futex(&s->state, FUTEX_WAIT_BITSET, WAITED,
                        limited ? &deadline : NULL);
@@ -261,6 +283,89 @@ bool umf_mock_event_wait(umf_mock_events_t *p, uint32_t index,
         // Woken, interrupted, or the word changed before we slept: look
         // again.
     }
+}
+
+void umf_mock_event_interrupt(umf_mock_events_t *p, uint32_t index) {
+    slot_t *s = &p->slots[index];
+    uint32_t expected = WAITED;
+    // A waiter that marked the slot before this sleeps or is about to: the
+    // word changes under it and it is woken; one that marks it later asks
+    // its condition after.
+    if (atomic_compare_exchange_strong_explicit(&s->state, &expected, RESET,
+                                                memory_order_seq_cst,
+                                                memory_order_seq_cst)) {
+        futex(&s->state, FUTEX_WAKE_BITSET, INT_MAX, NULL);
+    }
+}
+
+// ---- One sleeper, many slots -----------------------------------------------
+
+void umf_mock_bell_ring(_Atomic uint32_t *bell) {
+    atomic_fetch_add_explicit(bell, 1, memory_order_seq_cst);
+    syscall(SYS_futex, (uint32_t *)bell, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+            NULL, 0);
+}
+
+// How long a sleeper that cannot wait for its slots looks at them again.
+#define POLL_NS 1000000u
+
+#if defined(SYS_futex_waitv)
+// Sleeps on the bell and the slots together; false when the kernel cannot.
+static bool sleep_waitv(_Atomic uint32_t *bell, uint32_t seen,
+                        const umf_mock_event_ref_t *slots, size_t n,
+                        const struct timespec *deadline) {
+    static _Atomic int unsupported;
+    if (n + 1 > FUTEX_WAITV_MAX ||
+        atomic_load_explicit(&unsupported, memory_order_relaxed)) {
+        return false;
+    }
+    struct futex_waitv w[FUTEX_WAITV_MAX];
+    memset(w, 0, (n + 1) * sizeof(w[0]));
+    w[0].val = seen;
+    w[0].uaddr = (uint64_t)(uintptr_t)bell;
+    w[0].flags = FUTEX_32 | FUTEX_PRIVATE_FLAG;
+    for (size_t i = 0; i < n; i++) {
+        w[i + 1].val = WAITED;
+        w[i + 1].uaddr =
+            (uint64_t)(uintptr_t)&slots[i].pool->slots[slots[i].index].state;
+        w[i + 1].flags = FUTEX_32; // shared: other processes wake it
+    }
+    long r = syscall(SYS_futex_waitv, w, (unsigned)(n + 1), 0u, deadline,
+                     CLOCK_MONOTONIC);
+    if (r < 0 && errno == ENOSYS) {
+        atomic_store_explicit(&unsupported, 1, memory_order_relaxed);
+        return false;
+    }
+    return true;
+}
+#endif
+
+void umf_mock_bell_sleep(_Atomic uint32_t *bell, uint32_t seen,
+                         const umf_mock_event_ref_t *slots, size_t n,
+                         uint64_t timeout_ns) {
+    for (size_t i = 0; i < n; i++) {
+        if (!mark_waited(&slots[i].pool->slots[slots[i].index])) {
+            return; // signalled already
+        }
+    }
+    if (atomic_load_explicit(bell, memory_order_seq_cst) != seen) {
+        return;
+    }
+    bool limited = timeout_ns != UINT64_MAX;
+#if defined(SYS_futex_waitv)
+    if (n > 0) {
+        struct timespec deadline = deadline_of(limited ? timeout_ns : 0);
+        if (sleep_waitv(bell, seen, slots, n, limited ? &deadline : NULL)) {
+            return;
+        }
+    }
+#endif
+    // The bell alone; slots are looked at again after a while.
+    uint64_t wait_ns = n > 0 && timeout_ns > POLL_NS ? POLL_NS : timeout_ns;
+    struct timespec rel = {(time_t)(wait_ns / 1000000000u),
+                           (long)(wait_ns % 1000000000u)};
+    syscall(SYS_futex, (uint32_t *)bell, FUTEX_WAIT_PRIVATE, seen,
+            wait_ns != UINT64_MAX ? &rel : NULL, NULL, 0);
 }
 
 // ---- IPC -------------------------------------------------------------------

@@ -27,7 +27,9 @@
 #ifndef UMF_GPU_MOCK_EVENTS_H
 #define UMF_GPU_MOCK_EVENTS_H 1
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mock_status.h"
@@ -69,6 +71,42 @@ uint64_t umf_mock_event_signal_time(const umf_mock_events_t *pool,
 // Waits until the slot is signalled, at most `timeout_ns` (UINT64_MAX:
 // without limit; 0: only looks). True when it is signalled.
 bool umf_mock_event_wait(umf_mock_events_t *pool, uint32_t index,
+                         uint64_t timeout_ns);
+// The same, and false as soon as give_up(arg) holds: a wait that can never
+// end. The condition is asked once the waiter is marked as waiting, so a
+// umf_mock_event_interrupt made after the condition became true (with
+// sequentially consistent order) always ends the wait.
+bool umf_mock_event_wait_until(umf_mock_events_t *pool, uint32_t index,
+                               uint64_t timeout_ns, bool (*give_up)(void *arg),
+                               void *arg);
+// Wakes every waiter of the slot in this process without signalling it,
+// so that each asks its give_up condition again.
+void umf_mock_event_interrupt(umf_mock_events_t *pool, uint32_t index);
+
+// ---- One sleeper, many slots -----------------------------------------------
+//
+// A thread that waits for whichever of several things happens first (the
+// emulated Level Zero driver's thread, which runs the commands that wait
+// for events) sleeps on a bell: a word of its process that others ring to
+// wake it, and on the slots of shared pools, which other processes
+// signal. It reads the bell, looks at what it waits for, then sleeps until
+// the bell rang since it read it or one of the slots is signalled. Where
+// the kernel cannot wait for several words (futex_waitv, Linux 5.16) or
+// there are more slots than it takes, it looks at the slots every
+// millisecond.
+
+typedef struct umf_mock_event_ref_t {
+    umf_mock_events_t *pool;
+    uint32_t index;
+} umf_mock_event_ref_t;
+
+// Changes the bell and wakes its sleepers (release order).
+void umf_mock_bell_ring(_Atomic uint32_t *bell);
+// Sleeps until *bell differs from `seen`, one of the `n` slots is
+// signalled, or `timeout_ns` passed (UINT64_MAX: without limit); it may
+// return early.
+void umf_mock_bell_sleep(_Atomic uint32_t *bell, uint32_t seen,
+                         const umf_mock_event_ref_t *slots, size_t n,
                          uint64_t timeout_ns);
 
 // ---- IPC -------------------------------------------------------------------

@@ -779,43 +779,6 @@ static void unmap_segments(resv_t *r, size_t first, size_t last) {
     }
 }
 
-umf_mock_status_t umf_mock_va_unmap(const void *addr, uint64_t size,
-                                    bool whole_mappings) {
-    uintptr_t va = (uintptr_t)addr;
-    if (addr == NULL || size == 0) {
-        return UMF_MOCK_ERR_INVALID_ARGUMENT;
-    }
-    if (!page_multiple(va) || !page_multiple(size)) {
-        return UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT;
-    }
-    pthread_mutex_lock(&lock);
-    resv_t *r;
-    size_t first, last;
-    umf_mock_status_t status = mapped_range(va, size, &r, &first);
-    if (status != UMF_MOCK_OK) {
-        goto out;
-    }
-    if (whole_mappings) {
-        // Every mapping the range touches lies inside it.
-        for (size_t i = first; i < r->nsegs && r->segs[i].va < va + size; i++) {
-            umf_mock_alloc_info_t info;
-            if (umf_mock_lookup((void *)r->segs[i].va, &info) != UMF_MOCK_OK ||
-                (uintptr_t)info.base < va ||
-                (uintptr_t)info.base + info.size > va + size) {
-                status = UMF_MOCK_ERR_INVALID_ARGUMENT;
-                goto out;
-            }
-        }
-    }
-    status = split_range(r, va, size, &first, &last);
-    if (status == UMF_MOCK_OK) {
-        unmap_segments(r, first, last);
-    }
-out:
-    pthread_mutex_unlock(&lock);
-    return status;
-}
-
 umf_mock_status_t umf_mock_va_free(const void *base, uint64_t size,
                                    size_t *unmapped) {
     uintptr_t va = (uintptr_t)base;
@@ -850,9 +813,97 @@ out:
 
 // ---- Access ----------------------------------------------------------------
 
-umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
-                                         uint64_t devices,
-                                         umf_mock_access_t access) {
+// The segments of [va, va + size), split so that segments start at both
+// ends: *first and *last (last < first when none lies there), in the
+// reservation that holds the range. `within`: the range need only lie in
+// the reservation, else it must be mapped throughout (NOT_FOUND). Under
+// `lock`.
+static umf_mock_status_t range_segments(uintptr_t va, uint64_t size,
+                                        bool within, resv_t **out,
+                                        size_t *first, size_t *last) {
+    resv_t *r = resv_find(va, NULL);
+    if (r == NULL || size > r->base + r->size - va ||
+        (!within && !mapped_throughout(r, va, size, first))) {
+        return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    umf_mock_status_t status = split_range(r, va, size, first, last);
+    if (status != UMF_MOCK_OK) {
+        return status;
+    }
+    // split_range's ends are those of a mapped range; unmapped ends move in.
+    *first = seg_index(r, va);
+    size_t end = *first;
+    while (end < r->nsegs && r->segs[end].va < va + size) {
+        end++;
+    }
+    *last = end - 1; // wraps below *first when there is none
+    *out = r;
+    return UMF_MOCK_OK;
+}
+
+// What an unmap asks of its range.
+typedef enum unmap_rule_t {
+    UNMAP_MAPPED, // mapped throughout
+    UNMAP_WHOLE,  // ... and of whole mappings (CUDA)
+    UNMAP_WITHIN, // in one reservation (Level Zero)
+} unmap_rule_t;
+
+// True when every mapping [va, va + size) touches lies inside it, from
+// segment `first` on (under `lock`).
+static bool whole_mappings(const resv_t *r, size_t first, uintptr_t va,
+                           uint64_t size) {
+    for (size_t i = first; i < r->nsegs && r->segs[i].va < va + size; i++) {
+        umf_mock_alloc_info_t info;
+        if (umf_mock_lookup((void *)r->segs[i].va, &info) != UMF_MOCK_OK ||
+            (uintptr_t)info.base < va ||
+            (uintptr_t)info.base + info.size > va + size) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static umf_mock_status_t unmap_range(const void *addr, uint64_t size,
+                                     unmap_rule_t rule) {
+    uintptr_t va = (uintptr_t)addr;
+    if (addr == NULL || size == 0) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (!page_multiple(va) || !page_multiple(size)) {
+        return UMF_MOCK_ERR_UNSUPPORTED_ALIGNMENT;
+    }
+    pthread_mutex_lock(&lock);
+    resv_t *r;
+    size_t first, last;
+    umf_mock_status_t status = UMF_MOCK_OK;
+    // Checked before anything is split.
+    if (rule != UNMAP_WITHIN &&
+        (status = mapped_range(va, size, &r, &first)) == UMF_MOCK_OK &&
+        rule == UNMAP_WHOLE && !whole_mappings(r, first, va, size)) {
+        status = UMF_MOCK_ERR_INVALID_ARGUMENT;
+    }
+    if (status == UMF_MOCK_OK) {
+        status = range_segments(va, size, true, &r, &first, &last);
+    }
+    if (status == UMF_MOCK_OK && first <= last && last < r->nsegs) {
+        unmap_segments(r, first, last);
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+umf_mock_status_t umf_mock_va_unmap(const void *addr, uint64_t size,
+                                    bool whole) {
+    return unmap_range(addr, size, whole ? UNMAP_WHOLE : UNMAP_MAPPED);
+}
+
+umf_mock_status_t umf_mock_va_unmap_within(const void *addr, uint64_t size) {
+    return unmap_range(addr, size, UNMAP_WITHIN);
+}
+
+static umf_mock_status_t set_access(const void *addr, uint64_t size,
+                                    uint64_t devices, umf_mock_access_t access,
+                                    bool within) {
     uintptr_t va = (uintptr_t)addr;
     if (addr == NULL || size == 0 ||
         (access != UMF_MOCK_ACCESS_NONE && access != UMF_MOCK_ACCESS_READ &&
@@ -866,11 +917,9 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
     pthread_mutex_lock(&lock);
     resv_t *r;
     size_t first, last;
-    umf_mock_status_t status = mapped_range(va, size, &r, &first);
-    if (status == UMF_MOCK_OK) {
-        status = split_range(r, va, size, &first, &last);
-    }
-    if (status != UMF_MOCK_OK) {
+    umf_mock_status_t status =
+        range_segments(va, size, within, &r, &first, &last);
+    if (status != UMF_MOCK_OK || first > last || last >= r->nsegs) {
         goto out;
     }
     for (size_t i = first; i <= last; i++) {
@@ -890,6 +939,18 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
 out:
     pthread_mutex_unlock(&lock);
     return status;
+}
+
+umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
+                                         uint64_t devices,
+                                         umf_mock_access_t access) {
+    return set_access(addr, size, devices, access, false);
+}
+
+umf_mock_status_t umf_mock_va_set_access_within(const void *addr, uint64_t size,
+                                                uint64_t devices,
+                                                umf_mock_access_t access) {
+    return set_access(addr, size, devices, access, true);
 }
 
 umf_mock_status_t umf_mock_va_query(const void *addr,

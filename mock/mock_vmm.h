@@ -157,6 +157,16 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
                                          uint64_t devices,
                                          umf_mock_access_t access);
 
+// Level Zero's leniency (Intel's driver's): the same for a page range that
+// need only lie in one reservation (NOT_FOUND otherwise). Unmap takes what
+// is mapped in it and leaves the rest; set-access changes the mapped pages
+// of it (an unmapped page has no access, and a mapping is made with the
+// access it is given).
+umf_mock_status_t umf_mock_va_unmap_within(const void *addr, uint64_t size);
+umf_mock_status_t umf_mock_va_set_access_within(const void *addr, uint64_t size,
+                                                uint64_t devices,
+                                                umf_mock_access_t access);
+
 typedef struct umf_mock_va_info_t {
     void *reservation; // base of the reservation holding the address
     uint64_t reservation_size;

@@ -2,8 +2,9 @@
 //
 // The copy and fill engine, and the synchronous 1D copies. The emulated
 // device memory is host memory, so a copy is a memmove per row and a fill
-// a store per element, after the range checks, complete when the call
-// returns (which is also what the synchronous calls promise; the calls on
+// the pattern fill of both drivers (mock_fill.h) per row, after the range
+// checks, complete when the call returns (which is also what the
+// synchronous calls promise; the calls on
 // streams, cuda_mock_copy_stream.c, cuda_mock_copy2d.c and
 // cuda_mock_memset.c, use the same engine). A side that must be memory of
 // the driver (device, managed, pinned host, imported, mapped VMM memory,
@@ -12,6 +13,8 @@
 // are the same calls.
 
 #include "cuda_mock_internal.h"
+
+#include "mock_fill.h"
 
 #include <string.h>
 
@@ -150,20 +153,18 @@ CUresult cuda_mock_fill(int device, uintptr_t dst, size_t pitch, uint32_t value,
         return res;
     }
     size_t bytes = width * elem;
+    // The element's bytes as they lie in memory (host byte order).
+    unsigned char pattern[4];
+    if (elem == 1) {
+        pattern[0] = (unsigned char)value;
+    } else if (elem == 2) {
+        uint16_t v = (uint16_t)value;
+        memcpy(pattern, &v, 2);
+    } else {
+        memcpy(pattern, &value, 4);
+    }
     for (size_t r = 0; r < height; r++) {
-        unsigned char *row = (unsigned char *)(dst + r * pitch);
-        if (elem == 1) {
-            memset(row, (int)(value & 0xffu), bytes);
-        } else if (elem == 2) {
-            uint16_t v = (uint16_t)value;
-            for (size_t i = 0; i < width; i++) {
-                memcpy(row + 2 * i, &v, 2);
-            }
-        } else {
-            for (size_t i = 0; i < width; i++) {
-                memcpy(row + 4 * i, &value, 4);
-            }
-        }
+        umf_mock_fill((void *)(dst + r * pitch), bytes, pattern, elem);
     }
     return CUDA_SUCCESS;
 }

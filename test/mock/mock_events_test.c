@@ -6,8 +6,10 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "c_test.h"
@@ -88,6 +90,111 @@ UMF_C_TEST(MockEvents, SignalWakesWaitersOfOtherThreads) {
         UMF_EXPECT_EQ(pthread_join(th[i], NULL), 0);
         UMF_EXPECT(w[i].woken);
     }
+    umf_mock_events_release(p);
+}
+
+// A wait that can never end gives up: the condition is asked after the
+// waiter is marked, so an interrupt after the condition always ends it.
+typedef struct give_up_t {
+    umf_mock_events_t *pool;
+    _Atomic int flag;
+    bool result;
+} give_up_t;
+
+static bool flag_set(void *arg) {
+    return atomic_load_explicit(&((give_up_t *)arg)->flag,
+                                memory_order_seq_cst) != 0;
+}
+
+static void *wait_until_given_up(void *arg) {
+    give_up_t *g = arg;
+    g->result = umf_mock_event_wait_until(g->pool, 0, UINT64_MAX, flag_set, g);
+    return NULL;
+}
+
+UMF_C_TEST(MockEvents, InterruptEndsAWaitThatGivesUp) {
+    if (!test_core_init()) {
+        return;
+    }
+    for (int shareable = 0; shareable < 2; shareable++) {
+        umf_mock_events_t *p;
+        UMF_ASSERT_EQ(umf_mock_events_create(1, shareable, &p), UMF_MOCK_OK);
+        give_up_t g = {.pool = p, .result = true};
+        pthread_t th;
+        UMF_ASSERT_EQ(pthread_create(&th, NULL, wait_until_given_up, &g), 0);
+        struct timespec nap = {0, 2 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        atomic_store_explicit(&g.flag, 1, memory_order_seq_cst);
+        umf_mock_event_interrupt(p, 0);
+        UMF_EXPECT_EQ(pthread_join(th, NULL), 0);
+        UMF_EXPECT(!g.result); // given up, not signalled
+        UMF_EXPECT(!umf_mock_event_signaled(p, 0));
+        // An interrupt leaves a signalled slot signalled.
+        umf_mock_event_signal(p, 0);
+        umf_mock_event_interrupt(p, 0);
+        UMF_EXPECT(umf_mock_event_signaled(p, 0));
+        umf_mock_events_release(p);
+    }
+}
+
+// One sleeper, many slots: a ring, a slot another thread signals (through
+// futex_waitv where the kernel has it), and more slots than the kernel
+// takes at once (looked at every millisecond).
+typedef struct ringer_t {
+    _Atomic uint32_t *bell;
+    umf_mock_events_t *pool;
+    uint32_t index; // UINT32_MAX: ring the bell
+} ringer_t;
+
+static void *ring_or_signal(void *arg) {
+    ringer_t *r = arg;
+    struct timespec nap = {0, 5 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    if (r->index == UINT32_MAX) {
+        umf_mock_bell_ring(r->bell);
+    } else {
+        umf_mock_event_signal(r->pool, r->index);
+    }
+    return NULL;
+}
+
+UMF_C_TEST(MockEvents, BellSleepEndsOnARingOrASignal) {
+    if (!test_core_init()) {
+        return;
+    }
+    enum { SLOTS = 200 };
+    static umf_mock_event_ref_t refs[SLOTS];
+    umf_mock_events_t *p;
+    UMF_ASSERT_EQ(umf_mock_events_create(SLOTS, true, &p), UMF_MOCK_OK);
+    for (uint32_t i = 0; i < SLOTS; i++) {
+        refs[i] = (umf_mock_event_ref_t){p, i};
+    }
+    _Atomic uint32_t bell = 0;
+    const size_t counts[] = {0, 3, SLOTS};
+    for (size_t k = 0; k < 3; k++) {
+        for (int ring = 0; ring < 2; ring++) {
+            if (counts[k] == 0 && !ring) {
+                continue; // nothing to signal
+            }
+            uint32_t seen = atomic_load(&bell);
+            ringer_t r = {&bell, p,
+                          ring ? UINT32_MAX : (uint32_t)counts[k] - 1};
+            pthread_t th;
+            UMF_ASSERT_EQ(pthread_create(&th, NULL, ring_or_signal, &r), 0);
+            // Until woken; a spurious return looks again.
+            while (atomic_load(&bell) == seen &&
+                   !umf_mock_event_signaled(
+                       p, r.index == UINT32_MAX ? 0 : r.index)) {
+                umf_mock_bell_sleep(&bell, seen, refs, counts[k], UINT64_MAX);
+            }
+            UMF_EXPECT_EQ(pthread_join(th, NULL), 0);
+            if (!ring) {
+                umf_mock_event_reset(p, r.index);
+            }
+        }
+    }
+    // A timeout ends a sleep nothing ends.
+    umf_mock_bell_sleep(&bell, atomic_load(&bell), refs, 3, 1000000);
     umf_mock_events_release(p);
 }
 

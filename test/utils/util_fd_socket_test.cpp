@@ -22,20 +22,8 @@
 
 #include "test_child.h"
 #include "util_fd.h"
+#include "test_sanitizers.h"
 #include "util_fd_socket.h"
-
-// ThreadSanitizer cannot start a thread in the child of a multi-threaded
-// fork.
-#if defined(__SANITIZE_THREAD__)
-#define UMF_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UMF_TEST_TSAN 1
-#endif
-#endif
-#ifndef UMF_TEST_TSAN
-#define UMF_TEST_TSAN 0
-#endif
 
 namespace {
 

@@ -23,56 +23,6 @@
 #error "the build names the ze_ddi.h, zes_ddi.h and ze_mock_ddi.h to read"
 #endif
 
-// TEMPORARY (issue 26, part B): the slots of command lists, queues, events
-// and fences that the helper `ze-cmd` fills on its branch, left empty on
-// this one. The lead removes this list when the two branches meet; every
-// other slot must be filled.
-static const char *const part_b_slots[] = {
-    "zeGetContextProcAddrTable.pfnSystemBarrier",
-    "zeGetDeviceProcAddrTable.pfnSynchronize",
-    "zeGetCommandQueueProcAddrTable.pfnGetOrdinal",
-    "zeGetCommandQueueProcAddrTable.pfnGetIndex",
-    "zeGetCommandListProcAddrTable.pfnAppendWriteGlobalTimestamp",
-    "zeGetCommandListProcAddrTable.pfnAppendMemoryRangesBarrier",
-    "zeGetCommandListProcAddrTable.pfnAppendMemoryCopyRegion",
-    "zeGetCommandListProcAddrTable.pfnAppendMemoryCopyFromContext",
-    "zeGetCommandListProcAddrTable.pfnAppendQueryKernelTimestamps",
-    "zeGetCommandListProcAddrTable.pfnHostSynchronize",
-    "zeGetCommandListProcAddrTable.pfnGetDeviceHandle",
-    "zeGetCommandListProcAddrTable.pfnGetContextHandle",
-    "zeGetCommandListProcAddrTable.pfnGetOrdinal",
-    "zeGetCommandListProcAddrTable.pfnImmediateGetIndex",
-    "zeGetCommandListProcAddrTable.pfnIsImmediate",
-    "zeGetCommandListExpProcAddrTable.pfnCreateCloneExp",
-    "zeGetCommandListExpProcAddrTable.pfnImmediateAppendCommandListsExp",
-    "zeGetCommandListExpProcAddrTable.pfnGetNextCommandIdExp",
-    "zeGetCommandListExpProcAddrTable.pfnUpdateMutableCommandsExp",
-    "zeGetCommandListExpProcAddrTable.pfnUpdateMutableCommandSignalEventExp",
-    "zeGetCommandListExpProcAddrTable.pfnUpdateMutableCommandWaitEventsExp",
-    "zeGetCommandListExpProcAddrTable.pfnGetNextCommandIdWithKernelsExp",
-    "zeGetCommandListExpProcAddrTable.pfnUpdateMutableCommandKernelsExp",
-    "zeGetEventPoolProcAddrTable.pfnGetContextHandle",
-    "zeGetEventPoolProcAddrTable.pfnGetFlags",
-    "zeGetEventProcAddrTable.pfnQueryKernelTimestamp",
-    "zeGetEventProcAddrTable.pfnQueryKernelTimestampsExt",
-    "zeGetEventProcAddrTable.pfnGetEventPool",
-    "zeGetEventProcAddrTable.pfnGetSignalScope",
-    "zeGetEventProcAddrTable.pfnGetWaitScope",
-    "zeGetEventExpProcAddrTable.pfnQueryTimestampsExp",
-};
-
-static bool is_part_b(const char *getter, const char *slot) {
-    char name[160];
-    snprintf(name, sizeof(name), "%s.%s", getter, slot);
-    for (size_t i = 0; i < sizeof(part_b_slots) / sizeof(part_b_slots[0]);
-         i++) {
-        if (strcmp(part_b_slots[i], name) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // ---- The headers
 // -------------------------------------------------------------
 
@@ -283,7 +233,7 @@ static const table_t *newest_of(const headers_t *h, const char *type) {
 typedef void (*slot_t)(void);
 
 // Asks `getter` for `version` with a table of `room` slots and a canary
-// after them; checks that the `filled` first slots are set (but part B's)
+// after them; checks that the `filled` first slots are set
 // and that nothing after them was written.
 static void walk(const char *getter, ze_api_version_t version, const table_t *t,
                  unsigned filled) {
@@ -300,8 +250,7 @@ static void walk(const char *getter, ze_api_version_t version, const table_t *t,
                  "%s(1.%u): no such getter, or it failed", getter,
                  ZE_MINOR_VERSION(version));
     for (unsigned i = 0; i < filled; i++) {
-        UMF_C_CHECK_(slots[i] != NULL || is_part_b(getter, t->slots[i]),
-                     (void)0, "%s(1.%u): %s is empty", getter,
+        UMF_C_CHECK_(slots[i] != NULL, (void)0, "%s(1.%u): %s is empty", getter,
                      ZE_MINOR_VERSION(version), t->slots[i]);
     }
     for (unsigned i = filled; i < MAX_SLOTS + CANARY; i++) {

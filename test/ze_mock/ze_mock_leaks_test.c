@@ -14,18 +14,27 @@
 
 // Leaks an allocation with an IPC handle, an imported mapping, a host
 // allocation and a context (with argv[1] "leak"), or nothing.
-UMF_TEST_CHILD(ze_leaker) {
+// A leaker child's start: argv[0] the leak mode, argv[1] "leak" or not
+// (*leak), stderr to the socket, the driver set up. 0, or the exit status.
+static int leaker_start(int argc, char **argv, int sock, ze_test_t *t,
+                        bool *leak) {
     if (argc < 1) {
         return 13;
     }
     setenv("UMF_GPU_MOCK_LEAKS", argv[0], 1);
-    bool leak = argc > 1 && strcmp(argv[1], "leak") == 0;
+    *leak = argc > 1 && strcmp(argv[1], "leak") == 0;
     if (dup2(sock, STDERR_FILENO) < 0) {
         return 10;
     }
+    return ze_test_setup(t) ? 0 : 11;
+}
+
+UMF_TEST_CHILD(ze_leaker) {
     ze_test_t t;
-    if (!ze_test_setup(&t)) {
-        return 11;
+    bool leak;
+    int status = leaker_start(argc, argv, sock, &t, &leak);
+    if (status != 0) {
+        return status;
     }
     void *dev = ze_test_alloc_device(&t, 4321, 1);
     ze_host_mem_alloc_desc_t hd = {.stype =
@@ -85,4 +94,40 @@ UMF_C_TEST(ZeLeaks, LiveCountsAndReportOnRequest) {
     UMF_EXPECT_EQ(zeMemFree(t.ctx, p), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(ctl->get_live_count(UMF_GPU_MOCK_LIVE_ALLOCATIONS), allocs);
     ze_test_teardown(&t);
+}
+
+// An event pool destroyed while its events live (as Intel's driver allows):
+// an event never destroyed is still a leak, a pool that went is none.
+UMF_TEST_CHILD(ze_event_leaker) {
+    ze_test_t t;
+    bool leak;
+    int status = leaker_start(argc, argv, sock, &t, &leak);
+    if (status != 0) {
+        return status;
+    }
+    ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                               ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2};
+    ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 1, 0, 0};
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t e;
+    if (zeEventPoolCreate(t.ctx, &pd, 0, NULL, &pool) != 0 ||
+        zeEventCreate(pool, &ed, &e) != 0 || zeEventPoolDestroy(pool) != 0 ||
+        zeEventHostSignal(e) != 0) {
+        return 12;
+    }
+    if (leak) {
+        return 0; // the event, and its context (which would release it)
+    }
+    if (zeEventDestroy(e) != 0) {
+        return 14;
+    }
+    ze_test_teardown(&t);
+    return 0;
+}
+
+UMF_C_TEST(ZeLeaks, AnEventOfADestroyedPoolIsReported) {
+    char *text = umf_test_check_leak_modes("ze_event_leaker", "event 0x");
+    UMF_ASSERT(text != NULL);
+    UMF_EXPECT(strstr(text, "event pool 0x") == NULL);
+    free(text);
 }

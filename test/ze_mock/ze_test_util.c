@@ -155,6 +155,49 @@ int ze_test_take_handle_fd(char data[64], int pid) {
     return mine;
 }
 
+ze_command_list_handle_t
+ze_test_immediate(ze_test_t *t, ze_command_queue_mode_t mode, uint32_t flags) {
+    ze_command_queue_desc_t d = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, flags, mode,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t l = NULL;
+    UMF_EXPECT_EQ(zeCommandListCreateImmediate(t->ctx, t->devices[0], &d, &l),
+                  ZE_RESULT_SUCCESS);
+    return l;
+}
+
+ze_event_pool_handle_t ze_test_events(ze_test_t *t, uint32_t count,
+                                      ze_event_pool_flags_t flags,
+                                      ze_event_handle_t *e) {
+    ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                               ZE_EVENT_POOL_FLAG_HOST_VISIBLE | flags, count};
+    ze_event_pool_handle_t pool = NULL;
+    memset(e, 0, count * sizeof(*e));
+    UMF_EXPECT_EQ(zeEventPoolCreate(t->ctx, &pd, 0, NULL, &pool),
+                  ZE_RESULT_SUCCESS);
+    for (uint32_t i = 0; pool != NULL && i < count; i++) {
+        ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i,
+                              ZE_EVENT_SCOPE_FLAG_HOST,
+                              ZE_EVENT_SCOPE_FLAG_HOST};
+        if (zeEventCreate(pool, &ed, &e[i]) != ZE_RESULT_SUCCESS) {
+            umf_c_test_fail(__FILE__, __LINE__, "zeEventCreate(%u)", i);
+            ze_test_events_free(pool, i, e);
+            return NULL;
+        }
+    }
+    return pool;
+}
+
+void ze_test_events_free(ze_event_pool_handle_t pool, uint32_t count,
+                         ze_event_handle_t *e) {
+    for (uint32_t i = 0; i < count; i++) {
+        if (e[i] != NULL) {
+            UMF_EXPECT_EQ(zeEventDestroy(e[i]), ZE_RESULT_SUCCESS);
+        }
+    }
+    UMF_EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
+}
+
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src,
                          size_t size) {
     return zeCommandListAppendMemoryCopy(t->list, dst, src, size, NULL, 0,

@@ -81,6 +81,19 @@ bool ze_test_driver_table(const char *getter, ze_api_version_t version,
 // are the loader's).
 bool ze_test_direct_tables(void);
 
+// An immediate list on device 0 in `mode`, with queue flags `flags`; NULL
+// (a test failure) when it cannot be made.
+ze_command_list_handle_t
+ze_test_immediate(ze_test_t *t, ze_command_queue_mode_t mode, uint32_t flags);
+// A host-visible event pool (and `flags`) of `count` events, e[i] at index
+// i; NULL (a test failure) when one cannot be made.
+ze_event_pool_handle_t ze_test_events(ze_test_t *t, uint32_t count,
+                                      ze_event_pool_flags_t flags,
+                                      ze_event_handle_t *e);
+// Destroys the events (those not NULL) and the pool.
+void ze_test_events_free(ze_event_pool_handle_t pool, uint32_t count,
+                         ze_event_handle_t *e);
+
 // Copies through t's immediate list.
 ze_result_t ze_test_copy(ze_test_t *t, void *dst, const void *src, size_t size);
 

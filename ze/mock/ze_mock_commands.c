@@ -1,58 +1,54 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Command queues and lists, events and fences: enough for portable code to
-// move data as on a GPU. Nothing runs in the background: an immediate list
-// executes each command as it is appended, a regular list records them and
-// executes them in zeCommandQueueExecuteCommandLists. A command that must
-// wait for an event nobody signalled yet is refused (UNSUPPORTED_FEATURE)
-// rather than blocking the caller forever.
+// Command queues, command lists and fences. A regular list records its
+// commands (owned copies, ze_mock_engine.h); zeCommandQueueExecuteCommand-
+// Lists submits them to the queue's stream. An immediate list has a
+// stream of its own and submits each command as it is appended. Either
+// way a command runs at once when nothing is pending before it and its
+// events are signalled, and later, on the driver's thread, when they are
+// (ze_mock_engine.c). The appends themselves are in ze_mock_append.c.
+//
+// Every list and queue runs its commands in order: the in-order flags of
+// newer APIs (ZE_COMMAND_QUEUE_FLAG_IN_ORDER, ZE_COMMAND_LIST_FLAG_IN_ORDER)
+// are accepted and change nothing.
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "mock_vmm.h"
+#include "ze_mock_commands.h"
 #include "ze_mock_internal.h"
 
-#define MAX_FILL_PATTERN 128
+#define QUEUE_FLAGS                                                            \
+    ((ze_command_queue_flags_t)(ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY |          \
+                                ZE_MOCK_COMMAND_QUEUE_FLAG_IN_ORDER))
+#define LIST_FLAGS                                                             \
+    ((ze_command_list_flags_t)(ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING |         \
+                               ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT |      \
+                               ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY |            \
+                               ZE_MOCK_COMMAND_LIST_FLAG_IN_ORDER |            \
+                               ZE_MOCK_COMMAND_LIST_FLAG_EXP_CLONEABLE))
 
 typedef struct queue_t {
     ze_mock_object_t obj;
+    ze_mock_stream_t *stream;
+    uint32_t ordinal, index; // of its group: 0, the device has one queue
 } queue_t;
 
-typedef struct fence_t {
+struct ze_mock_list_t {
     ze_mock_object_t obj;
-    _Atomic int signaled;
-} fence_t;
-
-typedef enum command_kind_t {
-    CMD_COPY,
-    CMD_FILL,
-    CMD_BARRIER, // also: wait on events, signal an event
-    CMD_RESET,
-} command_kind_t;
-
-typedef struct command_t {
-    command_kind_t kind;
-    void *dst;
-    const void *src;
-    size_t size;
-    unsigned char pattern[MAX_FILL_PATTERN];
-    size_t pattern_size;
-    ze_mock_event_t *signal; // signalled after the command, or NULL
-    ze_mock_event_t *reset;  // CMD_RESET
-    uint32_t waits;          // events that must be signalled first
-    ze_mock_event_t **wait;  // owned by the command
-} command_t;
-
-typedef struct list_t {
-    ze_mock_object_t obj;
+    ze_device_handle_t device_handle;
     int device; // the core's device of the list
-    bool immediate;
+    ze_bool_t immediate;
+    uint32_t ordinal, index;       // of its queue group: 0
+    ze_command_list_flags_t flags; // of a regular list
+    // Immediate: its stream. Regular: its recorded commands, owned.
+    ze_mock_stream_t *stream;
     bool closed;
-    command_t *cmds;
+    ze_mock_cmd_t *cmds;
     size_t count, cap;
-} list_t;
+};
+
+typedef ze_mock_list_t list_t;
 
 #define CHECKED(type, var, handle, magic_value)                                \
     type *var = (type *)(handle);                                              \
@@ -60,155 +56,63 @@ typedef struct list_t {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);              \
     }
 
-// Polls `flag` until it is set or `timeout_ns` passed (UINT64_MAX: never).
-static bool wait_flag(_Atomic int *flag, uint64_t timeout_ns) {
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        if (atomic_load_explicit(flag, memory_order_acquire)) {
-            return true;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        uint64_t spent = (uint64_t)(now.tv_sec - start.tv_sec) * 1000000000u +
-                         (uint64_t)(now.tv_nsec - start.tv_nsec);
-        if (timeout_ns != UINT64_MAX && spent >= timeout_ns) {
-            return false;
-        }
-        struct timespec nap = {0, 20000};
-        nanosleep(&nap, NULL);
-    }
+ze_mock_list_t *ze_mock_list(ze_command_list_handle_t handle) {
+    list_t *l = (list_t *)handle;
+    return l != NULL && l->obj.magic == ZE_MOCK_MAGIC_LIST ? l : NULL;
 }
 
-// ---- Commands -------------------------------------------------------------
-
-// The drivers' one bounds rule (umf_mock_range_check): a copy, fill,
-// prefetch or advice stays inside the bytes asked for of the allocation it
-// starts in; in mapped VMM memory, it stays in what is mapped and the
-// list's device has the access `use` asks for. Memory the driver does not
-// know (the caller's own) is the caller's business.
-static ze_result_t check_range(const list_t *l, const void *ptr, size_t size,
-                               umf_mock_use_t use, const char *call,
-                               const char *what) {
-    switch (umf_mock_range_check(ptr, size, l->device, use, call, what, NULL)) {
-    case UMF_MOCK_OK:
-    case UMF_MOCK_ERR_NOT_FOUND:
-        return ZE_RESULT_SUCCESS;
-    case UMF_MOCK_ERR_PERMISSION:
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    default:
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
-    }
+int ze_mock_list_device(const ze_mock_list_t *l) {
+    return l->device;
 }
 
-static ze_result_t run(const command_t *c) {
-    for (uint32_t i = 0; i < c->waits; i++) {
-        if (!ze_mock_event_await(c->wait[i])) {
-            UMF_MOCK_LOG_ERROR("a command waits for an event nobody "
-                               "signalled: the emulated driver executes "
-                               "commands at once and cannot wait for one "
-                               "that only a later command or call of this "
-                               "process could signal");
-            umf_mock_failure_explain("waits for an event nobody signalled");
-            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-        }
+static void clear_commands(list_t *l) {
+    for (size_t i = 0; i < l->count; i++) {
+        ze_mock_cmd_drop(&l->cmds[i], false);
     }
-    switch (c->kind) {
-    case CMD_COPY:
-        memmove(c->dst, c->src, c->size);
-        break;
-    case CMD_FILL: {
-        unsigned char *d = c->dst;
-        for (size_t off = 0; off < c->size; off += c->pattern_size) {
-            size_t n = c->size - off < c->pattern_size ? c->size - off
-                                                       : c->pattern_size;
-            memcpy(d + off, c->pattern, n);
-        }
-        break;
-    }
-    case CMD_RESET:
-        ze_mock_event_reset(c->reset);
-        break;
-    case CMD_BARRIER:
-        break;
-    }
-    if (c->signal != NULL) {
-        ze_mock_event_signal(c->signal);
-    }
-    return ZE_RESULT_SUCCESS;
+    l->count = 0;
 }
 
-// Checks the events of a command and fills them in.
-static ze_result_t set_events(command_t *c, ze_event_handle_t hSignal,
-                              uint32_t numWait, ze_event_handle_t *phWait) {
-    if (hSignal != NULL && (c->signal = ze_mock_event(hSignal)) == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (numWait > 0 && phWait == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    for (uint32_t i = 0; i < numWait; i++) {
-        if (ze_mock_event(phWait[i]) == NULL) {
-            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-        }
-    }
-    c->waits = numWait;
-    c->wait = (ze_mock_event_t **)phWait; // copied if the command is kept
-    return ZE_RESULT_SUCCESS;
-}
-
-// Runs the command (immediate list) or records it (regular list).
-static ze_result_t submit(list_t *l, command_t *c) {
+ze_result_t ze_mock_list_add(ze_mock_list_t *l, const ze_mock_cmd_t *cmd) {
     if (l->immediate) {
-        return run(c);
+        size_t one = 1;
+        return ze_mock_stream_submit(l->stream, &cmd, &one, 1, NULL);
     }
     if (l->closed) {
-        ZE_MOCK_EXPLAIN("appending to a closed command list");
+        ZE_MOCK_EXPLAIN("%s: appending to a closed command list", cmd->call);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    }
-    ze_mock_event_t **wait = NULL;
-    if (c->waits > 0) {
-        wait = malloc(c->waits * sizeof(*wait));
-        if (wait == NULL) {
-            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
-        }
-        memcpy(wait, c->wait, c->waits * sizeof(*wait));
     }
     if (l->count == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 8;
-        command_t *cmds = realloc(l->cmds, cap * sizeof(*cmds));
+        ze_mock_cmd_t *cmds = realloc(l->cmds, cap * sizeof(*cmds));
         if (cmds == NULL) {
-            free(wait);
             return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
         }
         l->cmds = cmds;
         l->cap = cap;
     }
-    c->wait = wait;
-    l->cmds[l->count++] = *c;
+    if (!ze_mock_cmd_keep(cmd, &l->cmds[l->count], false)) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    l->count++;
     return ZE_RESULT_SUCCESS;
 }
 
-static void clear_commands(list_t *l) {
-    for (size_t i = 0; i < l->count; i++) {
-        free(l->cmds[i].wait);
-    }
-    l->count = 0;
-}
-
-// ---- Command queues -------------------------------------------------------
+// ---- Command queues ---------------------------------------------------------
 
 static ze_result_t check_queue_desc(const ze_command_queue_desc_t *desc) {
     if (desc == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    if (desc->flags > ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY ||
+    if ((desc->flags & ~QUEUE_FLAGS) != 0 ||
         desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
         desc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (desc->ordinal != 0 || desc->index != 0) {
-        return ZE_MOCK_FAIL(
-            ZE_RESULT_ERROR_INVALID_ARGUMENT); // one group, one queue
+        ZE_MOCK_EXPLAIN("command queue group %u, queue %u: the device has one "
+                        "group of one queue",
+                        desc->ordinal, desc->index);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     return ZE_RESULT_SUCCESS;
 }
@@ -238,12 +142,38 @@ static ze_result_t ZE_APICALL mock_CommandQueueCreate(
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     queue_t *q = ze_mock_object_new(sizeof(queue_t), ZE_MOCK_MAGIC_QUEUE, ctx);
-    if (q == NULL || !ze_mock_object_publish(q, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
+    if (q != NULL) {
+        q->stream =
+            ze_mock_stream_new((int)ze_mock_device(hDevice)->index,
+                               desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    }
+    if (q == NULL || q->stream == NULL ||
+        !ze_mock_object_publish(q, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
+        if (q != NULL && q->stream != NULL) {
+            ze_mock_stream_unref(q->stream);
+        }
         free(q);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
     *phCommandQueue = (ze_command_queue_handle_t)q;
     return ZE_RESULT_SUCCESS;
+}
+
+// Drops what still waits in a stream that goes, and says so.
+static void stream_close(ze_mock_stream_t *s, const char *what) {
+    size_t dropped = ze_mock_stream_clear(s, true);
+    if (dropped > 0) {
+        UMF_MOCK_LOG_WARN("%s destroyed with %zu commands still waiting for "
+                          "events: they never run",
+                          what, dropped);
+    }
+    ze_mock_stream_unref(s);
+}
+
+void ze_mock_command_queue_release(void *obj) {
+    queue_t *q = obj;
+    stream_close(q->stream, "a command queue");
+    free(q);
 }
 
 static ze_result_t ZE_APICALL
@@ -252,7 +182,7 @@ mock_CommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
     if (!ze_mock_object_drop(hCommandQueue, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    free(hCommandQueue);
+    ze_mock_command_queue_release(hCommandQueue);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -261,8 +191,7 @@ static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
     ze_command_list_handle_t *phCommandLists, ze_fence_handle_t hFence) {
     ZE_MOCK_ENTER(zeCommandQueueExecuteCommandLists);
     CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
-    (void)q;
-    fence_t *fence = (fence_t *)hFence;
+    ze_mock_fence_t *fence = (ze_mock_fence_t *)hFence;
     if (fence != NULL && fence->obj.magic != ZE_MOCK_MAGIC_FENCE) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
@@ -273,8 +202,8 @@ static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
     }
     for (uint32_t i = 0; i < numCommandLists; i++) {
-        list_t *l = (list_t *)phCommandLists[i];
-        if (l == NULL || l->obj.magic != ZE_MOCK_MAGIC_LIST) {
+        list_t *l = ze_mock_list(phCommandLists[i]);
+        if (l == NULL) {
             return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         }
         if (l->immediate) {
@@ -285,41 +214,75 @@ static ze_result_t ZE_APICALL mock_CommandQueueExecuteCommandLists(
             return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
         }
     }
-    for (uint32_t i = 0; i < numCommandLists; i++) {
-        list_t *l = (list_t *)phCommandLists[i];
-        for (size_t j = 0; j < l->count; j++) {
-            ze_result_t r = run(&l->cmds[j]);
-            if (r != ZE_RESULT_SUCCESS) {
-                return r;
-            }
+    if (fence != NULL && fence->stream != q->stream) {
+        ZE_MOCK_EXPLAIN("zeCommandQueueExecuteCommandLists: the fence was "
+                        "created on another command queue");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT);
+    }
+    enum { ON_STACK = 16 };
+    const ze_mock_cmd_t *stack_groups[ON_STACK];
+    size_t stack_counts[ON_STACK];
+    const ze_mock_cmd_t **groups = stack_groups;
+    size_t *counts = stack_counts;
+    if (numCommandLists > ON_STACK) {
+        groups = malloc(numCommandLists * sizeof(*groups));
+        counts = malloc(numCommandLists * sizeof(*counts));
+        if (groups == NULL || counts == NULL) {
+            free(groups);
+            free(counts);
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
         }
     }
-    if (fence != NULL) {
-        atomic_store_explicit(&fence->signaled, 1, memory_order_release);
+    for (uint32_t i = 0; i < numCommandLists; i++) {
+        list_t *l = (list_t *)phCommandLists[i];
+        groups[i] = l->cmds;
+        counts[i] = l->count;
     }
-    return ZE_RESULT_SUCCESS;
+    ze_result_t r = ze_mock_stream_submit(q->stream, groups, counts,
+                                          numCommandLists, fence);
+    if (groups != stack_groups) {
+        free(groups);
+        free(counts);
+    }
+    return r;
 }
 
 static ze_result_t ZE_APICALL mock_CommandQueueSynchronize(
     ze_command_queue_handle_t hCommandQueue, uint64_t timeout) {
     ZE_MOCK_ENTER(zeCommandQueueSynchronize);
     CHECKED(queue_t, q, hCommandQueue, ZE_MOCK_MAGIC_QUEUE);
-    (void)q;
-    (void)timeout; // everything submitted has completed
-    return ZE_RESULT_SUCCESS;
+    return ze_mock_stream_synchronize(q->stream, timeout);
 }
 
-void ze_mock_fill_command_queue(ze_command_queue_dditable_t *t) {
-    t->pfnCreate = mock_CommandQueueCreate;
-    t->pfnDestroy = mock_CommandQueueDestroy;
-    t->pfnExecuteCommandLists = mock_CommandQueueExecuteCommandLists;
-    t->pfnSynchronize = mock_CommandQueueSynchronize;
+static ze_result_t ZE_APICALL mock_CommandQueueGetOrdinal(
+    ze_command_queue_handle_t hCommandQueue, uint32_t *pOrdinal) {
+    ZE_MOCK_ENTER(zeCommandQueueGetOrdinal);
+    return ZE_MOCK_QUERY(queue_t, ZE_MOCK_MAGIC_QUEUE, hCommandQueue, pOrdinal,
+                         ordinal);
 }
 
-// ---- Command lists --------------------------------------------------------
+static ze_result_t ZE_APICALL mock_CommandQueueGetIndex(
+    ze_command_queue_handle_t hCommandQueue, uint32_t *pIndex) {
+    ZE_MOCK_ENTER(zeCommandQueueGetIndex);
+    return ZE_MOCK_QUERY(queue_t, ZE_MOCK_MAGIC_QUEUE, hCommandQueue, pIndex,
+                         index);
+}
+
+void ze_mock_fill_command_queue(ze_mock_command_queue_dditable_t *t) {
+    t->v1_4.pfnCreate = mock_CommandQueueCreate;
+    t->v1_4.pfnDestroy = mock_CommandQueueDestroy;
+    t->v1_4.pfnExecuteCommandLists = mock_CommandQueueExecuteCommandLists;
+    t->v1_4.pfnSynchronize = mock_CommandQueueSynchronize;
+    t->pfnGetOrdinal = mock_CommandQueueGetOrdinal;
+    t->pfnGetIndex = mock_CommandQueueGetIndex;
+}
+
+// ---- Command lists ----------------------------------------------------------
 
 static ze_result_t list_create(ze_context_handle_t hContext,
-                               ze_device_handle_t hDevice, bool immediate,
+                               ze_device_handle_t hDevice,
+                               const ze_command_queue_desc_t *immediate,
+                               ze_command_list_flags_t flags,
                                ze_command_list_handle_t *phCommandList) {
     ze_mock_context_t *ctx = context_device(hContext, hDevice);
     if (ctx == NULL) {
@@ -329,11 +292,23 @@ static ze_result_t list_create(ze_context_handle_t hContext,
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
     list_t *l = ze_mock_object_new(sizeof(list_t), ZE_MOCK_MAGIC_LIST, ctx);
-    if (l != NULL) {
-        l->immediate = immediate;
+    bool ok = l != NULL;
+    if (ok) {
+        l->device_handle = hDevice;
         l->device = (int)ze_mock_device(hDevice)->index;
+        l->immediate = immediate != NULL;
+        l->flags = flags;
+        if (immediate != NULL) {
+            l->stream = ze_mock_stream_new(
+                l->device,
+                immediate->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+            ok = l->stream != NULL;
+        }
     }
-    if (l == NULL || !ze_mock_object_publish(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
+    if (!ok || !ze_mock_object_publish(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
+        if (l != NULL && l->stream != NULL) {
+            ze_mock_stream_unref(l->stream);
+        }
         free(l);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
@@ -346,19 +321,21 @@ mock_CommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                        const ze_command_list_desc_t *desc,
                        ze_command_list_handle_t *phCommandList) {
     ZE_MOCK_ENTER(zeCommandListCreate);
+    if (context_device(hContext, hDevice) == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
     if (desc == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    if (desc->flags &
-        ~(ze_command_list_flags_t)(ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING |
-                                   ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT |
-                                   ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY)) {
+    if (desc->flags & ~LIST_FLAGS) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     if (desc->commandQueueGroupOrdinal != 0) {
+        ZE_MOCK_EXPLAIN("command queue group %u: the device has one",
+                        desc->commandQueueGroupOrdinal);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    return list_create(hContext, hDevice, false, phCommandList);
+    return list_create(hContext, hDevice, NULL, desc->flags, phCommandList);
 }
 
 static ze_result_t ZE_APICALL mock_CommandListCreateImmediate(
@@ -366,11 +343,24 @@ static ze_result_t ZE_APICALL mock_CommandListCreateImmediate(
     const ze_command_queue_desc_t *altdesc,
     ze_command_list_handle_t *phCommandList) {
     ZE_MOCK_ENTER(zeCommandListCreateImmediate);
+    if (context_device(hContext, hDevice) == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
     ze_result_t r = check_queue_desc(altdesc);
     if (r != ZE_RESULT_SUCCESS) {
         return r;
     }
-    return list_create(hContext, hDevice, true, phCommandList);
+    return list_create(hContext, hDevice, altdesc, 0, phCommandList);
+}
+
+void ze_mock_command_list_release(void *obj) {
+    list_t *l = obj;
+    if (l->stream != NULL) {
+        stream_close(l->stream, "an immediate command list");
+    }
+    clear_commands(l);
+    free(l->cmds);
+    free(l);
 }
 
 static ze_result_t ZE_APICALL
@@ -388,165 +378,392 @@ static ze_result_t ZE_APICALL
 mock_CommandListClose(ze_command_list_handle_t hCommandList) {
     ZE_MOCK_ENTER(zeCommandListClose);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    l->closed = true;
+    l->closed = !l->immediate; // an immediate list never needs closing
     return ZE_RESULT_SUCCESS;
 }
 
+// A regular list forgets its commands (copies of them in queues still run);
+// an immediate one drops what still waits in it, and is usable again after
+// its work was lost.
 static ze_result_t ZE_APICALL
 mock_CommandListReset(ze_command_list_handle_t hCommandList) {
     ZE_MOCK_ENTER(zeCommandListReset);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (l->immediate) {
+        size_t dropped = ze_mock_stream_clear(l->stream, false);
+        if (dropped > 0) {
+            UMF_MOCK_LOG_WARN("zeCommandListReset of an immediate list drops "
+                              "%zu commands that waited for events",
+                              dropped);
+        }
+        return ZE_RESULT_SUCCESS;
+    }
     clear_commands(l);
     l->closed = false;
     return ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t ZE_APICALL mock_CommandListAppendBarrier(
-    ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
+// Level Zero 1.6.
+static ze_result_t ZE_APICALL mock_CommandListHostSynchronize(
+    ze_command_list_handle_t hCommandList, uint64_t timeout) {
+    ZE_MOCK_ENTER(zeCommandListHostSynchronize);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (!l->immediate) {
+        ZE_MOCK_EXPLAIN("zeCommandListHostSynchronize: not an immediate "
+                        "command list");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    return ze_mock_stream_synchronize(l->stream, timeout);
+}
+
+// ---- Queries of 1.9 ---------------------------------------------------------
+
+static ze_result_t ZE_APICALL mock_CommandListGetDeviceHandle(
+    ze_command_list_handle_t hCommandList, ze_device_handle_t *phDevice) {
+    ZE_MOCK_ENTER(zeCommandListGetDeviceHandle);
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, phDevice,
+                         device_handle);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListGetContextHandle(
+    ze_command_list_handle_t hCommandList, ze_context_handle_t *phContext) {
+    ZE_MOCK_ENTER(zeCommandListGetContextHandle);
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, phContext,
+                         obj.ctx);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListGetOrdinal(
+    ze_command_list_handle_t hCommandList, uint32_t *pOrdinal) {
+    ZE_MOCK_ENTER(zeCommandListGetOrdinal);
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, pOrdinal,
+                         ordinal);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListImmediateGetIndex(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t *pIndex) {
+    ZE_MOCK_ENTER(zeCommandListImmediateGetIndex);
+    list_t *l = ze_mock_list(hCommandListImmediate);
+    if (l != NULL && pIndex != NULL && !l->immediate) {
+        ZE_MOCK_EXPLAIN("zeCommandListImmediateGetIndex: not an immediate "
+                        "command list");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandListImmediate,
+                         pIndex, index);
+}
+
+static ze_result_t ZE_APICALL mock_CommandListIsImmediate(
+    ze_command_list_handle_t hCommandList, ze_bool_t *pIsImmediate) {
+    ZE_MOCK_ENTER(zeCommandListIsImmediate);
+    return ZE_MOCK_QUERY(list_t, ZE_MOCK_MAGIC_LIST, hCommandList, pIsImmediate,
+                         immediate);
+}
+
+void ze_mock_fill_command_list(ze_mock_command_list_dditable_t *t) {
+    t->v1_4.pfnCreate = mock_CommandListCreate;
+    t->v1_4.pfnCreateImmediate = mock_CommandListCreateImmediate;
+    t->v1_4.pfnDestroy = mock_CommandListDestroy;
+    t->v1_4.pfnClose = mock_CommandListClose;
+    t->v1_4.pfnReset = mock_CommandListReset;
+    t->pfnHostSynchronize = mock_CommandListHostSynchronize;
+    t->pfnGetDeviceHandle = mock_CommandListGetDeviceHandle;
+    t->pfnGetContextHandle = mock_CommandListGetContextHandle;
+    t->pfnGetOrdinal = mock_CommandListGetOrdinal;
+    t->pfnImmediateGetIndex = mock_CommandListImmediateGetIndex;
+    t->pfnIsImmediate = mock_CommandListIsImmediate;
+}
+
+// ---- Experimental command lists (1.9)
+// ----------------------------------------
+
+// Runs closed regular lists on an immediate one: after the wait events,
+// and the signal event after them all.
+static ze_result_t ZE_APICALL mock_CommandListImmediateAppendCommandListsExp(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t numCommandLists,
+    ze_command_list_handle_t *phCommandLists, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    ZE_MOCK_ENTER(zeCommandListAppendBarrier);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    command_t c = {.kind = CMD_BARRIER};
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
-    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
-}
-
-static ze_result_t ZE_APICALL mock_CommandListAppendMemoryCopy(
-    ze_command_list_handle_t hCommandList, void *dstptr, const void *srcptr,
-    size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents) {
-    ZE_MOCK_ENTER(zeCommandListAppendMemoryCopy);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (dstptr == NULL || srcptr == NULL) {
+    ZE_MOCK_ENTER(zeCommandListImmediateAppendCommandListsExp);
+    CHECKED(list_t, imm, hCommandListImmediate, ZE_MOCK_MAGIC_LIST);
+    if (phCommandLists == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    command_t c = {
-        .kind = CMD_COPY, .dst = dstptr, .src = srcptr, .size = size};
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
+    if (!imm->immediate) {
+        ZE_MOCK_EXPLAIN("zeCommandListImmediateAppendCommandListsExp: not an "
+                        "immediate command list");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    ze_mock_cmd_t first = {.kind = ZE_MOCK_CMD_BARRIER,
+                           .device = imm->device,
+                           .call =
+                               "zeCommandListImmediateAppendCommandListsExp"};
+    ze_mock_cmd_t last = first;
+    ze_result_t r = ze_mock_cmd_set_events(&last, hSignalEvent, 0, NULL);
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(l, dstptr, size, UMF_MOCK_USE_WRITE,
-                        "zeCommandListAppendMemoryCopy", "destination");
+        r = ze_mock_cmd_set_events(&first, NULL, numWaitEvents, phWaitEvents);
     }
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
+    }
+    size_t ngroups = (size_t)numCommandLists + 2;
+    const ze_mock_cmd_t **groups = malloc(ngroups * sizeof(*groups));
+    size_t *counts = malloc(ngroups * sizeof(*counts));
+    if (groups == NULL || counts == NULL) {
+        free(groups);
+        free(counts);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    groups[0] = &first;
+    counts[0] = 1;
+    for (uint32_t i = 0; i < numCommandLists && r == ZE_RESULT_SUCCESS; i++) {
+        list_t *l = ze_mock_list(phCommandLists[i]);
+        if (l == NULL) {
+            r = ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+        } else if (l->immediate || !l->closed) {
+            ZE_MOCK_EXPLAIN("zeCommandListImmediateAppendCommandListsExp: "
+                            "list %u is %s",
+                            i, l->immediate ? "immediate" : "not closed");
+            r = ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        } else {
+            groups[i + 1] = l->cmds;
+            counts[i + 1] = l->count;
+        }
+    }
+    groups[ngroups - 1] = &last;
+    counts[ngroups - 1] = 1;
     if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(l, srcptr, size, UMF_MOCK_USE_READ,
-                        "zeCommandListAppendMemoryCopy", "source");
+        r = ze_mock_stream_submit(imm->stream, groups, counts, ngroups, NULL);
     }
-    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+    free(groups);
+    free(counts);
+    return r;
 }
 
-static ze_result_t ZE_APICALL mock_CommandListAppendMemoryFill(
-    ze_command_list_handle_t hCommandList, void *ptr, const void *pattern,
-    size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
-    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    ZE_MOCK_ENTER(zeCommandListAppendMemoryFill);
+// A closed regular list made cloneable: a new closed list with the same
+// commands.
+static ze_result_t ZE_APICALL
+mock_CommandListCreateCloneExp(ze_command_list_handle_t hCommandList,
+                               ze_command_list_handle_t *phClonedCommandList) {
+    ZE_MOCK_ENTER(zeCommandListCreateCloneExp);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (ptr == NULL || pattern == NULL) {
+    if (phClonedCommandList == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    if (pattern_size == 0 || pattern_size > MAX_FILL_PATTERN ||
-        (pattern_size & (pattern_size - 1)) != 0) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
+    if (l->immediate || !l->closed ||
+        (l->flags & ZE_MOCK_COMMAND_LIST_FLAG_EXP_CLONEABLE) == 0) {
+        ZE_MOCK_EXPLAIN("zeCommandListCreateCloneExp: the list must be a "
+                        "closed regular list created with "
+                        "ZE_COMMAND_LIST_FLAG_EXP_CLONEABLE");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    command_t c = {.kind = CMD_FILL,
-                   .dst = ptr,
-                   .size = size,
-                   .pattern_size = pattern_size};
-    memcpy(c.pattern, pattern, pattern_size);
-    ze_result_t r = set_events(&c, hSignalEvent, numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS) {
-        r = check_range(l, ptr, size, UMF_MOCK_USE_WRITE,
-                        "zeCommandListAppendMemoryFill", "destination");
+    ze_command_list_handle_t h;
+    ze_result_t r = list_create((ze_context_handle_t)l->obj.ctx,
+                                l->device_handle, NULL, l->flags, &h);
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
     }
-    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+    list_t *c = (list_t *)h;
+    for (size_t i = 0; i < l->count && r == ZE_RESULT_SUCCESS; i++) {
+        r = ze_mock_list_add(c, &l->cmds[i]);
+    }
+    if (r != ZE_RESULT_SUCCESS) {
+        if (ze_mock_object_drop(c, ZE_MOCK_OBJ_COMMAND_LIST)) {
+            ze_mock_command_list_release(c);
+        }
+        return r;
+    }
+    c->closed = true;
+    *phClonedCommandList = h;
+    return ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t ZE_APICALL mock_CommandListAppendMemoryPrefetch(
-    ze_command_list_handle_t hCommandList, const void *ptr, size_t size) {
-    ZE_MOCK_ENTER(zeCommandListAppendMemoryPrefetch);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (ptr == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    // The memory is where it needs to be.
-    return check_range(l, ptr, size, UMF_MOCK_USE_MAPPED,
-                       "zeCommandListAppendMemoryPrefetch", "range");
+// Mutable command lists (1.9, ZE_experimental_mutable_command_list) are
+// not emulated, and the driver does not report the extension: no list is
+// ever mutable. The arguments are checked as ze_api.h documents them, then
+// the call is refused.
+static ze_result_t not_mutable(ze_command_list_handle_t hCommandList,
+                               const char *call) {
+    ZE_MOCK_EXPLAIN("%s(%p): mutable command lists are not emulated (no list "
+                    "is made mutable; ZE_experimental_mutable_command_list is "
+                    "not reported)",
+                    call, (void *)hCommandList);
+    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 
-static ze_result_t ZE_APICALL mock_CommandListAppendMemAdvise(
-    ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice,
-    const void *ptr, size_t size, ze_memory_advice_t advice) {
-    ZE_MOCK_ENTER(zeCommandListAppendMemAdvise);
-    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    if (ze_mock_device(hDevice) == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (ptr == NULL) {
+// ze_mutable_command_id_exp_desc_t, as far as it is checked.
+typedef struct mutable_id_desc_t {
+    ze_structure_type_t stype;
+    const void *pNext;
+    uint32_t flags; // ze_mutable_command_exp_flags_t: 8 bits
+} mutable_id_desc_t;
+
+static ze_result_t check_id_desc(const void *desc, const uint64_t *pCommandId) {
+    if (desc == NULL || pCommandId == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) {
+    if (((const mutable_id_desc_t *)desc)->flags > 0xffu) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    return check_range(l, ptr, size, UMF_MOCK_USE_MAPPED,
-                       "zeCommandListAppendMemAdvise", "range");
+    return ZE_RESULT_SUCCESS;
 }
 
-// A command on one event: signal it, or reset it.
-static ze_result_t append_event_command(ze_command_list_handle_t hCommandList,
-                                        command_kind_t kind,
-                                        ze_event_handle_t hEvent) {
+static ze_result_t ZE_APICALL
+mock_CommandListGetNextCommandIdExp(ze_command_list_handle_t hCommandList,
+                                    const void *desc, uint64_t *pCommandId) {
+    ZE_MOCK_ENTER(zeCommandListGetNextCommandIdExp);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    ze_mock_event_t *e = ze_mock_event(hEvent);
-    if (e == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    command_t c = {.kind = kind};
-    if (kind == CMD_RESET) {
-        c.reset = e;
-    } else {
-        c.signal = e;
-    }
-    return submit(l, &c);
+    ze_result_t r = check_id_desc(desc, pCommandId);
+    return r != ZE_RESULT_SUCCESS
+               ? r
+               : not_mutable(hCommandList, "zeCommandListGetNextCommandIdExp");
 }
 
-static ze_result_t ZE_APICALL mock_CommandListAppendSignalEvent(
-    ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
-    ZE_MOCK_ENTER(zeCommandListAppendSignalEvent);
-    return append_event_command(hCommandList, CMD_BARRIER, hEvent);
-}
-
-static ze_result_t ZE_APICALL mock_CommandListAppendWaitOnEvents(
-    ze_command_list_handle_t hCommandList, uint32_t numEvents,
-    ze_event_handle_t *phEvents) {
-    ZE_MOCK_ENTER(zeCommandListAppendWaitOnEvents);
+static ze_result_t ZE_APICALL mock_CommandListGetNextCommandIdWithKernelsExp(
+    ze_command_list_handle_t hCommandList, const void *desc,
+    uint32_t numKernels, ze_kernel_handle_t *phKernels, uint64_t *pCommandId) {
+    ZE_MOCK_ENTER(zeCommandListGetNextCommandIdWithKernelsExp);
     CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
-    command_t c = {.kind = CMD_BARRIER};
-    ze_result_t r = set_events(&c, NULL, numEvents, phEvents);
-    return r != ZE_RESULT_SUCCESS ? r : submit(l, &c);
+    (void)numKernels;
+    (void)phKernels;
+    ze_result_t r = check_id_desc(desc, pCommandId);
+    return r != ZE_RESULT_SUCCESS
+               ? r
+               : not_mutable(hCommandList,
+                             "zeCommandListGetNextCommandIdWithKernelsExp");
 }
 
-static ze_result_t ZE_APICALL mock_CommandListAppendEventReset(
-    ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
-    ZE_MOCK_ENTER(zeCommandListAppendEventReset);
-    return append_event_command(hCommandList, CMD_RESET, hEvent);
+static ze_result_t ZE_APICALL mock_CommandListUpdateMutableCommandsExp(
+    ze_command_list_handle_t hCommandList, const void *desc) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    if (desc == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    return not_mutable(hCommandList, "zeCommandListUpdateMutableCommandsExp");
 }
 
-void ze_mock_fill_command_list(ze_command_list_dditable_t *t) {
-    t->pfnCreate = mock_CommandListCreate;
-    t->pfnCreateImmediate = mock_CommandListCreateImmediate;
-    t->pfnDestroy = mock_CommandListDestroy;
-    t->pfnClose = mock_CommandListClose;
-    t->pfnReset = mock_CommandListReset;
-    t->pfnAppendBarrier = mock_CommandListAppendBarrier;
-    t->pfnAppendMemoryCopy = mock_CommandListAppendMemoryCopy;
-    t->pfnAppendMemoryFill = mock_CommandListAppendMemoryFill;
-    t->pfnAppendMemoryPrefetch = mock_CommandListAppendMemoryPrefetch;
-    t->pfnAppendMemAdvise = mock_CommandListAppendMemAdvise;
-    t->pfnAppendSignalEvent = mock_CommandListAppendSignalEvent;
-    t->pfnAppendWaitOnEvents = mock_CommandListAppendWaitOnEvents;
-    t->pfnAppendEventReset = mock_CommandListAppendEventReset;
+static ze_result_t ZE_APICALL
+mock_CommandListUpdateMutableCommandSignalEventExp(
+    ze_command_list_handle_t hCommandList, uint64_t commandId,
+    ze_event_handle_t hSignalEvent) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandSignalEventExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)commandId;
+    (void)hSignalEvent;
+    return not_mutable(hCommandList,
+                       "zeCommandListUpdateMutableCommandSignalEventExp");
 }
 
-// ---- Fences ---------------------------------------------------------------
+static ze_result_t ZE_APICALL mock_CommandListUpdateMutableCommandWaitEventsExp(
+    ze_command_list_handle_t hCommandList, uint64_t commandId,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandWaitEventsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)commandId;
+    if (phWaitEvents == NULL && numWaitEvents > 0) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
+    }
+    return not_mutable(hCommandList,
+                       "zeCommandListUpdateMutableCommandWaitEventsExp");
+}
+
+static ze_result_t ZE_APICALL mock_CommandListUpdateMutableCommandKernelsExp(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels,
+    uint64_t *pCommandId, ze_kernel_handle_t *phKernels) {
+    ZE_MOCK_ENTER(zeCommandListUpdateMutableCommandKernelsExp);
+    CHECKED(list_t, l, hCommandList, ZE_MOCK_MAGIC_LIST);
+    (void)numKernels;
+    if (pCommandId == NULL || phKernels == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    return not_mutable(hCommandList,
+                       "zeCommandListUpdateMutableCommandKernelsExp");
+}
+
+void ze_mock_fill_command_list_exp(ze_mock_command_list_exp_dditable_t *t) {
+    t->pfnCreateCloneExp = mock_CommandListCreateCloneExp;
+    t->pfnImmediateAppendCommandListsExp =
+        mock_CommandListImmediateAppendCommandListsExp;
+    t->pfnGetNextCommandIdExp = mock_CommandListGetNextCommandIdExp;
+    t->pfnUpdateMutableCommandsExp = mock_CommandListUpdateMutableCommandsExp;
+    t->pfnUpdateMutableCommandSignalEventExp =
+        mock_CommandListUpdateMutableCommandSignalEventExp;
+    t->pfnUpdateMutableCommandWaitEventsExp =
+        mock_CommandListUpdateMutableCommandWaitEventsExp;
+    t->pfnGetNextCommandIdWithKernelsExp =
+        mock_CommandListGetNextCommandIdWithKernelsExp;
+    t->pfnUpdateMutableCommandKernelsExp =
+        mock_CommandListUpdateMutableCommandKernelsExp;
+}
+
+// ---- zeDeviceSynchronize (1.14) ---------------------------------------------
+
+// The streams of a device's queues and immediate lists, held: found while
+// the object registry is locked (ze_mock_objects_collect asks `match`
+// under it), so that none is freed before it is held.
+typedef struct device_streams_t {
+    int device;
+    ze_mock_stream_t **streams;
+    size_t count, cap;
+} device_streams_t;
+
+static void hold_stream(device_streams_t *d, ze_mock_stream_t *s) {
+    if (d->count == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 16;
+        ze_mock_stream_t **n = realloc(d->streams, cap * sizeof(*n));
+        if (n == NULL) {
+            return; // synchronized less; logged by the caller
+        }
+        d->streams = n;
+        d->cap = cap;
+    }
+    ze_mock_stream_ref(s);
+    d->streams[d->count++] = s;
+}
+
+static bool queue_of_device(const void *obj, const void *arg) {
+    queue_t *q = (queue_t *)obj;
+    device_streams_t *d = (device_streams_t *)arg;
+    if (ze_mock_stream_device(q->stream) == d->device) {
+        hold_stream(d, q->stream);
+    }
+    return false; // nothing to collect: held here
+}
+
+static bool list_of_device(const void *obj, const void *arg) {
+    list_t *l = (list_t *)obj;
+    device_streams_t *d = (device_streams_t *)arg;
+    if (l->immediate && l->device == d->device) {
+        hold_stream(d, l->stream);
+    }
+    return false;
+}
+
+// Waits for the work of every queue and immediate list of the device.
+static ze_result_t ZE_APICALL
+mock_DeviceSynchronize(ze_device_handle_t hDevice) {
+    ZE_MOCK_ENTER(zeDeviceSynchronize);
+    ZE_MOCK_DEVICE_OR_FAIL(dev, hDevice);
+    device_streams_t d = {.device = (int)dev->index};
+    size_t none;
+    free(ze_mock_objects_collect(ZE_MOCK_OBJ_COMMAND_QUEUE, queue_of_device, &d,
+                                 &none));
+    free(ze_mock_objects_collect(ZE_MOCK_OBJ_COMMAND_LIST, list_of_device, &d,
+                                 &none));
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    for (size_t i = 0; i < d.count; i++) {
+        ze_result_t ri = ze_mock_stream_synchronize(d.streams[i], UINT64_MAX);
+        r = r == ZE_RESULT_SUCCESS ? ri : r;
+        ze_mock_stream_unref(d.streams[i]);
+    }
+    free(d.streams);
+    return r;
+}
+
+void ze_mock_fill_device_synchronize(ze_mock_device_dditable_t *t) {
+    t->pfnSynchronize = mock_DeviceSynchronize;
+}
+
+// ---- Fences -----------------------------------------------------------------
 
 static ze_result_t ZE_APICALL
 mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
@@ -559,12 +776,17 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
     if (desc->flags > ZE_FENCE_FLAG_SIGNALED) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    fence_t *f =
-        ze_mock_object_new(sizeof(fence_t), ZE_MOCK_MAGIC_FENCE, q->obj.ctx);
+    ze_mock_fence_t *f = ze_mock_object_new(sizeof(ze_mock_fence_t),
+                                            ZE_MOCK_MAGIC_FENCE, q->obj.ctx);
     if (f != NULL) {
-        atomic_store(&f->signaled, (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0);
+        f->stream = q->stream;
+        ze_mock_stream_ref(f->stream);
+        f->signaled = (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0;
     }
     if (f == NULL || !ze_mock_object_publish(f, ZE_MOCK_OBJ_FENCE)) {
+        if (f != NULL) {
+            ze_mock_stream_unref(f->stream);
+        }
         free(f);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
@@ -572,35 +794,40 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
     return ZE_RESULT_SUCCESS;
 }
 
+void ze_mock_fence_release(void *obj) {
+    ze_mock_fence_t *f = obj;
+    ze_mock_fence_forget(f);
+    ze_mock_stream_unref(f->stream);
+    free(f);
+}
+
 static ze_result_t ZE_APICALL mock_FenceDestroy(ze_fence_handle_t hFence) {
     ZE_MOCK_ENTER(zeFenceDestroy);
     if (!ze_mock_object_drop(hFence, ZE_MOCK_OBJ_FENCE)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    free(hFence);
+    ze_mock_fence_release(hFence);
     return ZE_RESULT_SUCCESS;
 }
 
 static ze_result_t ZE_APICALL
 mock_FenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
     ZE_MOCK_ENTER(zeFenceHostSynchronize);
-    CHECKED(fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
-    return wait_flag(&f->signaled, timeout) ? ZE_RESULT_SUCCESS
-                                            : ZE_RESULT_NOT_READY;
+    CHECKED(ze_mock_fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
+    return ze_mock_fence_wait(f, timeout);
 }
 
 static ze_result_t ZE_APICALL mock_FenceQueryStatus(ze_fence_handle_t hFence) {
     ZE_MOCK_ENTER(zeFenceQueryStatus);
-    CHECKED(fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
-    return atomic_load_explicit(&f->signaled, memory_order_acquire)
-               ? ZE_RESULT_SUCCESS
-               : ZE_RESULT_NOT_READY;
+    CHECKED(ze_mock_fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
+    ze_result_t r = ze_mock_fence_wait(f, 0);
+    return r == ZE_RESULT_SUCCESS ? r : ZE_RESULT_NOT_READY;
 }
 
 static ze_result_t ZE_APICALL mock_FenceReset(ze_fence_handle_t hFence) {
     ZE_MOCK_ENTER(zeFenceReset);
-    CHECKED(fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
-    atomic_store_explicit(&f->signaled, 0, memory_order_release);
+    CHECKED(ze_mock_fence_t, f, hFence, ZE_MOCK_MAGIC_FENCE);
+    ze_mock_fence_set(f, false);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -610,21 +837,4 @@ void ze_mock_fill_fence(ze_fence_dditable_t *t) {
     t->pfnHostSynchronize = mock_FenceHostSynchronize;
     t->pfnQueryStatus = mock_FenceQueryStatus;
     t->pfnReset = mock_FenceReset;
-}
-
-// ---- Context release --------------------------------------------------------
-
-void ze_mock_command_queue_release(void *obj) {
-    free(obj);
-}
-
-void ze_mock_command_list_release(void *obj) {
-    list_t *l = obj;
-    clear_commands(l);
-    free(l->cmds);
-    free(l);
-}
-
-void ze_mock_fence_release(void *obj) {
-    free(obj);
 }

@@ -42,18 +42,19 @@ bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind) {
     return true;
 }
 
-// What a context owns, in the order it goes: events before their pools,
-// fences before their queues.
+// What a context owns, in the order it goes: command lists and queues
+// first (what still waits in them is dropped, before its events go),
+// events before their pools.
 static const struct {
     ze_mock_object_kind_t kind;
     void (*release)(void *obj);
 } owned[] = {
-    {ZE_MOCK_OBJ_EVENT, ze_mock_event_release},
-    {ZE_MOCK_OBJ_FENCE, ze_mock_fence_release},
-    {ZE_MOCK_OBJ_EVENT_POOL, ze_mock_event_pool_release},
-    {ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, ze_mock_event_pool_release},
     {ZE_MOCK_OBJ_COMMAND_LIST, ze_mock_command_list_release},
     {ZE_MOCK_OBJ_COMMAND_QUEUE, ze_mock_command_queue_release},
+    {ZE_MOCK_OBJ_FENCE, ze_mock_fence_release},
+    {ZE_MOCK_OBJ_EVENT, ze_mock_event_release},
+    {ZE_MOCK_OBJ_EVENT_POOL, ze_mock_event_pool_release},
+    {ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, ze_mock_event_pool_release},
     {ZE_MOCK_OBJ_BUILD_LOG, ze_mock_build_log_release},
 };
 

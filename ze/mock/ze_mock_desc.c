@@ -3,6 +3,7 @@
 // The driver's description for the core: its entry points and result names
 // (call counts and fault rules) and the kinds of object it tracks.
 
+#include "ze_mock_engine.h"
 #include "ze_mock_internal.h"
 
 static const char *const entry_names[ZE_MOCK_ENTRY_COUNT] = {
@@ -83,4 +84,5 @@ const umf_mock_driver_desc_t ze_mock_desc = {
         },
     .object_kinds = object_kinds,
     .object_kind_count = ZE_MOCK_OBJ_KIND_COUNT,
+    .unload = ze_mock_engine_unload,
 };

@@ -317,12 +317,17 @@ mock_DriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
          ZE_RELAXED_ALLOCATION_LIMITS_EXP_VERSION_CURRENT},
         {ZE_MEMORY_FREE_POLICIES_EXT_NAME,
          ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
+        // Kernel timestamps of copies and fills (ze_mock_events.c).
+        {ZE_EVENT_QUERY_TIMESTAMPS_EXP_NAME,
+         ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_CURRENT},
+        {"ZE_extension_event_query_kernel_timestamps", ZE_MAKE_VERSION(1, 0)},
     };
     if (!ze_mock_is_driver(hDriver)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     uint32_t n;
-    ze_result_t r = ze_mock_count(pCount, 2, &n);
+    ze_result_t r = ze_mock_count(
+        pCount, (uint32_t)(sizeof(extensions) / sizeof(extensions[0])), &n);
     for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && props != NULL && i < n;
          i++) {
         snprintf(props[i].name, sizeof(props[i].name), "%s",

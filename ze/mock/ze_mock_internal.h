@@ -122,6 +122,37 @@
     X(zeFenceHostSynchronize)                                                  \
     X(zeFenceQueryStatus)                                                      \
     X(zeFenceReset)                                                            \
+    X(zeCommandQueueGetOrdinal)                                                \
+    X(zeCommandQueueGetIndex)                                                  \
+    X(zeCommandListAppendMemoryCopyRegion)                                     \
+    X(zeCommandListAppendMemoryCopyFromContext)                                \
+    X(zeCommandListAppendMemoryRangesBarrier)                                  \
+    X(zeCommandListAppendWriteGlobalTimestamp)                                 \
+    X(zeCommandListAppendQueryKernelTimestamps)                                \
+    X(zeCommandListHostSynchronize)                                            \
+    X(zeCommandListGetDeviceHandle)                                            \
+    X(zeCommandListGetContextHandle)                                           \
+    X(zeCommandListGetOrdinal)                                                 \
+    X(zeCommandListImmediateGetIndex)                                          \
+    X(zeCommandListIsImmediate)                                                \
+    X(zeCommandListImmediateAppendCommandListsExp)                             \
+    X(zeCommandListCreateCloneExp)                                             \
+    X(zeContextSystemBarrier)                                                  \
+    X(zeEventQueryKernelTimestamp)                                             \
+    X(zeEventQueryTimestampsExp)                                               \
+    X(zeEventQueryKernelTimestampsExt)                                         \
+    X(zeEventGetEventPool)                                                     \
+    X(zeEventGetSignalScope)                                                   \
+    X(zeEventGetWaitScope)                                                     \
+    X(zeEventPoolGetContextHandle)                                             \
+    X(zeEventPoolGetFlags)                                                     \
+    X(zeDeviceSynchronize)                                                     \
+    X(zeCommandListGetNextCommandIdExp)                                        \
+    X(zeCommandListGetNextCommandIdWithKernelsExp)                             \
+    X(zeCommandListUpdateMutableCommandsExp)                                   \
+    X(zeCommandListUpdateMutableCommandSignalEventExp)                         \
+    X(zeCommandListUpdateMutableCommandWaitEventsExp)                          \
+    X(zeCommandListUpdateMutableCommandKernelsExp)                             \
     X(zeModuleCreate)                                                          \
     X(zeModuleBuildLogDestroy)                                                 \
     X(zeModuleBuildLogGetString)
@@ -223,17 +254,9 @@ void ze_mock_event_release(void *obj);
 void ze_mock_event_pool_release(void *obj);
 void ze_mock_build_log_release(void *obj);
 
-// Events, for the commands that signal, reset and wait for them.
+// Events (ze_mock_events.c); what commands use of them is in
+// ze_mock_engine.h.
 typedef struct ze_mock_event_t ze_mock_event_t;
-// The event of a handle, or NULL.
-ze_mock_event_t *ze_mock_event(ze_event_handle_t handle);
-void ze_mock_event_signal(ze_mock_event_t *event);
-void ze_mock_event_reset(ze_mock_event_t *event);
-bool ze_mock_event_signaled(const ze_mock_event_t *event);
-// A command waits for `event`: true once it is signalled. Only an event of
-// an IPC pool (which another process may signal) is waited for; any other
-// is false at once when not signalled.
-bool ze_mock_event_await(ze_mock_event_t *event);
 
 // True once zeInit succeeded.
 bool ze_mock_initialized(void);
@@ -363,7 +386,6 @@ void ze_mock_fill_global(ze_mock_global_dditable_t *t);
 void ze_mock_fill_driver(ze_mock_driver_dditable_t *t);
 void ze_mock_fill_mem(ze_mock_mem_dditable_t *t);
 void ze_mock_fill_mem_exp(ze_mock_mem_exp_dditable_t *t);
-void ze_mock_fill_event_pool_1_6(ze_event_pool_dditable_1_6_t *t);
 void ze_mock_fill_driver_context(ze_mock_driver_dditable_t *t);
 void ze_mock_fill_module(ze_module_dditable_t *t);
 void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t);
@@ -391,10 +413,18 @@ bool ze_mock_vmm_handle_fd(const unsigned char handle[64], int *fd);
 bool ze_mock_vmm_handle_of_fd(int fd, ze_ipc_mem_handle_t *handle);
 // Releases what `ctx` reserved, mapped, made and opened; returns how many.
 size_t ze_mock_vmm_release_context(ze_mock_context_t *ctx);
-void ze_mock_fill_command_queue(ze_command_queue_dditable_t *t);
-void ze_mock_fill_command_list(ze_command_list_dditable_t *t);
-void ze_mock_fill_event_pool(ze_event_pool_dditable_t *t);
-void ze_mock_fill_event(ze_event_dditable_t *t);
+// Commands, events and fences (ze_mock_commands.c, ze_mock_append.c,
+// ze_mock_events.c): the newest layouts, what a loader of any version gets
+// is copied from them.
+void ze_mock_fill_command_queue(ze_mock_command_queue_dditable_t *t);
+void ze_mock_fill_command_list(ze_mock_command_list_dditable_t *t);
+void ze_mock_fill_command_list_append(ze_mock_command_list_dditable_t *t);
+void ze_mock_fill_command_list_exp(ze_mock_command_list_exp_dditable_t *t);
+void ze_mock_fill_event_pool(ze_mock_event_pool_dditable_t *t);
+void ze_mock_fill_event(ze_mock_event_dditable_t *t);
+void ze_mock_fill_event_exp(ze_event_exp_dditable_t *t);
 void ze_mock_fill_fence(ze_fence_dditable_t *t);
+void ze_mock_fill_device_synchronize(ze_mock_device_dditable_t *t);
+void ze_mock_fill_context_barrier(ze_context_dditable_t *t);
 
 #endif // UMF_GPU_ZE_MOCK_INTERNAL_H

@@ -109,11 +109,12 @@ static ze_result_t ZE_APICALL mock_RTASBuilderCommandListAppendCopyExt(
     size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents) {
     ZE_MOCK_ENTER(zeRTASBuilderCommandListAppendCopyExt);
-    ze_command_list_dditable_t t;
+    ze_mock_command_list_dditable_t t;
     memset(&t, 0, sizeof(t));
-    ze_mock_fill_command_list(&t);
-    return t.pfnAppendMemoryCopy(hCommandList, dstptr, srcptr, size,
-                                 hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_mock_fill_command_list_append(&t); // ze_mock_append.c
+    return t.v1_4.pfnAppendMemoryCopy(hCommandList, dstptr, srcptr, size,
+                                      hSignalEvent, numWaitEvents,
+                                      phWaitEvents);
 }
 
 void ze_mock_fill_rtas_builder_exp(ze_mock_rtas_builder_exp_dditable_t *t) {

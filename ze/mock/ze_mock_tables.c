@@ -96,8 +96,6 @@ static ze_result_t copy_table(void *table, const void *full,
     ZE_MOCK_GETTER_OF(getter, full_type, full_type, LAYOUT, fill)
 
 // ---- Tables several files fill ----------------------------------------------
-//
-// Part B (ze-cmd) fills its command list, queue and event entries here.
 
 static void fill_driver(ze_mock_driver_dditable_t *t) {
     ze_mock_fill_driver(t);         // ze_mock_driver.c
@@ -106,28 +104,31 @@ static void fill_driver(ze_mock_driver_dditable_t *t) {
 }
 
 static void fill_device(ze_mock_device_dditable_t *t) {
-    ze_mock_fill_device(t);            // ze_mock_device.c
-    ze_mock_fill_device_semaphores(t); // refused
+    ze_mock_fill_device(t);             // ze_mock_device.c
+    ze_mock_fill_device_synchronize(t); // ze_mock_commands.c
+    ze_mock_fill_device_semaphores(t);  // refused
 }
 
 static void fill_context(ze_context_dditable_t *t) {
-    ze_mock_fill_context(t);        // ze_mock_context.c
-    ze_mock_fill_context_images(t); // refused
+    ze_mock_fill_context(t);         // ze_mock_context.c
+    ze_mock_fill_context_barrier(t); // ze_mock_append.c
+    ze_mock_fill_context_images(t);  // refused
 }
 
 static void fill_command_queue(ze_mock_command_queue_dditable_t *t) {
-    ze_mock_fill_command_queue(&t->v1_4); // ze_mock_commands.c
+    ze_mock_fill_command_queue(t); // ze_mock_commands.c
 }
 
 static void fill_command_list(ze_mock_command_list_dditable_t *t) {
-    ze_mock_fill_command_list(&t->v1_4);     // ze_mock_commands.c
+    ze_mock_fill_command_list(t);            // ze_mock_commands.c
+    ze_mock_fill_command_list_append(t);     // ze_mock_append.c
     ze_mock_fill_command_list_kernels(t);    // refused
     ze_mock_fill_command_list_images(t);     // refused
     ze_mock_fill_command_list_semaphores(t); // refused
 }
 
 static void fill_command_list_exp(ze_mock_command_list_exp_dditable_t *t) {
-    (void)t; // command lists (ze_mock_commands.c): none yet
+    ze_mock_fill_command_list_exp(t); // ze_mock_commands.c
 }
 
 static void fill_mem(ze_mock_mem_dditable_t *t) {
@@ -141,16 +142,15 @@ static void fill_mem_exp(ze_mock_mem_exp_dditable_t *t) {
 }
 
 static void fill_event_pool(ze_mock_event_pool_dditable_t *t) {
-    ze_mock_fill_event_pool(&t->v1_4); // ze_mock_events.c
-    ze_mock_fill_event_pool_1_6(t);
+    ze_mock_fill_event_pool(t); // ze_mock_events.c
 }
 
 static void fill_event(ze_mock_event_dditable_t *t) {
-    ze_mock_fill_event(&t->v1_4); // ze_mock_events.c
+    ze_mock_fill_event(t); // ze_mock_events.c
 }
 
 static void fill_event_exp(ze_event_exp_dditable_t *t) {
-    (void)t; // events (ze_mock_events.c): none yet
+    ze_mock_fill_event_exp(t); // ze_mock_events.c
 }
 
 static void fill_module(ze_module_dditable_t *t) {

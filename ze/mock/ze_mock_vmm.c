@@ -260,10 +260,12 @@ static ze_result_t ZE_APICALL mock_VirtualMemUnmap(ze_context_handle_t hContext,
     if (r != ZE_RESULT_SUCCESS) {
         return r;
     }
-    // Any page range of mapped memory, cutting mappings where it must.
-    umf_mock_status_t s = umf_mock_va_unmap(ptr, size, false);
+    // Any page range of a reservation, cutting mappings where it must; what
+    // is not mapped (any more) is left as it is, as Intel's driver does.
+    umf_mock_status_t s = umf_mock_va_unmap_within(ptr, size);
     if (s == UMF_MOCK_ERR_NOT_FOUND) {
-        ZE_MOCK_EXPLAIN("zeVirtualMemUnmap(%p, %zu): not mapped throughout",
+        ZE_MOCK_EXPLAIN("zeVirtualMemUnmap(%p, %zu): not inside one "
+                        "reservation",
                         ptr, size);
     }
     return ze_mock_result(s);
@@ -285,11 +287,14 @@ static ze_result_t ZE_APICALL mock_VirtualMemSetAccessAttribute(
     if (r != ZE_RESULT_SUCCESS) {
         return r;
     }
-    umf_mock_status_t s = umf_mock_va_set_access(
+    // Any page range of a reservation ("a reserved virtual address
+    // region"): its mapped pages change, the others stay without access
+    // (a mapping is made with the access it is given), as on Intel's driver.
+    umf_mock_status_t s = umf_mock_va_set_access_within(
         ptr, size, UMF_MOCK_ALL_DEVICES, access_of(access));
     if (s == UMF_MOCK_ERR_NOT_FOUND) {
-        ZE_MOCK_EXPLAIN("zeVirtualMemSetAccessAttribute(%p, %zu): not mapped "
-                        "throughout",
+        ZE_MOCK_EXPLAIN("zeVirtualMemSetAccessAttribute(%p, %zu): not inside "
+                        "one reservation",
                         ptr, size);
     }
     return ze_mock_result(s);
