@@ -134,12 +134,22 @@ static inline void umf_own_unlock(int *lock) {
     __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
 
-// A key's hash: its top bits choose the segment, the next ones the slot.
-// One multiply (Fibonacci hashing): its high bits mix every bit of the
-// address, and dense ranges at any stride spread evenly; it is on the
-// critical path of every insert and take, so it is kept short.
+// A key's hash: its top bits choose the segment, the next ones the home
+// slot. Fibonacci hashing (a multiply by 2^64 over the golden ratio) spreads
+// a dense range of integers as evenly as can be, every key in its home
+// slot, so that a take reads one line and no branch of its probe or of the
+// deletion mispredicts. Keys at a stride of 2^k, though, are multiplied in
+// effect by 2^k times that, whose top bits cluster once the range is long:
+// 400 000 pages of 4 KiB sat 1.1 slots from home on average, 100 000 blocks
+// of 64 KiB 6.4 (random keys: about 0.4), and at a million live a take read
+// about 1.3 missing lines, a deletion scanning its run. Drivers hand out
+// page-aligned ranges, so the address is rotated right by a page's 12 bits
+// first: a range of pages, or of larger blocks, is then a range of
+// integers (times 2^(k - 12)); the bits below a page, of smaller strides,
+// land at the top, where they pick the segment. One rotate and one
+// multiply: the hash is on the critical path of every insert and take.
 static inline uint64_t umf_own_hash(uint64_t key) {
-    return key * 0x9e3779b97f4a7c15ull;
+    return ((key >> 12) | (key << 52)) * 0x9e3779b97f4a7c15ull;
 }
 
 static inline umf_own_segment_t *umf_own_segment_of(const umf_own_table_t *t,
