@@ -354,6 +354,18 @@ umf_own_take_t umf_own_table_mark_ext(umf_own_table_t *t, uint64_t key,
 // or take runs).
 size_t umf_own_table_count(umf_own_table_t *t);
 
+// The bytes of the slot arrays of a table that holds `entries` spread evenly
+// over its segments (for the benchmark, which sizes its cache-miss
+// measurement by it): each segment's capacity as the inserts grow it.
+static inline size_t umf_own_table_bytes(size_t entries) {
+    size_t per = (entries + UMF_OWN_SEGMENTS - 1) / UMF_OWN_SEGMENTS;
+    size_t capacity = UMF_OWN_MIN_CAPACITY;
+    while (per * 4 > capacity * 3) {
+        capacity *= 2;
+    }
+    return UMF_OWN_SEGMENTS * capacity * sizeof(umf_own_slot_t);
+}
+
 // Residency: starts generation gen + 1 (which the caller's list for it
 // must already describe); from then on every insert is held, until
 // gen_end(active): whether inserts stay held (the new list is not empty).
