@@ -19,14 +19,20 @@
 // What a read reports:
 //   allocated_bytes = flushed total + the sum of all deltas, exact whenever
 //     no count runs concurrently with the read.
-//   peak_bytes = max(peak, flushed total + the highest high water mark,
-//     allocated_bytes). Exact while one thread at a time allocates and frees
-//     through the provider. With n threads counting concurrently, it can be
-//     off the true peak by less than (n + 1) * UMF_GPU_STATS_FLUSH_BYTES in
-//     either direction: the deltas other threads have not flushed are not
-//     seen when one thread flushes (too low), and a thread's high water mark
-//     is added to a total that other threads may have changed since (too
-//     high).
+//   peak_bytes = max(peak, allocated_bytes + the most any shard's delta
+//     fell since its high water mark). Exact while one thread allocates and
+//     frees through the provider; also while one thread at a time does,
+//     except that a flush raises the peak without the deltas that threads
+//     before it left in their shards. With n threads counting concurrently,
+//     it can be off the true peak by less than (n + 1) *
+//     UMF_GPU_STATS_FLUSH_BYTES in either direction: the deltas other
+//     threads have not flushed are not seen when one thread flushes (too
+//     low), and a shard's fall is added to a total that other threads may
+//     have changed since (too high).
+// A reset of the peak (umf_gpu_stats_reset_peak) makes it allocated_bytes:
+//   the peak and every shard's high water mark are set to what they hold
+//   now. Exact while no count runs; a count racing with it is within the
+//   same bound.
 //   The event counts are exact sums; a read racing with counts sees each at
 //   some recent value (and the net IPC counts never below 0).
 
@@ -96,6 +102,10 @@ void umf_gpu_stats_count_shared(umf_gpu_stats_t *stats, int64_t bytes,
 // Sums the shards.
 void umf_gpu_stats_read(const umf_gpu_stats_t *stats,
                         umf_gpu_provider_stats_t *out);
+
+// The peak from now on is the bytes allocated now (UMF's
+// stats.peak_memory.reset).
+void umf_gpu_stats_reset_peak(umf_gpu_stats_t *stats);
 
 #define UMF_GPU_STATS_LOAD_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define UMF_GPU_STATS_STORE_(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)

@@ -171,6 +171,33 @@ TEST_P(Contract, FreeRefusesWhatNoProviderAllocated) {
     EXPECT_EQ(p.free(live, 64 * KiB), kOk);
 }
 
+// UMF 1.x's stats.peak_memory.reset: the peak becomes what is allocated
+// now and goes on from there, as UMF's own providers have it.
+TEST_P(Contract, ThePeakResetsToWhatIsAllocated) {
+    if (table->reset_peak == nullptr) {
+        GTEST_SKIP() << "the " << table->name
+                     << " table has no control queries";
+    }
+    const ContractProvider &p = make();
+    void *a = p.alloc_or_null(64 * KiB);
+    void *b = p.alloc_or_null(192 * KiB);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(p.free(b, 192 * KiB), kOk);
+    EXPECT_EQ(p.stats().peak_bytes, 256 * KiB);
+    ASSERT_EQ(p.reset_peak(), kOk);
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.peak_bytes, 64 * KiB) << "what is allocated now";
+    EXPECT_EQ(s.allocated_bytes, 64 * KiB);
+    void *c = p.alloc_or_null(32 * KiB);
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(p.free(c, 32 * KiB), kOk);
+    EXPECT_EQ(p.stats().peak_bytes, 96 * KiB) << "counted on from the reset";
+    ASSERT_EQ(p.free(a, 64 * KiB), kOk);
+    ASSERT_EQ(p.reset_peak(), kOk);
+    EXPECT_EQ(p.stats().peak_bytes, 0u);
+}
+
 TEST_P(Contract, SecondFreeIsRefusedAndChangesNothing) {
     const ContractProvider &p = make();
     void *a = p.alloc_or_null(4 * KiB);
