@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "gpu_log.h"
 #include "util_huge.h"
 #include "util_umf_log.h"
 
@@ -39,7 +40,7 @@ static void wait_a_little(unsigned *spins) {
 umf_result_t umf_own_table_init(umf_own_table_t *t) {
     t->segments = aligned_alloc(64, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
     if (t->segments == NULL) {
-        UMF_LOG_ERROR("ownership table: out of host memory");
+        UMF_GPU_LOG_RETURNED("ownership table: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     memset(t->segments, 0, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
@@ -201,8 +202,8 @@ bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
         }
         umf_own_slot_t *slots = array_alloc(t, want * sizeof(*slots));
         if (slots == NULL) {
-            UMF_LOG_ERROR("ownership table: out of host memory for %zu slots",
-                          want);
+            UMF_GPU_LOG_RETURNED(
+                "ownership table: out of host memory for %zu slots", want);
             return false;
         }
         umf_own_lock(&s->lock);
@@ -522,7 +523,8 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
     if (batch > 64) {
         items = malloc(batch * sizeof(*items));
         if (items == NULL) {
-            UMF_LOG_ERROR("ownership table: out of host memory for a walk");
+            UMF_GPU_LOG_RETURNED(
+                "ownership table: out of host memory for a walk");
             return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
     }

@@ -13,11 +13,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "provider_contract.h"
 #include "test_child.h"
@@ -522,6 +525,128 @@ TEST_P(Contract, InjectedDriverFailureIsProviderSpecificWithItsCode) {
     void *q = p.alloc_or_null(4096);
     ASSERT_NE(q, nullptr);
     EXPECT_EQ(p.free(q, 4096), kOk);
+}
+
+// A call that fails tells its caller with its result (and the native
+// error): by default nothing reaches stderr, and UMF_GPU_LOG=info shows one
+// line at info level for each such failure, in both providers alike.
+
+struct FailuresMessage {
+    uint32_t kind;
+    uint32_t table; // index in contract_tables()
+};
+
+// Makes failing calls with this process's stderr in a file, and sends what
+// the library wrote there (its lines: "umf-gpu[pid] LEVEL ...").
+UMF_TEST_CHILD(contract_failures) {
+    (void)argc, (void)argv;
+    FailuresMessage m = {};
+    CHILD_ASSERT_EQ(umf_test_recv(sock, &m, sizeof(m)), 0);
+    const umf_test_gpu_t *g =
+        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(m.kind));
+    CHILD_ASSERT(g->why == nullptr);
+    std::vector<const ContractTable *> tables = contract_tables();
+    CHILD_ASSERT(m.table < tables.size());
+    ContractProvider p(tables[m.table], g, nullptr);
+    CHILD_ASSERT(p.ok());
+    void *live = nullptr;
+    CHILD_ASSERT_EQ(p.alloc(4096, 0, &live), kOk);
+    FILE *capture = std::tmpfile();
+    CHILD_ASSERT(capture != nullptr);
+    std::fflush(stderr);
+    int saved = dup(2);
+    CHILD_ASSERT(saved >= 0 && dup2(fileno(capture), 2) == 2);
+    static char not_ours[256];
+    void *ptr = nullptr;
+    umf_result_t oom = p.alloc(kTooBig, 0, &ptr);   // out of device memory
+    umf_result_t foreign = p.free(not_ours, 256);   // not its allocation
+    umf_result_t size = p.free(live, 1024);         // another size
+    umf_result_t split = p.split(live, 8192, 1024); // another size
+    umf_result_t align = p.alloc(64, 3 * 64, &ptr); // no power of two
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHILD_EXPECT(oom != kOk);
+    CHILD_EXPECT_EQ(foreign, kInvalid);
+    CHILD_EXPECT_EQ(size, kInvalid);
+    CHILD_EXPECT_EQ(split, kInvalid);
+    CHILD_EXPECT_EQ(align, UMF_RESULT_ERROR_INVALID_ALIGNMENT);
+    CHILD_EXPECT_EQ(p.free(live, 4096), kOk);
+    std::string text;
+    char buf[4096];
+    std::rewind(capture);
+    for (size_t n; (n = std::fread(buf, 1, sizeof(buf), capture)) > 0;) {
+        text.append(buf, n);
+    }
+    std::fclose(capture);
+    uint64_t len = text.size();
+    CHILD_ASSERT_EQ(umf_test_send(sock, &len, sizeof(len)), 0);
+    CHILD_ASSERT_EQ(umf_test_send(sock, text.data(), text.size()), 0);
+    return 0;
+}
+
+// The library's lines (not the emulated drivers', "umf-gpu/<driver>[")
+// that failing calls write, run with UMF_GPU_LOG set to `level` (nullptr:
+// unset, the default).
+std::vector<std::string> failure_lines(const umf_test_gpu_t *g,
+                                       const ContractTable *table,
+                                       const char *level) {
+    std::vector<const ContractTable *> tables = contract_tables();
+    FailuresMessage m = {
+        static_cast<uint32_t>(g->kind),
+        static_cast<uint32_t>(std::find(tables.begin(), tables.end(), table) -
+                              tables.begin())};
+    std::string assignment = std::string("UMF_GPU_LOG=") + (level ? level : "");
+    const char *env[] = {level ? assignment.c_str() : "UMF_GPU_LOG", nullptr};
+    umf_test_child_t child;
+    std::vector<std::string> lines;
+    if (umf_test_child_start_env(&child, "contract_failures", nullptr, env) !=
+        0) {
+        ADD_FAILURE() << "cannot start the child";
+        return lines;
+    }
+    uint64_t len = 0;
+    std::string text;
+    if (umf_test_send(child.sock, &m, sizeof(m)) == 0 &&
+        umf_test_recv(child.sock, &len, sizeof(len)) == 0 && len < (1u << 20)) {
+        text.resize(len);
+        EXPECT_EQ(umf_test_recv(child.sock, text.data(), len), 0);
+    } else {
+        ADD_FAILURE() << "the child failed";
+    }
+    EXPECT_EQ(umf_test_child_wait(&child), 0);
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        end = end == std::string::npos ? text.size() : end;
+        std::string line = text.substr(at, end - at);
+        if (line.find(" umf-gpu[") != std::string::npos) {
+            lines.push_back(line);
+        }
+        at = end + 1;
+    }
+    return lines;
+}
+
+TEST_P(Contract, ReturnedFailuresPrintNothingByDefault) {
+    for (const std::string &line : failure_lines(g, table, nullptr)) {
+        ADD_FAILURE() << "printed: " << line;
+    }
+}
+
+TEST_P(Contract, ReturnedFailuresAreInfoLines) {
+    std::vector<std::string> lines = failure_lines(g, table, "info");
+    auto has = [&](const std::string &what) {
+        return std::any_of(lines.begin(), lines.end(), [&](const auto &l) {
+            return l.find(what) != std::string::npos;
+        });
+    };
+    for (const std::string &line : lines) {
+        EXPECT_NE(line.find(" INFO "), std::string::npos) << line;
+    }
+    EXPECT_TRUE(has(device_alloc_call(g))) << "the failed allocation";
+    EXPECT_TRUE(has("is not an allocation of this provider"));
+    EXPECT_TRUE(has("bytes, not 1024")) << "the free of another size";
+    EXPECT_TRUE(has("allocation_split of")) << "the split of another size";
 }
 
 // ----------------------------------------------------------- split/merge
