@@ -459,8 +459,7 @@ UMF_HOT_INLINE umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
     const umf_cuda_driver_t *cu = p->cu;
     CUdeviceptr dptr = 0;
     CUresult res;
-    switch (p->memory_type) {
-    case UMF_MEMORY_TYPE_DEVICE:
+    if (UMF_LIKELY(p->memory_type == UMF_MEMORY_TYPE_DEVICE)) {
         res = cu->MemAlloc(&dptr, size);
         if (UMF_LIKELY(res == CUDA_SUCCESS)) {
             *base = (void *)(uintptr_t)dptr;
@@ -468,6 +467,8 @@ UMF_HOT_INLINE umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
         }
         return umf_cuda_call_failed(res, oom_hint(res, p->memory_type),
                                     "cuMemAlloc_v2(size=%zu)", size);
+    }
+    switch (p->memory_type) {
     case UMF_MEMORY_TYPE_HOST:
         if (p->host_alloc_with_flags) {
             res = cu->MemHostAlloc(base, size, p->alloc_flags);
@@ -588,52 +589,69 @@ static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
     return UMF_RESULT_SUCCESS;
 }
 
-static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
-                             void **resultPtr) {
-    cu_provider_t *p = provider;
-    if (UMF_UNLIKELY(resultPtr == NULL || size == 0)) {
+// What cu_alloc does not do inline: refuse bad arguments, and honour an
+// alignment above the driver's (or one the driver's allocation at `base`,
+// of `size` bytes, fell short of; NULL: none made yet).
+static umf_result_t alloc_unusual(cu_provider_t *p, size_t size,
+                                  size_t alignment, void **resultPtr,
+                                  void *base) {
+    if (resultPtr == NULL || size == 0) {
         UMF_GPU_LOG_RETURNED("CUDA provider alloc: %s",
                              resultPtr == NULL ? "NULL result pointer"
                                                : "size 0");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    if (UMF_UNLIKELY((alignment & (alignment - 1)) != 0 ||
-                     alignment > UMF_CUDA_MAX_ALIGNMENT)) {
+    if ((alignment & (alignment - 1)) != 0 ||
+        alignment > UMF_CUDA_MAX_ALIGNMENT) {
         UMF_GPU_LOG_RETURNED(
             "CUDA provider alloc: alignment %zu is not a power of "
             "two up to %zu",
             alignment, UMF_CUDA_MAX_ALIGNMENT);
         return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
     }
-    if (UMF_LIKELY(alignment <= CUDA_NATURAL_ALIGNMENT)) {
-        void *base = NULL;
-        umf_result_t ret = alloc_in_ctx(p, size, &base);
-        if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
-            return ret;
-        }
-        size_t mask = alignment != 0 ? alignment - 1 : 0;
-        if (UMF_LIKELY(((uintptr_t)base & mask) == 0)) {
-            ret = umf_ownership_add(&p->own, base, size);
-            if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
-                bool freed;
-                (void)free_in_ctx(p, base, &freed);
-                return ret;
-            }
-            umf_gpu_stats_on_alloc(&p->stats, size);
-            *resultPtr = base;
-            return UMF_RESULT_SUCCESS;
-        }
+    if (base != NULL) {
         // The driver aligned less than documented: over-allocate instead.
         UMF_LOG_WARN("CUDA provider: the driver returned %p, not aligned to "
                      "%zu bytes",
                      base, alignment);
         bool freed;
-        ret = free_in_ctx(p, base, &freed);
+        umf_result_t ret = free_in_ctx(p, base, &freed);
         if (ret != UMF_RESULT_SUCCESS) {
             return ret;
         }
     }
     return alloc_over_aligned(p, size, alignment, resultPtr);
+}
+
+static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
+                             void **resultPtr) {
+    cu_provider_t *p = provider;
+    // The common case, in one test: a result pointer, a size, and an
+    // alignment that the driver's own covers (0, or a power of two up to
+    // CUDA_NATURAL_ALIGNMENT).
+    if (UMF_UNLIKELY(resultPtr == NULL || size == 0 ||
+                     alignment > CUDA_NATURAL_ALIGNMENT ||
+                     (alignment & (alignment - 1)) != 0)) {
+        return alloc_unusual(p, size, alignment, resultPtr, NULL);
+    }
+    void *base = NULL;
+    umf_result_t ret = alloc_in_ctx(p, size, &base);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    size_t mask = alignment - (alignment != 0);
+    if (UMF_UNLIKELY(((uintptr_t)base & mask) != 0)) {
+        return alloc_unusual(p, size, alignment, resultPtr, base);
+    }
+    ret = umf_ownership_add(&p->own, base, size);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        bool freed;
+        (void)free_in_ctx(p, base, &freed);
+        return ret;
+    }
+    umf_gpu_stats_on_alloc(&p->stats, size);
+    *resultPtr = base;
+    return UMF_RESULT_SUCCESS;
 }
 
 static umf_result_t cu_free(void *provider, void *ptr, size_t size) {
