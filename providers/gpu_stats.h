@@ -114,11 +114,14 @@ void umf_gpu_stats_reset_peak(umf_gpu_stats_t *stats);
 static inline umf_gpu_stats_shard_t *
 umf_gpu_stats_own_shard(umf_gpu_stats_t *stats) {
     unsigned slot = umf_gpu_stats_slot;
-    if (UMF_UNLIKELY(slot == 0)) {
-        slot = umf_gpu_stats_take_slot();
+    // One compare for both: no slot taken yet (0), or the overflow one.
+    if (UMF_UNLIKELY(slot - 1u >= UMF_GPU_STATS_SLOTS)) {
+        slot = slot == 0 ? umf_gpu_stats_take_slot() : slot;
+        if (slot > UMF_GPU_STATS_SLOTS) {
+            return NULL;
+        }
     }
-    return UMF_LIKELY(slot <= UMF_GPU_STATS_SLOTS) ? &stats->shards[slot - 1]
-                                                   : NULL;
+    return &stats->shards[slot - 1];
 }
 
 // Adds `delta` to the event counter at `field_offset` of the thread's shard.
@@ -149,11 +152,13 @@ static inline void umf_gpu_stats_count_bytes(umf_gpu_stats_t *stats,
     UMF_GPU_STATS_STORE_(count, UMF_GPU_STATS_LOAD_(count) + 1);
     int64_t delta = UMF_GPU_STATS_LOAD_(&sh->delta_bytes) + bytes;
     UMF_GPU_STATS_STORE_(&sh->delta_bytes, delta);
-    if (delta > UMF_GPU_STATS_LOAD_(&sh->delta_hwm)) {
+    // A free lowers the delta: only an allocation can raise the mark.
+    if (is_alloc && delta > UMF_GPU_STATS_LOAD_(&sh->delta_hwm)) {
         UMF_GPU_STATS_STORE_(&sh->delta_hwm, delta);
     }
-    if (UMF_UNLIKELY(delta >= UMF_GPU_STATS_FLUSH_BYTES ||
-                     delta <= -UMF_GPU_STATS_FLUSH_BYTES)) {
+    // |delta| >= UMF_GPU_STATS_FLUSH_BYTES, in one unsigned compare.
+    if (UMF_UNLIKELY((uint64_t)delta + (UMF_GPU_STATS_FLUSH_BYTES - 1) >=
+                     2 * (uint64_t)UMF_GPU_STATS_FLUSH_BYTES - 1)) {
         umf_gpu_stats_flush(stats, sh);
     }
 }

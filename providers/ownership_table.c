@@ -161,6 +161,9 @@ static umf_own_slot_t *rehash_locked(umf_own_segment_t *s,
     size_t old_capacity = old != NULL ? s->mask + 1 : 0;
     s->slots = slots;
     s->mask = capacity - 1;
+    // Grows at 3/4 load, shrinks below 1/16 (ownership_table.h).
+    s->grow_at = capacity / 4 * 3;
+    s->shrink_at = capacity > MIN_CAPACITY ? capacity / 16 : 0;
     s->shift = 64 - log2_of(capacity);
     s->walk_from = 0;
     for (size_t j = 0; j < old_capacity; j++) {
@@ -229,7 +232,7 @@ umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     for (;;) {
         umf_own_lock(&s->lock);
-        if (s->slots != NULL && (s->count + 1) * 4 <= (s->mask + 1) * 3) {
+        if (s->count < s->grow_at) {
             break;
         }
         umf_own_unlock(&s->lock);

@@ -79,6 +79,8 @@ typedef struct umf_own_segment_t {
     umf_own_slot_t *slots; // NULL while the segment never held an entry
     size_t mask;           // capacity - 1
     size_t count;          // entries (written atomically: read unlocked)
+    size_t grow_at;        // the array is full at this count (0: no array)
+    size_t shrink_at;      // below this count it shrinks
 } __attribute__((aligned(64))) umf_own_segment_t;
 
 static_assert(sizeof(umf_own_segment_t) <= 64, "one line a segment");
@@ -209,7 +211,7 @@ static inline bool umf_own_remove_locked(umf_own_segment_t *s,
                                          umf_own_slot_t *slot) {
     umf_own_count_add(s, -1);
     umf_own_delete_slot(s, (size_t)(slot - s->slots));
-    return s->mask + 1 > UMF_OWN_MIN_CAPACITY && s->count * 16 < s->mask + 1;
+    return s->count < s->shrink_at;
 }
 
 // The slow paths (ownership_table.c).
@@ -258,8 +260,7 @@ static inline umf_result_t umf_own_table_insert(umf_own_table_t *t,
     }
     umf_own_lock(&s->lock);
     // Room for one more below 3/4 load, else the slow path grows first.
-    if (UMF_LIKELY(s->slots != NULL &&
-                   (s->count + 1) * 4 <= (s->mask + 1) * 3)) {
+    if (UMF_LIKELY(s->count < s->grow_at)) {
         for (size_t i = umf_own_home(s, hash);; i = (i + 1) & s->mask) {
             umf_own_slot_t *slot = &s->slots[i];
             if (slot->key == 0) {
