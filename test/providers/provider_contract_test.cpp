@@ -531,23 +531,40 @@ TEST_P(Contract, InjectedDriverFailureIsProviderSpecificWithItsCode) {
 // error): by default nothing reaches stderr, and UMF_GPU_LOG=info shows one
 // line at info level for each such failure, in both providers alike.
 
-struct FailuresMessage {
+// What a parent tells a contract child: the kind and the table.
+struct ChildTarget {
     uint32_t kind;
     uint32_t table; // index in contract_tables()
 };
+
+ChildTarget child_target(const umf_test_gpu_t *g, const ContractTable *table) {
+    std::vector<const ContractTable *> tables = contract_tables();
+    return {
+        static_cast<uint32_t>(g->kind),
+        static_cast<uint32_t>(std::find(tables.begin(), tables.end(), table) -
+                              tables.begin())};
+}
+
+// The child's side: the harness of the kind (usable) and the table, or
+// nullptr.
+const ContractTable *child_table(const ChildTarget &t,
+                                 const umf_test_gpu_t **g) {
+    *g = umf_test_gpu(static_cast<umf_test_gpu_kind_t>(t.kind));
+    std::vector<const ContractTable *> tables = contract_tables();
+    return (*g)->why == nullptr && t.table < tables.size() ? tables[t.table]
+                                                           : nullptr;
+}
 
 // Makes failing calls with this process's stderr in a file, and sends what
 // the library wrote there (its lines: "umf-gpu[pid] LEVEL ...").
 UMF_TEST_CHILD(contract_failures) {
     (void)argc, (void)argv;
-    FailuresMessage m = {};
+    ChildTarget m = {};
     CHILD_ASSERT_EQ(umf_test_recv(sock, &m, sizeof(m)), 0);
-    const umf_test_gpu_t *g =
-        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(m.kind));
-    CHILD_ASSERT(g->why == nullptr);
-    std::vector<const ContractTable *> tables = contract_tables();
-    CHILD_ASSERT(m.table < tables.size());
-    ContractProvider p(tables[m.table], g, nullptr);
+    const umf_test_gpu_t *g = nullptr;
+    const ContractTable *table = child_table(m, &g);
+    CHILD_ASSERT(table != nullptr);
+    ContractProvider p(table, g, nullptr);
     CHILD_ASSERT(p.ok());
     void *live = nullptr;
     CHILD_ASSERT_EQ(p.alloc(4096, 0, &live), kOk);
@@ -591,11 +608,7 @@ UMF_TEST_CHILD(contract_failures) {
 std::vector<std::string> failure_lines(const umf_test_gpu_t *g,
                                        const ContractTable *table,
                                        const char *level) {
-    std::vector<const ContractTable *> tables = contract_tables();
-    FailuresMessage m = {
-        static_cast<uint32_t>(g->kind),
-        static_cast<uint32_t>(std::find(tables.begin(), tables.end(), table) -
-                              tables.begin())};
+    ChildTarget m = child_target(g, table);
     std::string assignment = std::string("UMF_GPU_LOG=") + (level ? level : "");
     const char *env[] = {level ? assignment.c_str() : "UMF_GPU_LOG", nullptr};
     umf_test_child_t child;
@@ -787,8 +800,7 @@ TEST_P(Contract, IpcRefusesMemoryOfNoProviderAndMalformedData) {
 // taking another process's fd needs ptrace rights over it, which a parent
 // has over its child.)
 struct IpcMessage {
-    uint32_t kind;
-    uint32_t table; // index in contract_tables()
+    ChildTarget target;
     uint64_t size;
     unsigned char data[512];
 };
@@ -797,12 +809,10 @@ UMF_TEST_CHILD(contract_producer) {
     (void)argc, (void)argv;
     IpcMessage m = {};
     CHILD_ASSERT_EQ(umf_test_recv(sock, &m, sizeof(m)), 0);
-    const umf_test_gpu_t *g =
-        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(m.kind));
-    CHILD_ASSERT(g->why == nullptr);
-    std::vector<const ContractTable *> tables = contract_tables();
-    CHILD_ASSERT(m.table < tables.size());
-    ContractProvider p(tables[m.table], g, nullptr);
+    const umf_test_gpu_t *g = nullptr;
+    const ContractTable *table = child_table(m.target, &g);
+    CHILD_ASSERT(table != nullptr);
+    ContractProvider p(table, g, nullptr);
     CHILD_ASSERT(p.ok());
     void *ptr = nullptr;
     CHILD_ASSERT_EQ(p.alloc(m.size, 0, &ptr), kOk);
@@ -824,11 +834,8 @@ UMF_TEST_CHILD(contract_producer) {
 TEST_P(Contract, IpcDataOpensInAnotherProcess) {
     const ContractProvider &p = make();
     ASSERT_TRUE(p.ok());
-    std::vector<const ContractTable *> tables = contract_tables();
     IpcMessage m = {};
-    m.kind = static_cast<uint32_t>(g->kind);
-    m.table = static_cast<uint32_t>(
-        std::find(tables.begin(), tables.end(), table) - tables.begin());
+    m.target = child_target(g, table);
     m.size = 256 * KiB;
     umf_test_child_t child;
     ASSERT_EQ(umf_test_child_start(&child, "contract_producer", nullptr), 0);
