@@ -270,6 +270,28 @@ typedef struct bench_paired_t {
 // False if a batch failed or a thread could not start (nothing written).
 bool bench_measure_paired(const bench_run_t *run, const bench_paired_t *m);
 
+// A measurement of one path: batches of n operations on `threads` threads
+// (one arg each); writes `name` (ns per operation, throughput). False, with
+// nothing written, as bench_measure_paired.
+typedef struct bench_single_t {
+    const char *name;
+    long long size;
+    unsigned threads;
+    long long live;
+    bench_batch_fn fn;
+    void *arg[BENCH_MAX_THREADS];
+} bench_single_t;
+
+bool bench_measure_single(const bench_run_t *run, const bench_single_t *m);
+
+// The line of a record that the emulated drivers' free reads
+// (mock/mock_registry.h: an arena record's first line).
+#define BENCH_DRIVER_RECORD_LINE 64
+
+// The bytes random_miss chases through at `live` allocations per set: the
+// provider's ownership table and the drivers' record lines of both sets.
+size_t bench_miss_bytes(size_t live);
+
 // Reports a failed provider call with the provider's native error.
 void bench_provider_error(const bench_run_t *run, const char *what,
                           umf_result_t ret);

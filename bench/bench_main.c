@@ -44,7 +44,8 @@ static void usage(FILE *out) {
         "allocations:\n     each step frees a random one and allocates 64 B.."
         "4 KiB in its place\n     (as RMM's random_allocations), ns per step "
         "through the provider and\n     through the raw driver, added ns and "
-        "ratio;\n"
+        "ratio, and one cache miss at that\n     scale (a pointer chase over "
+        "as much memory as the table and the\n     driver's records);\n"
         "  3. 1 and 2 threads: throughput and the provider/raw ratio;\n"
         "  3b. Level Zero: another thread's alloc+free during resident device "
         "changes\n     over 400 000 live allocations (p50, p99, max);\n"
@@ -106,6 +107,12 @@ static void usage(FILE *out) {
         "  random_raw           the same step on raw driver calls\n"
         "  random_added         provider minus raw, repetition by "
         "repetition\n"
+        "  random_miss          one dependent load (a pointer chase) over "
+        "as many bytes\n                       (size) as the ownership table "
+        "and the driver's records\n                       hold at L live: "
+        "this machine's cache miss at that\n                       scale; "
+        "random_added's target from 100 000 live on is it\n"
+        "                       plus 15 ns\n"
         "  residency_idle       one alloc+free (wall ns) with no change "
         "running: p99_ns,\n                       max_ns\n"
         "  residency_stall      the same while another thread changes the "
@@ -133,7 +140,8 @@ static void usage(FILE *out) {
         " unless it is set, for the live\nallocations (each takes a page).\n"
         "\n"
         "The table ends with one summary line per headline ratio and its "
-        "target.\nExit status: 0, or 1 if a measurement failed, 2 for bad "
+        "target (or\n\"a figure\" where it has none).\nExit status: 0, or 1 if "
+        "a measurement failed, 2 for bad "
         "options.\n");
 }
 

@@ -11,12 +11,22 @@
 // The sets grow from one level to the next (an allocation made for 1 000 is
 // still alive at 1 000 000) and are freed at the end. Both sides draw the
 // same sequence of slots and sizes.
+//
+// At each level the same run measures one cache miss of this machine at that
+// scale (random_miss): a chase of dependent loads through the lines of a
+// buffer as large as the provider's ownership table and the driver's records
+// of both sets together, in huge pages as those are. A provider that checks
+// every free reads its own record of the allocation first, so one such miss
+// is the price of the check; random_added is measured against it.
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include "bench.h"
+#include "ownership_table.h"
+#include "util_huge.h"
 
 #define RANDOM_SEED 0x9e3779b97f4a7c15ull
 
@@ -43,6 +53,89 @@ static void slots_unmap(bench_random_slot_t *slots, size_t n) {
     if (slots != NULL) {
         munmap(slots, n * sizeof(bench_random_slot_t));
     }
+}
+
+// ---- One cache miss at the scale of `live` ---------------------------------
+
+#define LINE 64
+
+size_t bench_miss_bytes(size_t live) {
+    // The provider's table, and the line of each record that the emulated
+    // drivers' free reads, for the provider's set and the raw one.
+    return umf_own_table_bytes(live) + 2 * live * BENCH_DRIVER_RECORD_LINE;
+}
+
+typedef struct chase_t {
+    void **start;
+    void **at; // where the chase goes on from
+} chase_t;
+
+static bool chase(void *arg, long n) {
+    chase_t *c = arg;
+    void **p = c->at;
+    for (long i = 0; i < n; i++) {
+        p = (void **)*p;
+    }
+    // Kept, so that the loads are not dropped.
+    c->at = p;
+    return p != NULL;
+}
+
+// The lines of buf (lines of LINE bytes) linked in one random cycle
+// (Sattolo's algorithm), so that every load waits for the one before and
+// the prefetchers cannot guess the next.
+static bool link_lines(char *buf, size_t lines) {
+    uint32_t *order = malloc(lines * sizeof(*order));
+    if (order == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < lines; i++) {
+        order[i] = (uint32_t)i;
+    }
+    bench_random_t r = {NULL, 0, 0x2545f4914f6cdd1dull};
+    for (size_t i = lines - 1; i > 0; i--) {
+        size_t j =
+            (size_t)(((unsigned __int128)bench_random_u64(&r) * i) >> 64);
+        uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (size_t i = 0; i < lines; i++) {
+        size_t next = order[(i + 1) % lines];
+        *(void **)(buf + (size_t)order[i] * LINE) = buf + next * LINE;
+    }
+    free(order);
+    return true;
+}
+
+// Writes random_miss for `live`: ns per dependent load over
+// bench_miss_bytes(live) (its size).
+static bool measure_miss(const bench_run_t *run, size_t live) {
+    size_t bytes = bench_miss_bytes(live);
+    size_t lines = bytes / LINE;
+    // Mapped as the table's large arrays and the drivers' records are.
+    char *buf =
+        lines >= 2 && lines <= UINT32_MAX ? umf_huge_map(bytes, 1) : NULL;
+    if (buf == NULL) {
+        bench_fail(run->backend->name,
+                   "cannot map %zu bytes for the cache-miss measurement",
+                   bytes);
+        return false;
+    }
+    bool ok = link_lines(buf, lines);
+    if (ok) {
+        chase_t c = {(void **)buf, (void **)buf};
+        // A lap first: every page faulted in, the lines as far from the
+        // core as the run leaves them.
+        (void)chase(&c, (long)lines);
+        bench_single_t m = {
+            "random_miss", (long long)bytes, 1, (long long)live, chase, {&c}};
+        ok = bench_measure_single(run, &m);
+    } else {
+        bench_fail(run->backend->name, "out of host memory");
+    }
+    munmap(buf, umf_huge_size(bytes));
+    return ok;
 }
 
 static bool provider_random(void *arg, long n) {
@@ -175,6 +268,8 @@ static bool run_random(const bench_run_t *run) {
                            "live allocations",
                            live);
             }
+        } else {
+            ok = measure_miss(run, live);
         }
     }
 out:

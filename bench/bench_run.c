@@ -398,23 +398,43 @@ const bench_measure_t bench_measure_threads = {
     .run = run_threads,
 };
 
-static bool measure_native_error(const bench_run_t *run, unsigned threads) {
-    static team_t team;
+bool bench_measure_single(const bench_run_t *run, const bench_single_t *m) {
+    static team_t team; // large; one measurement at a time
     team_t *t = &team;
     memset(t, 0, sizeof(*t));
     t->o = run->o;
     t->backend = run->backend;
     t->driver = run->driver;
-    t->threads = threads;
+    t->threads = m->threads;
     t->sides = 1;
+    for (unsigned i = 0; i < m->threads; i++) {
+        t->side[0].arg[i] = m->arg[i];
+    }
+    t->side[0].fn = m->fn;
+    if (!team_run(t)) {
+        return false;
+    }
+    double samples[BENCH_MAX_REPS];
+    team_samples(t, 0, samples);
+    bench_result_t r;
+    bench_result_init(&r, m->name, run->backend->name, run->mode, m->size,
+                      m->threads, m->live);
+    bench_summarize(&r, samples, run->o->reps);
+    r.throughput = team_throughput(t, 0);
+    bench_write_result(&r);
+    return true;
+}
+
+static bool measure_native_error(const bench_run_t *run, unsigned threads) {
     native_error_arg_t args[BENCH_MAX_THREADS];
+    bench_single_t m = {"native_error",     -1,    threads, 0,
+                        native_error_reads, {NULL}};
     for (unsigned i = 0; i < threads; i++) {
         args[i] =
             (native_error_arg_t){run->provider, false, 0, UMF_RESULT_SUCCESS};
-        t->side[0].arg[i] = &args[i];
+        m.arg[i] = &args[i];
     }
-    t->side[0].fn = native_error_reads;
-    if (!team_run(t)) {
+    if (!bench_measure_single(run, &m)) {
         bench_fail(run->backend->name,
                    "the error path failed: an allocation of %zu bytes gave "
                    "umf_result_t %d, or the native error was missing or "
@@ -422,14 +442,6 @@ static bool measure_native_error(const bench_run_t *run, unsigned threads) {
                    IMPOSSIBLE_SIZE, (int)args[0].error);
         return false;
     }
-    double samples[BENCH_MAX_REPS];
-    team_samples(t, 0, samples);
-    bench_result_t r;
-    bench_result_init(&r, "native_error", run->backend->name, run->mode, -1,
-                      threads, 0);
-    bench_summarize(&r, samples, run->o->reps);
-    r.throughput = team_throughput(t, 0);
-    bench_write_result(&r);
     return true;
 }
 

@@ -83,6 +83,7 @@ if(MOCKS)
         random_provider
         random_raw
         random_added
+        random_miss
         native_error
         ipc_get_put
         ipc_get_put_again

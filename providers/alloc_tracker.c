@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "gpu_log.h"
 #include "util_common.h"
 #include "util_hash_map.h"
 #include "util_umf_log.h"
@@ -90,7 +91,7 @@ umf_result_t umf_alloc_tracker_init(umf_alloc_tracker_t *t) {
     t->in_use = 0;
     t->shards = aligned_alloc(64, sizeof(*t->shards) * SHARD_COUNT);
     if (t->shards == NULL) {
-        UMF_LOG_ERROR("allocation tracker: out of host memory");
+        UMF_GPU_LOG_RETURNED("allocation tracker: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     for (unsigned i = 0; i < SHARD_COUNT; i++) {
@@ -170,7 +171,7 @@ static umf_result_t insert_new_record(umf_alloc_tracker_t *t, record_t *rec,
                                    npieces);
     }
     if (ret != UMF_RESULT_SUCCESS) {
-        UMF_LOG_ERROR("allocation tracker: out of host memory");
+        UMF_GPU_LOG_RETURNED("allocation tracker: out of host memory");
         goto out;
     }
     mark_in_use(t);
@@ -216,7 +217,7 @@ umf_result_t umf_alloc_tracker_add(umf_alloc_tracker_t *t, void *ptr,
     record_t *rec = new_record(driver_base, driver_size);
     piece_t *p = malloc(sizeof(*p));
     if (rec == NULL || p == NULL) {
-        UMF_LOG_ERROR("allocation tracker: out of host memory");
+        UMF_GPU_LOG_RETURNED("allocation tracker: out of host memory");
         goto err_free;
     }
     *p = (piece_t){start, size, rec, NULL, NULL};
@@ -241,8 +242,8 @@ bool umf_alloc_split_sizes_ok(const char *who, const void *ptr,
                               size_t total_size, size_t first_size) {
     if (ptr == NULL || first_size == 0 || first_size >= total_size ||
         (uintptr_t)ptr > UINTPTR_MAX - total_size) {
-        UMF_LOG_ERROR("%s: %p, total %zu, first %zu: sizes out of range", who,
-                      ptr, total_size, first_size);
+        UMF_GPU_LOG_RETURNED("%s: %p, total %zu, first %zu: sizes out of range",
+                             who, ptr, total_size, first_size);
         return false;
     }
     return true;
@@ -261,7 +262,7 @@ umf_result_t umf_alloc_tracker_split_whole(umf_alloc_tracker_t *t, void *ptr,
     piece_t *second = malloc(sizeof(*second));
     umf_result_t ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (rec == NULL || first == NULL || second == NULL) {
-        UMF_LOG_ERROR("allocation split: out of host memory");
+        UMF_GPU_LOG_RETURNED("allocation split: out of host memory");
         goto err_free;
     }
     *first = (piece_t){start, first_size, rec, NULL, second};
@@ -294,7 +295,7 @@ umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
     }
     piece_t *second = malloc(sizeof(*second));
     if (second == NULL) {
-        UMF_LOG_ERROR("allocation split: out of host memory");
+        UMF_GPU_LOG_RETURNED("allocation split: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     uintptr_t second_start = start + first_size;
@@ -312,9 +313,10 @@ umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
     }
     *tracked = true;
     if (p->size != total_size) {
-        UMF_LOG_ERROR("allocation split: the piece at %p has %zu bytes, not "
-                      "%zu",
-                      ptr, p->size, total_size);
+        UMF_GPU_LOG_RETURNED(
+            "allocation split: the piece at %p has %zu bytes, not "
+            "%zu",
+            ptr, p->size, total_size);
         ret = UMF_RESULT_ERROR_INVALID_ARGUMENT;
         goto out;
     }
@@ -324,8 +326,8 @@ umf_result_t umf_alloc_tracker_split(umf_alloc_tracker_t *t, void *ptr,
         ret = umf_hash_map_get(&s2->pieces, second_start) != NULL
                   ? UMF_RESULT_ERROR_INVALID_ARGUMENT
                   : UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        UMF_LOG_ERROR("allocation split: cannot record the piece at %p",
-                      (void *)second_start);
+        UMF_GPU_LOG_RETURNED("allocation split: cannot record the piece at %p",
+                             (void *)second_start);
         goto out;
     }
     record_t *rec = p->record;
@@ -350,8 +352,8 @@ umf_result_t umf_alloc_tracker_merge(umf_alloc_tracker_t *t, void *low,
                                      void *high, size_t total_size) {
     uintptr_t lo = (uintptr_t)low, hi = (uintptr_t)high;
     if (low == NULL || high == NULL || hi <= lo) {
-        UMF_LOG_ERROR("allocation merge: %p and %p are not in order", low,
-                      high);
+        UMF_GPU_LOG_RETURNED("allocation merge: %p and %p are not in order",
+                             low, high);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     uintptr_t keys[2] = {lo, hi};
@@ -362,9 +364,10 @@ umf_result_t umf_alloc_tracker_merge(umf_alloc_tracker_t *t, void *low,
     piece_t *ph = umf_hash_map_get(&sh->pieces, hi);
     umf_result_t ret = UMF_RESULT_ERROR_INVALID_ARGUMENT;
     if (pl == NULL || ph == NULL || pl->record != ph->record) {
-        UMF_LOG_ERROR("allocation merge: %p and %p are not pieces of one "
-                      "driver allocation",
-                      low, high);
+        UMF_GPU_LOG_RETURNED(
+            "allocation merge: %p and %p are not pieces of one "
+            "driver allocation",
+            low, high);
         goto out;
     }
     record_t *rec = pl->record;
@@ -372,9 +375,10 @@ umf_result_t umf_alloc_tracker_merge(umf_alloc_tracker_t *t, void *low,
     if (pl->next != ph || lo + pl->size != hi ||
         total_size != pl->size + ph->size) {
         pthread_mutex_unlock(&rec->lock);
-        UMF_LOG_ERROR("allocation merge: %p (%zu bytes) and %p (%zu bytes) "
-                      "are not adjacent or do not total %zu bytes",
-                      low, pl->size, high, ph->size, total_size);
+        UMF_GPU_LOG_RETURNED(
+            "allocation merge: %p (%zu bytes) and %p (%zu bytes) "
+            "are not adjacent or do not total %zu bytes",
+            low, pl->size, high, ph->size, total_size);
         goto out;
     }
     pl->size = total_size;
@@ -407,8 +411,9 @@ umf_result_t umf_alloc_tracker_remove(umf_alloc_tracker_t *t, void *ptr,
     }
     if (size != 0 && size != p->size) {
         pthread_mutex_unlock(&s->lock);
-        UMF_LOG_ERROR("free: the allocation at %p has %zu bytes, not %zu", ptr,
-                      p->size, size);
+        UMF_GPU_LOG_RETURNED(
+            "free: the allocation at %p has %zu bytes, not %zu", ptr, p->size,
+            size);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     (void)umf_hash_map_remove(&s->pieces, start);

@@ -134,6 +134,21 @@ void umf_gpu_stats_count_shared(umf_gpu_stats_t *stats, int64_t bytes,
     }
 }
 
+void umf_gpu_stats_reset_peak(umf_gpu_stats_t *stats) {
+    int64_t current =
+        __atomic_load_n(&stats->global.flushed_bytes, __ATOMIC_RELAXED);
+    for (unsigned i = 0; i <= UMF_GPU_STATS_SLOTS; i++) {
+        umf_gpu_stats_shard_t *sh = &stats->shards[i];
+        int64_t delta = UMF_GPU_STATS_LOAD_(&sh->delta_bytes);
+        // A shard's owner raises its mark with a plain store; one racing
+        // with this store is a count during the reset (see the header).
+        UMF_GPU_STATS_STORE_(&sh->delta_hwm, delta);
+        current += delta;
+    }
+    __atomic_store_n(&stats->global.peak_bytes, current > 0 ? current : 0,
+                     __ATOMIC_RELAXED);
+}
+
 static uint64_t clamp(int64_t v) {
     return v > 0 ? (uint64_t)v : 0;
 }
@@ -143,13 +158,14 @@ void umf_gpu_stats_read(const umf_gpu_stats_t *stats,
     int64_t flushed =
         __atomic_load_n(&stats->global.flushed_bytes, __ATOMIC_RELAXED);
     int64_t peak = __atomic_load_n(&stats->global.peak_bytes, __ATOMIC_RELAXED);
-    int64_t deltas = 0, hwm = 0, exported = 0, open = 0;
+    int64_t deltas = 0, fall = 0, exported = 0, open = 0;
     uint64_t allocs = 0, frees = 0, hits = 0, misses = 0;
     for (unsigned i = 0; i <= UMF_GPU_STATS_SLOTS; i++) {
         const umf_gpu_stats_shard_t *sh = &stats->shards[i];
-        int64_t h = UMF_GPU_STATS_LOAD_(&sh->delta_hwm);
-        deltas += UMF_GPU_STATS_LOAD_(&sh->delta_bytes);
-        hwm = h > hwm ? h : hwm;
+        int64_t delta = UMF_GPU_STATS_LOAD_(&sh->delta_bytes);
+        int64_t f = UMF_GPU_STATS_LOAD_(&sh->delta_hwm) - delta;
+        deltas += delta;
+        fall = f > fall ? f : fall;
         allocs += UMF_GPU_STATS_LOAD_(&sh->alloc_count);
         frees += UMF_GPU_STATS_LOAD_(&sh->free_count);
         exported += UMF_GPU_STATS_LOAD_(&sh->ipc_exported);
@@ -158,11 +174,9 @@ void umf_gpu_stats_read(const umf_gpu_stats_t *stats,
         misses += UMF_GPU_STATS_LOAD_(&sh->cache_misses);
     }
     int64_t current = flushed + deltas;
-    if (flushed + hwm > peak) {
-        peak = flushed + hwm;
-    }
-    if (current > peak) {
-        peak = current;
+    // The total when a shard was at its high water mark, the others as now.
+    if (current + fall > peak) {
+        peak = current + fall;
     }
     out->allocated_bytes = clamp(current);
     out->peak_bytes = clamp(peak);

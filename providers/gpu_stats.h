@@ -19,14 +19,20 @@
 // What a read reports:
 //   allocated_bytes = flushed total + the sum of all deltas, exact whenever
 //     no count runs concurrently with the read.
-//   peak_bytes = max(peak, flushed total + the highest high water mark,
-//     allocated_bytes). Exact while one thread at a time allocates and frees
-//     through the provider. With n threads counting concurrently, it can be
-//     off the true peak by less than (n + 1) * UMF_GPU_STATS_FLUSH_BYTES in
-//     either direction: the deltas other threads have not flushed are not
-//     seen when one thread flushes (too low), and a thread's high water mark
-//     is added to a total that other threads may have changed since (too
-//     high).
+//   peak_bytes = max(peak, allocated_bytes + the most any shard's delta
+//     fell since its high water mark). Exact while one thread allocates and
+//     frees through the provider; also while one thread at a time does,
+//     except that a flush raises the peak without the deltas that threads
+//     before it left in their shards. With n threads counting concurrently,
+//     it can be off the true peak by less than (n + 1) *
+//     UMF_GPU_STATS_FLUSH_BYTES in either direction: the deltas other
+//     threads have not flushed are not seen when one thread flushes (too
+//     low), and a shard's fall is added to a total that other threads may
+//     have changed since (too high).
+// A reset of the peak (umf_gpu_stats_reset_peak) makes it allocated_bytes:
+//   the peak and every shard's high water mark are set to what they hold
+//   now. Exact while no count runs; a count racing with it is within the
+//   same bound.
 //   The event counts are exact sums; a read racing with counts sees each at
 //   some recent value (and the net IPC counts never below 0).
 
@@ -97,6 +103,10 @@ void umf_gpu_stats_count_shared(umf_gpu_stats_t *stats, int64_t bytes,
 void umf_gpu_stats_read(const umf_gpu_stats_t *stats,
                         umf_gpu_provider_stats_t *out);
 
+// The peak from now on is the bytes allocated now (UMF's
+// stats.peak_memory.reset).
+void umf_gpu_stats_reset_peak(umf_gpu_stats_t *stats);
+
 #define UMF_GPU_STATS_LOAD_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define UMF_GPU_STATS_STORE_(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
@@ -104,11 +114,14 @@ void umf_gpu_stats_read(const umf_gpu_stats_t *stats,
 static inline umf_gpu_stats_shard_t *
 umf_gpu_stats_own_shard(umf_gpu_stats_t *stats) {
     unsigned slot = umf_gpu_stats_slot;
-    if (UMF_UNLIKELY(slot == 0)) {
-        slot = umf_gpu_stats_take_slot();
+    // One compare for both: no slot taken yet (0), or the overflow one.
+    if (UMF_UNLIKELY(slot - 1u >= UMF_GPU_STATS_SLOTS)) {
+        slot = slot == 0 ? umf_gpu_stats_take_slot() : slot;
+        if (slot > UMF_GPU_STATS_SLOTS) {
+            return NULL;
+        }
     }
-    return UMF_LIKELY(slot <= UMF_GPU_STATS_SLOTS) ? &stats->shards[slot - 1]
-                                                   : NULL;
+    return &stats->shards[slot - 1];
 }
 
 // Adds `delta` to the event counter at `field_offset` of the thread's shard.
@@ -139,11 +152,13 @@ static inline void umf_gpu_stats_count_bytes(umf_gpu_stats_t *stats,
     UMF_GPU_STATS_STORE_(count, UMF_GPU_STATS_LOAD_(count) + 1);
     int64_t delta = UMF_GPU_STATS_LOAD_(&sh->delta_bytes) + bytes;
     UMF_GPU_STATS_STORE_(&sh->delta_bytes, delta);
-    if (delta > UMF_GPU_STATS_LOAD_(&sh->delta_hwm)) {
+    // A free lowers the delta: only an allocation can raise the mark.
+    if (is_alloc && delta > UMF_GPU_STATS_LOAD_(&sh->delta_hwm)) {
         UMF_GPU_STATS_STORE_(&sh->delta_hwm, delta);
     }
-    if (UMF_UNLIKELY(delta >= UMF_GPU_STATS_FLUSH_BYTES ||
-                     delta <= -UMF_GPU_STATS_FLUSH_BYTES)) {
+    // |delta| >= UMF_GPU_STATS_FLUSH_BYTES, in one unsigned compare.
+    if (UMF_UNLIKELY((uint64_t)delta + (UMF_GPU_STATS_FLUSH_BYTES - 1) >=
+                     2 * (uint64_t)UMF_GPU_STATS_FLUSH_BYTES - 1)) {
         umf_gpu_stats_flush(stats, sh);
     }
 }

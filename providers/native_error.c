@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "gpu_log.h"
 #include "util_thread.h"
 #include "util_umf_log.h"
 
@@ -63,7 +64,7 @@ void umf_native_error_set(umf_gpu_provider_kind_t kind, int32_t code,
 
 void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
                                const char *result, const char *detail,
-                               bool warn, const char *fmt, va_list args) {
+                               const char *fmt, va_list args) {
     char call[256];
     if (fmt == NULL || vsnprintf(call, sizeof(call), fmt, args) < 0) {
         call[0] = '\0';
@@ -74,13 +75,8 @@ void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
              result != NULL ? result : "(no description)",
              has_detail ? ": " : "", has_detail ? detail : "");
     umf_native_error_set(kind, code, "%s", message);
-    if (warn) {
-        UMF_LOG_WARN("%s provider: %s", umf_gpu_provider_kind_name(kind),
-                     message);
-    } else {
-        UMF_LOG_ERROR("%s provider: %s", umf_gpu_provider_kind_name(kind),
-                      message);
-    }
+    UMF_GPU_LOG_RETURNED("%s provider: %s", umf_gpu_provider_kind_name(kind),
+                         message);
 }
 
 umf_result_t umf_native_error_set_load_failure(umf_gpu_provider_kind_t kind,

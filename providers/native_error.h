@@ -37,13 +37,13 @@ void umf_native_error_set_v(umf_gpu_provider_kind_t kind, int32_t code,
 // What both providers do when a driver call fails: store `code` and
 // "<call> failed: <result>[: <detail>]" for the calling thread (the call
 // printf-formatted from fmt; `result` names the code; `detail` may be NULL)
-// and log that message once, as "<kind> provider: <message>", at warning
-// level when `warn` (a failure pools meet in normal operation, such as
-// device memory running out) and as an error otherwise.
+// and log that message once, as "<kind> provider: <message>", as a failure
+// returned to the caller (gpu_log.h: info level, nothing on stderr by
+// default; the caller has the result and this native error).
 void umf_native_error_report_v(umf_gpu_provider_kind_t kind, int32_t code,
                                const char *result, const char *detail,
-                               bool warn, const char *fmt, va_list args)
-    __attribute__((format(printf, 6, 0)));
+                               const char *fmt, va_list args)
+    __attribute__((format(printf, 5, 0)));
 
 // What both providers do when their driver could not be loaded (`err` from
 // umf_ze_loader_error() or umf_cuda_driver_error()): store its code and

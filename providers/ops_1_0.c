@@ -9,7 +9,9 @@
 // state, adapting the signature (const params and ptr, umf_result_t from
 // finalize, get_last_native_error and get_name). No provider logic lives
 // here: a provider made from either table behaves the same. Only ext_ctl is
-// new, and it reads what the provider already keeps (its name, its stats).
+// new, and it serves what the provider already keeps (its name, its stats,
+// whose peak it can reset). docs/umf-1x.md says what a UMF 1.x core makes
+// of each answer.
 
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +204,36 @@ static umf_result_t ctl_size(void *arg, size_t size, uint64_t value) {
     return UMF_RESULT_SUCCESS;
 }
 
+// The control queries served (the name after "umf.provider.by_handle.<h>."
+// and the query type), as UMF's own providers name them.
+typedef enum ctl_query_t {
+    CTL_NAME,       // read: the provider's name
+    CTL_ALLOCATED,  // read: stats.allocated_memory
+    CTL_PEAK,       // read: stats.peak_memory
+    CTL_PEAK_RESET, // runnable: the peak becomes what is allocated now
+    CTL_NONE,
+} ctl_query_t;
+
+static ctl_query_t ctl_query_of(const char *name,
+                                umf_gpu_ctl_query_type_t type) {
+    static const struct {
+        const char *name;
+        umf_gpu_ctl_query_type_t type;
+    } served[] = {
+        [CTL_NAME] = {"name", UMF_GPU_CTL_QUERY_READ},
+        [CTL_ALLOCATED] = {"stats.allocated_memory", UMF_GPU_CTL_QUERY_READ},
+        [CTL_PEAK] = {"stats.peak_memory", UMF_GPU_CTL_QUERY_READ},
+        [CTL_PEAK_RESET] = {"stats.peak_memory.reset",
+                            UMF_GPU_CTL_QUERY_RUNNABLE},
+    };
+    for (unsigned i = 0; i < CTL_NONE; i++) {
+        if (strcmp(name, served[i].name) == 0 && type == served[i].type) {
+            return (ctl_query_t)i;
+        }
+    }
+    return CTL_NONE;
+}
+
 static umf_result_t adapt_ctl(void *provider, umf_gpu_ctl_query_source_t source,
                               const char *name, void *arg, size_t size,
                               umf_gpu_ctl_query_type_t queryType,
@@ -211,16 +243,13 @@ static umf_result_t adapt_ctl(void *provider, umf_gpu_ctl_query_source_t source,
     if (a == NULL || name == NULL) {
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    bool is_name = strcmp(name, "name") == 0;
-    bool is_allocated = strcmp(name, "stats.allocated_memory") == 0;
-    bool is_peak = strcmp(name, "stats.peak_memory") == 0;
-    if (!(is_name || is_allocated || is_peak) ||
-        queryType != UMF_GPU_CTL_QUERY_READ) {
+    ctl_query_t q = ctl_query_of(name, queryType);
+    if (q == CTL_NONE) {
         UMF_LOG_DEBUG("1.0 ops table: ctl '%s' (query type %d) is not served",
                       name, (int)queryType);
         return UMF_RESULT_ERROR_NOT_SUPPORTED;
     }
-    if (is_name) {
+    if (q == CTL_NAME) {
         const char *own = a->ops->get_name(a->priv);
         size_t len = own != NULL ? strlen(own) : 0;
         if (arg == NULL || size <= len) {
@@ -233,10 +262,17 @@ static umf_result_t adapt_ctl(void *provider, umf_gpu_ctl_query_source_t source,
     if (cls == NULL) {
         return UMF_RESULT_ERROR_NOT_SUPPORTED;
     }
+    if (q == CTL_PEAK_RESET) {
+        // Takes no argument (umfCtlExec(name, NULL, 0) as UMF's own
+        // providers are reset); one given is ignored, as they ignore it.
+        umf_gpu_stats_reset_peak(cls->stats(a->priv));
+        return UMF_RESULT_SUCCESS;
+    }
     umf_gpu_provider_stats_t stats;
     umf_gpu_stats_read(cls->stats(a->priv), &stats);
     return ctl_size(arg, size,
-                    is_allocated ? stats.allocated_bytes : stats.peak_bytes);
+                    q == CTL_ALLOCATED ? stats.allocated_bytes
+                                       : stats.peak_bytes);
 }
 
 umf_result_t umf_gpu_ops_1_0_provider_state(

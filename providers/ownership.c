@@ -2,6 +2,7 @@
 
 #include "ownership.h"
 
+#include "gpu_log.h"
 #include "util_umf_log.h"
 
 // Pieces a walk visits between two takes of a segment lock: one batch of
@@ -46,7 +47,7 @@ umf_result_t umf_ownership_add_failed(umf_ownership_t *o, void *ptr,
                       o->who, ptr);
         return UMF_RESULT_ERROR_UNKNOWN;
     }
-    UMF_LOG_ERROR("%s: out of host memory to record %p", o->who, ptr);
+    UMF_GPU_LOG_RETURNED("%s: out of host memory to record %p", o->who, ptr);
     return ret;
 }
 
@@ -100,22 +101,25 @@ static umf_result_t refuse_free(umf_ownership_t *o, void *ptr, size_t size,
                                 umf_own_take_t took, uint64_t word) {
     switch (took) {
     case UMF_OWN_WRONG_SIZE:
-        UMF_LOG_ERROR("%s free: the allocation at %p has %zu bytes, not %zu",
-                      o->who, ptr, (size_t)umf_own_size(word), size);
+        UMF_GPU_LOG_RETURNED(
+            "%s free: the allocation at %p has %zu bytes, not %zu", o->who, ptr,
+            (size_t)umf_own_size(word), size);
         break;
     case UMF_OWN_BEING_FREED:
-        UMF_LOG_ERROR("%s free: %p is being freed by another thread", o->who,
-                      ptr);
+        UMF_GPU_LOG_RETURNED("%s free: %p is being freed by another thread",
+                             o->who, ptr);
         break;
     case UMF_OWN_EXT_ENTRY:
-        UMF_LOG_ERROR("%s free: %p is a piece freed already; other pieces of "
-                      "its allocation are still in use",
-                      o->who, ptr);
+        UMF_GPU_LOG_RETURNED(
+            "%s free: %p is a piece freed already; other pieces of "
+            "its allocation are still in use",
+            o->who, ptr);
         break;
     default:
-        UMF_LOG_ERROR("%s free: %p is not an allocation of this provider (or "
-                      "was freed already)",
-                      o->who, ptr);
+        UMF_GPU_LOG_RETURNED(
+            "%s free: %p is not an allocation of this provider (or "
+            "was freed already)",
+            o->who, ptr);
         break;
     }
     return UMF_RESULT_ERROR_INVALID_ARGUMENT;
@@ -219,13 +223,15 @@ umf_result_t umf_ownership_split(umf_ownership_t *o, void *ptr,
         umf_own_table_mark_ext(&o->table, key_of(ptr), total_size, true, &word);
     if (r != UMF_OWN_TAKEN) {
         if (r == UMF_OWN_WRONG_SIZE) {
-            UMF_LOG_ERROR("%s allocation_split of %p: the allocation has %zu "
-                          "bytes, not %zu",
-                          o->who, ptr, (size_t)umf_own_size(word), total_size);
+            UMF_GPU_LOG_RETURNED(
+                "%s allocation_split of %p: the allocation has %zu "
+                "bytes, not %zu",
+                o->who, ptr, (size_t)umf_own_size(word), total_size);
         } else {
-            UMF_LOG_ERROR("%s allocation_split: %p is not an allocation or "
-                          "piece of this provider",
-                          o->who, ptr);
+            UMF_GPU_LOG_RETURNED(
+                "%s allocation_split: %p is not an allocation or "
+                "piece of this provider",
+                o->who, ptr);
         }
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
@@ -241,9 +247,10 @@ umf_result_t umf_ownership_split(umf_ownership_t *o, void *ptr,
 umf_result_t umf_ownership_merge(umf_ownership_t *o, void *low, void *high,
                                  size_t total_size) {
     if (!umf_alloc_tracker_in_use(&o->pieces)) {
-        UMF_LOG_ERROR("%s allocation_merge: %p and %p are not pieces of one "
-                      "allocation of this provider (nothing was ever split)",
-                      o->who, low, high);
+        UMF_GPU_LOG_RETURNED(
+            "%s allocation_merge: %p and %p are not pieces of one "
+            "allocation of this provider (nothing was ever split)",
+            o->who, low, high);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     return umf_alloc_tracker_merge(&o->pieces, low, high, total_size);
@@ -256,8 +263,8 @@ umf_result_t umf_ownership_find(umf_ownership_t *o, const void *driver_base,
     uint64_t word = 0;
     if (driver_base == NULL ||
         !umf_own_table_lookup(&o->table, key_of(driver_base), &word)) {
-        UMF_LOG_ERROR("%s: %p is not memory this provider allocated", o->who,
-                      addr);
+        UMF_GPU_LOG_RETURNED("%s: %p is not memory this provider allocated",
+                             o->who, addr);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     if ((word & UMF_OWN_EXT) != 0) {
@@ -272,9 +279,10 @@ umf_result_t umf_ownership_find(umf_ownership_t *o, const void *driver_base,
         out->driver_size = out->size;
         return UMF_RESULT_SUCCESS;
     }
-    UMF_LOG_ERROR("%s: %p is in allocation %p of the driver, but in nothing "
-                  "the provider handed out",
-                  o->who, addr, driver_base);
+    UMF_GPU_LOG_RETURNED(
+        "%s: %p is in allocation %p of the driver, but in nothing "
+        "the provider handed out",
+        o->who, addr, driver_base);
     return UMF_RESULT_ERROR_INVALID_ARGUMENT;
 }
 

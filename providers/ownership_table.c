@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "gpu_log.h"
 #include "util_huge.h"
 #include "util_umf_log.h"
 
@@ -39,7 +40,7 @@ static void wait_a_little(unsigned *spins) {
 umf_result_t umf_own_table_init(umf_own_table_t *t) {
     t->segments = aligned_alloc(64, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
     if (t->segments == NULL) {
-        UMF_LOG_ERROR("ownership table: out of host memory");
+        UMF_GPU_LOG_RETURNED("ownership table: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     memset(t->segments, 0, sizeof(*t->segments) * UMF_OWN_SEGMENTS);
@@ -160,6 +161,9 @@ static umf_own_slot_t *rehash_locked(umf_own_segment_t *s,
     size_t old_capacity = old != NULL ? s->mask + 1 : 0;
     s->slots = slots;
     s->mask = capacity - 1;
+    // Grows at 3/4 load, shrinks below 1/16 (ownership_table.h).
+    s->grow_at = capacity / 4 * 3;
+    s->shrink_at = capacity > MIN_CAPACITY ? capacity / 16 : 0;
     s->shift = 64 - log2_of(capacity);
     s->walk_from = 0;
     for (size_t j = 0; j < old_capacity; j++) {
@@ -201,8 +205,8 @@ bool umf_own_resize(umf_own_table_t *t, umf_own_segment_t *s, bool grow) {
         }
         umf_own_slot_t *slots = array_alloc(t, want * sizeof(*slots));
         if (slots == NULL) {
-            UMF_LOG_ERROR("ownership table: out of host memory for %zu slots",
-                          want);
+            UMF_GPU_LOG_RETURNED(
+                "ownership table: out of host memory for %zu slots", want);
             return false;
         }
         umf_own_lock(&s->lock);
@@ -228,7 +232,7 @@ umf_result_t umf_own_insert_slow(umf_own_table_t *t, uint64_t key,
     umf_own_segment_t *s = umf_own_segment_of(t, hash);
     for (;;) {
         umf_own_lock(&s->lock);
-        if (s->slots != NULL && (s->count + 1) * 4 <= (s->mask + 1) * 3) {
+        if (s->count < s->grow_at) {
             break;
         }
         umf_own_unlock(&s->lock);
@@ -522,7 +526,8 @@ umf_result_t umf_own_table_walk(umf_own_table_t *t, umf_own_visit_fn visit,
     if (batch > 64) {
         items = malloc(batch * sizeof(*items));
         if (items == NULL) {
-            UMF_LOG_ERROR("ownership table: out of host memory for a walk");
+            UMF_GPU_LOG_RETURNED(
+                "ownership table: out of host memory for a walk");
             return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
     }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cuda/cuda_result.h"
+#include "gpu_log.h"
 #include "gpu_params.h"
 #include "gpu_provider.h"
 #include "native_error.h"
@@ -53,10 +54,8 @@ umf_result_t umf_cuda_call_failed(CUresult res, const char *hint,
     umf_cuda_result_describe(res, result, sizeof(result));
     va_list args;
     va_start(args, fmt);
-    // Pools meet device memory running out in normal operation and may trim
-    // and retry: a warning, not an error.
     umf_native_error_report_v(UMF_GPU_PROVIDER_KIND_CUDA, (int32_t)res, result,
-                              hint, res == CUDA_ERROR_OUT_OF_MEMORY, fmt, args);
+                              hint, fmt, args);
     va_end(args);
     return umf_cuda_result_to_umf(res);
 }
@@ -70,6 +69,11 @@ umf_result_t umf_cuda_ctx_restore_failed(const umf_cuda_driver_t *cu,
                      (void *)saved, (int)res);
         return UMF_RESULT_SUCCESS;
     }
+    // The caller's thread is left with another context current, whatever
+    // the call returns: an error the result does not tell.
+    UMF_LOG_ERROR("CUDA provider: the caller's context %p could not be made "
+                  "current again (%d, then %d); the provider's is current",
+                  (void *)saved, (int)res, (int)again);
     return umf_cuda_call_failed(
         again, "the caller's context could not be made current again",
         "cuCtxSetCurrent(ctx=%p)", (void *)saved);
@@ -125,7 +129,7 @@ umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsCreate(
     umf_cuda_memory_provider_params_handle_t *hParams) {
     if (hParams == NULL) {
-        UMF_LOG_ERROR("%s: NULL hParams", __func__);
+        UMF_GPU_LOG_RETURNED("%s: NULL hParams", __func__);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     const umf_cuda_driver_t *cu = NULL;
@@ -150,7 +154,7 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsCreate(
     umf_cuda_memory_provider_params_handle_t params =
         calloc(1, sizeof(*params));
     if (params == NULL) {
-        UMF_LOG_ERROR("%s: out of host memory", __func__);
+        UMF_GPU_LOG_RETURNED("%s: out of host memory", __func__);
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     params->context = ctx;
@@ -172,7 +176,7 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetContext(
     umf_cuda_memory_provider_params_handle_t hParams, void *hContext) {
     UMF_GPU_CHECK_PARAMS(hParams);
     if (hContext == NULL) {
-        UMF_LOG_ERROR("%s: NULL context", __func__);
+        UMF_GPU_LOG_RETURNED("%s: NULL context", __func__);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     hParams->context = (CUcontext)hContext;
@@ -183,7 +187,8 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetDevice(
     umf_cuda_memory_provider_params_handle_t hParams, int hDevice) {
     UMF_GPU_CHECK_PARAMS(hParams);
     if (hDevice < 0) {
-        UMF_LOG_ERROR("%s: negative device ordinal %d", __func__, hDevice);
+        UMF_GPU_LOG_RETURNED("%s: negative device ordinal %d", __func__,
+                             hDevice);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     hParams->device = hDevice;
@@ -231,19 +236,21 @@ check_alloc_flags(const struct umf_cuda_memory_provider_params_t *in,
     switch (in->memory_type) {
     case UMF_MEMORY_TYPE_DEVICE:
         if (in->alloc_flags_set && in->alloc_flags != 0) {
-            UMF_LOG_ERROR("CUDA provider: DEVICE memory (cuMemAlloc) takes no "
-                          "allocation flags, got 0x%x",
-                          in->alloc_flags);
+            UMF_GPU_LOG_RETURNED(
+                "CUDA provider: DEVICE memory (cuMemAlloc) takes no "
+                "allocation flags, got 0x%x",
+                in->alloc_flags);
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         p->alloc_flags = 0;
         return UMF_RESULT_SUCCESS;
     case UMF_MEMORY_TYPE_HOST:
         if (in->alloc_flags & ~host_flags) {
-            UMF_LOG_ERROR("CUDA provider: HOST allocation flags 0x%x are not "
-                          "a combination of CU_MEMHOSTALLOC_PORTABLE, "
-                          "_DEVICEMAP and _WRITECOMBINED",
-                          in->alloc_flags);
+            UMF_GPU_LOG_RETURNED(
+                "CUDA provider: HOST allocation flags 0x%x are not "
+                "a combination of CU_MEMHOSTALLOC_PORTABLE, "
+                "_DEVICEMAP and _WRITECOMBINED",
+                in->alloc_flags);
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         p->alloc_flags = in->alloc_flags;
@@ -254,17 +261,19 @@ check_alloc_flags(const struct umf_cuda_memory_provider_params_t *in,
             in->alloc_flags_set ? in->alloc_flags : CU_MEM_ATTACH_GLOBAL;
         if (p->alloc_flags != CU_MEM_ATTACH_GLOBAL &&
             p->alloc_flags != CU_MEM_ATTACH_HOST) {
-            UMF_LOG_ERROR("CUDA provider: SHARED allocation flags 0x%x are "
-                          "neither CU_MEM_ATTACH_GLOBAL nor "
-                          "CU_MEM_ATTACH_HOST",
-                          in->alloc_flags);
+            UMF_GPU_LOG_RETURNED(
+                "CUDA provider: SHARED allocation flags 0x%x are "
+                "neither CU_MEM_ATTACH_GLOBAL nor "
+                "CU_MEM_ATTACH_HOST",
+                in->alloc_flags);
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         return UMF_RESULT_SUCCESS;
     default:
-        UMF_LOG_ERROR("CUDA provider: memory type %d is not HOST, DEVICE or "
-                      "SHARED",
-                      (int)in->memory_type);
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider: memory type %d is not HOST, DEVICE or "
+            "SHARED",
+            (int)in->memory_type);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
 }
@@ -286,9 +295,10 @@ static umf_result_t granularity(const umf_cuda_driver_t *cu, CUdevice device,
                                                        : "RECOMMENDED");
     }
     if (!umf_is_pow2(*out)) {
-        UMF_LOG_ERROR("CUDA provider: the driver's allocation granularity of "
-                      "device %d is %zu bytes, not a power of two",
-                      (int)device, *out);
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider: the driver's allocation granularity of "
+            "device %d is %zu bytes, not a power of two",
+            (int)device, *out);
         return UMF_RESULT_ERROR_UNKNOWN;
     }
     return UMF_RESULT_SUCCESS;
@@ -305,9 +315,10 @@ query_device(const struct umf_cuda_memory_provider_params_t *in,
         return umf_cuda_call_failed(res, NULL, "cuDeviceGetCount()");
     }
     if (in->device >= count) {
-        UMF_LOG_ERROR("CUDA provider: device %d is out of range: the driver "
-                      "has %d device(s)",
-                      in->device, count);
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider: device %d is out of range: the driver "
+            "has %d device(s)",
+            in->device, count);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     CUdevice ctx_device = -1;
@@ -317,9 +328,10 @@ query_device(const struct umf_cuda_memory_provider_params_t *in,
                                     (void *)p->context);
     }
     if ((int)ctx_device != in->device) {
-        UMF_LOG_ERROR("CUDA provider: context %p belongs to device %d, not to "
-                      "device %d",
-                      (void *)p->context, (int)ctx_device, in->device);
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider: context %p belongs to device %d, not to "
+            "device %d",
+            (void *)p->context, (int)ctx_device, in->device);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret = granularity(
@@ -337,9 +349,9 @@ query_device(const struct umf_cuda_memory_provider_params_t *in,
 
 static umf_result_t cu_initialize(void *params, void **provider) {
     if (params == NULL || provider == NULL) {
-        UMF_LOG_ERROR("CUDA provider: NULL %s; make params with "
-                      "umfCUDAMemoryProviderParamsCreate",
-                      params == NULL ? "params" : "provider");
+        UMF_GPU_LOG_RETURNED("CUDA provider: NULL %s; make params with "
+                             "umfCUDAMemoryProviderParamsCreate",
+                             params == NULL ? "params" : "provider");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     const struct umf_cuda_memory_provider_params_t *in = params;
@@ -350,20 +362,21 @@ static umf_result_t cu_initialize(void *params, void **provider) {
                                                  ret, umf_cuda_driver_error());
     }
     if (in->context == NULL) {
-        UMF_LOG_ERROR("CUDA provider: no context: set one with "
-                      "umfCUDAMemoryProviderParamsSetContext, or make one "
-                      "current before umfCUDAMemoryProviderParamsCreate");
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider: no context: set one with "
+            "umfCUDAMemoryProviderParamsSetContext, or make one "
+            "current before umfCUDAMemoryProviderParamsCreate");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     if (in->device < 0) {
-        UMF_LOG_ERROR("CUDA provider: no device: set one with "
-                      "umfCUDAMemoryProviderParamsSetDevice");
+        UMF_GPU_LOG_RETURNED("CUDA provider: no device: set one with "
+                             "umfCUDAMemoryProviderParamsSetDevice");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
 
     cu_provider_t *p = calloc(1, sizeof(*p));
     if (p == NULL) {
-        UMF_LOG_ERROR("CUDA provider: out of host memory");
+        UMF_GPU_LOG_RETURNED("CUDA provider: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     p->cu = cu;
@@ -446,8 +459,7 @@ UMF_HOT_INLINE umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
     const umf_cuda_driver_t *cu = p->cu;
     CUdeviceptr dptr = 0;
     CUresult res;
-    switch (p->memory_type) {
-    case UMF_MEMORY_TYPE_DEVICE:
+    if (UMF_LIKELY(p->memory_type == UMF_MEMORY_TYPE_DEVICE)) {
         res = cu->MemAlloc(&dptr, size);
         if (UMF_LIKELY(res == CUDA_SUCCESS)) {
             *base = (void *)(uintptr_t)dptr;
@@ -455,6 +467,8 @@ UMF_HOT_INLINE umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
         }
         return umf_cuda_call_failed(res, oom_hint(res, p->memory_type),
                                     "cuMemAlloc_v2(size=%zu)", size);
+    }
+    switch (p->memory_type) {
     case UMF_MEMORY_TYPE_HOST:
         if (p->host_alloc_with_flags) {
             res = cu->MemHostAlloc(base, size, p->alloc_flags);
@@ -547,9 +561,10 @@ UMF_HOT_INLINE umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
 static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
                                        size_t alignment, void **result) {
     if (size > SIZE_MAX - (alignment - 1)) {
-        UMF_LOG_ERROR("CUDA provider: %zu bytes aligned to %zu overflow the "
-                      "address space",
-                      size, alignment);
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider: %zu bytes aligned to %zu overflow the "
+            "address space",
+            size, alignment);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     size_t driver_size = size + (alignment - 1);
@@ -574,45 +589,33 @@ static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
     return UMF_RESULT_SUCCESS;
 }
 
-static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
-                             void **resultPtr) {
-    cu_provider_t *p = provider;
-    if (UMF_UNLIKELY(resultPtr == NULL || size == 0)) {
-        UMF_LOG_ERROR("CUDA provider alloc: %s",
-                      resultPtr == NULL ? "NULL result pointer" : "size 0");
+// What cu_alloc does not do inline: refuse bad arguments, and honour an
+// alignment above the driver's (or one the driver's allocation at `base`,
+// of `size` bytes, fell short of; NULL: none made yet).
+static umf_result_t alloc_unusual(cu_provider_t *p, size_t size,
+                                  size_t alignment, void **resultPtr,
+                                  void *base) {
+    if (resultPtr == NULL || size == 0) {
+        UMF_GPU_LOG_RETURNED("CUDA provider alloc: %s",
+                             resultPtr == NULL ? "NULL result pointer"
+                                               : "size 0");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    if (UMF_UNLIKELY((alignment & (alignment - 1)) != 0 ||
-                     alignment > UMF_CUDA_MAX_ALIGNMENT)) {
-        UMF_LOG_ERROR("CUDA provider alloc: alignment %zu is not a power of "
-                      "two up to %zu",
-                      alignment, UMF_CUDA_MAX_ALIGNMENT);
+    if ((alignment & (alignment - 1)) != 0 ||
+        alignment > UMF_CUDA_MAX_ALIGNMENT) {
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider alloc: alignment %zu is not a power of "
+            "two up to %zu",
+            alignment, UMF_CUDA_MAX_ALIGNMENT);
         return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
     }
-    if (UMF_LIKELY(alignment <= CUDA_NATURAL_ALIGNMENT)) {
-        void *base = NULL;
-        umf_result_t ret = alloc_in_ctx(p, size, &base);
-        if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
-            return ret;
-        }
-        size_t mask = alignment != 0 ? alignment - 1 : 0;
-        if (UMF_LIKELY(((uintptr_t)base & mask) == 0)) {
-            ret = umf_ownership_add(&p->own, base, size);
-            if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
-                bool freed;
-                (void)free_in_ctx(p, base, &freed);
-                return ret;
-            }
-            umf_gpu_stats_on_alloc(&p->stats, size);
-            *resultPtr = base;
-            return UMF_RESULT_SUCCESS;
-        }
+    if (base != NULL) {
         // The driver aligned less than documented: over-allocate instead.
         UMF_LOG_WARN("CUDA provider: the driver returned %p, not aligned to "
                      "%zu bytes",
                      base, alignment);
         bool freed;
-        ret = free_in_ctx(p, base, &freed);
+        umf_result_t ret = free_in_ctx(p, base, &freed);
         if (ret != UMF_RESULT_SUCCESS) {
             return ret;
         }
@@ -620,10 +623,41 @@ static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
     return alloc_over_aligned(p, size, alignment, resultPtr);
 }
 
+static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
+                             void **resultPtr) {
+    cu_provider_t *p = provider;
+    // The common case, in one test: a result pointer, a size, and an
+    // alignment that the driver's own covers (0, or a power of two up to
+    // CUDA_NATURAL_ALIGNMENT).
+    if (UMF_UNLIKELY(resultPtr == NULL || size == 0 ||
+                     alignment > CUDA_NATURAL_ALIGNMENT ||
+                     (alignment & (alignment - 1)) != 0)) {
+        return alloc_unusual(p, size, alignment, resultPtr, NULL);
+    }
+    void *base = NULL;
+    umf_result_t ret = alloc_in_ctx(p, size, &base);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        return ret;
+    }
+    size_t mask = alignment - (alignment != 0);
+    if (UMF_UNLIKELY(((uintptr_t)base & mask) != 0)) {
+        return alloc_unusual(p, size, alignment, resultPtr, base);
+    }
+    ret = umf_ownership_add(&p->own, base, size);
+    if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
+        bool freed;
+        (void)free_in_ctx(p, base, &freed);
+        return ret;
+    }
+    umf_gpu_stats_on_alloc(&p->stats, size);
+    *resultPtr = base;
+    return UMF_RESULT_SUCCESS;
+}
+
 static umf_result_t cu_free(void *provider, void *ptr, size_t size) {
     cu_provider_t *p = provider;
     if (UMF_UNLIKELY(ptr == NULL)) {
-        UMF_LOG_ERROR("CUDA provider free: NULL pointer");
+        UMF_GPU_LOG_RETURNED("CUDA provider free: NULL pointer");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_ownership_free_t f;
@@ -751,9 +785,10 @@ cu_get_allocation_properties(void *provider, const void *ptr,
         return ret;
     }
     if (owner != p->context) {
-        UMF_LOG_ERROR("CUDA provider '%s': %p belongs to context %p, not to "
-                      "the provider's %p",
-                      p->name, ptr, (void *)owner, (void *)p->context);
+        UMF_GPU_LOG_RETURNED(
+            "CUDA provider '%s': %p belongs to context %p, not to "
+            "the provider's %p",
+            p->name, ptr, (void *)owner, (void *)p->context);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_alloc_piece_info_t held;

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_log.h"
 #include "gpu_params.h"
 #include "gpu_provider.h"
 #include "memory_provider_internal.h"
@@ -73,11 +74,8 @@ umf_result_t umf_ze_call_failed(ze_result_t res, const char *fmt, ...) {
     }
     va_list args;
     va_start(args, fmt);
-    // Pools meet device memory running out in normal operation, and may
-    // trim and retry: a warning.
-    umf_native_error_report_v(
-        UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, (int32_t)res, result, own,
-        res == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, fmt, args);
+    umf_native_error_report_v(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, (int32_t)res,
+                              result, own, fmt, args);
     va_end(args);
     return umf_ze_result_to_umf(res);
 }
@@ -88,13 +86,13 @@ umf_result_t umf_ze_call_failed(ze_result_t res, const char *fmt, ...) {
 UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsCreate(
     umf_level_zero_memory_provider_params_handle_t *hParams) {
     if (hParams == NULL) {
-        UMF_LOG_ERROR("%s: NULL hParams", __func__);
+        UMF_GPU_LOG_RETURNED("%s: NULL hParams", __func__);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_level_zero_memory_provider_params_handle_t params =
         calloc(1, sizeof(*params));
     if (params == NULL) {
-        UMF_LOG_ERROR("%s: out of host memory", __func__);
+        UMF_GPU_LOG_RETURNED("%s: out of host memory", __func__);
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     params->memory_type = UMF_MEMORY_TYPE_DEVICE;
@@ -117,7 +115,7 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetContext(
     ze_context_handle_t hContext) {
     UMF_GPU_CHECK_PARAMS(hParams);
     if (hContext == NULL) {
-        UMF_LOG_ERROR("%s: NULL context", __func__);
+        UMF_GPU_LOG_RETURNED("%s: NULL context", __func__);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     hParams->context = hContext;
@@ -148,18 +146,20 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetResidentDevices(
     ze_device_handle_t *hDevices, uint32_t deviceCount) {
     UMF_GPU_CHECK_PARAMS(hParams);
     if (deviceCount > 0 && hDevices == NULL) {
-        UMF_LOG_ERROR("%s: %u devices but a NULL array", __func__, deviceCount);
+        UMF_GPU_LOG_RETURNED("%s: %u devices but a NULL array", __func__,
+                             deviceCount);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     for (uint32_t i = 0; i < deviceCount; i++) {
         if (hDevices[i] == NULL) {
-            UMF_LOG_ERROR("%s: device %u is NULL", __func__, i);
+            UMF_GPU_LOG_RETURNED("%s: device %u is NULL", __func__, i);
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         for (uint32_t j = 0; j < i; j++) {
             if (hDevices[j] == hDevices[i]) {
-                UMF_LOG_ERROR("%s: device %p is listed twice (%u and %u)",
-                              __func__, (void *)hDevices[i], j, i);
+                UMF_GPU_LOG_RETURNED(
+                    "%s: device %p is listed twice (%u and %u)", __func__,
+                    (void *)hDevices[i], j, i);
                 return UMF_RESULT_ERROR_INVALID_ARGUMENT;
             }
         }
@@ -168,7 +168,7 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetResidentDevices(
     if (deviceCount > 0) {
         copy = malloc(sizeof(*copy) * deviceCount);
         if (copy == NULL) {
-            UMF_LOG_ERROR("%s: out of host memory", __func__);
+            UMF_GPU_LOG_RETURNED("%s: out of host memory", __func__);
             return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
         memcpy(copy, hDevices, sizeof(*copy) * deviceCount);
@@ -190,7 +190,8 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderParamsSetFreePolicy(
         hParams->free_policy = policy;
         return UMF_RESULT_SUCCESS;
     default:
-        UMF_LOG_ERROR("%s: %d is not a free policy", __func__, (int)policy);
+        UMF_GPU_LOG_RETURNED("%s: %d is not a free policy", __func__,
+                             (int)policy);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
 }
@@ -376,38 +377,41 @@ static umf_result_t make_resident_on_all(void *arg, void *ptr, size_t size,
 static umf_result_t
 check_params(const struct umf_level_zero_memory_provider_params_t *in) {
     if (in->context == NULL) {
-        UMF_LOG_ERROR("Level Zero provider: no context set "
-                      "(umfLevelZeroMemoryProviderParamsSetContext)");
+        UMF_GPU_LOG_RETURNED("Level Zero provider: no context set "
+                             "(umfLevelZeroMemoryProviderParamsSetContext)");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     switch (in->memory_type) {
     case UMF_MEMORY_TYPE_HOST:
         if (in->device != NULL) {
-            UMF_LOG_ERROR("Level Zero provider: HOST memory takes no device, "
-                          "but device %p is set",
-                          (void *)in->device);
+            UMF_GPU_LOG_RETURNED(
+                "Level Zero provider: HOST memory takes no device, "
+                "but device %p is set",
+                (void *)in->device);
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         break;
     case UMF_MEMORY_TYPE_DEVICE:
     case UMF_MEMORY_TYPE_SHARED:
         if (in->device == NULL) {
-            UMF_LOG_ERROR("Level Zero provider: %s memory needs a device "
-                          "(umfLevelZeroMemoryProviderParamsSetDevice)",
-                          umf_gpu_memory_type_name(in->memory_type));
+            UMF_GPU_LOG_RETURNED(
+                "Level Zero provider: %s memory needs a device "
+                "(umfLevelZeroMemoryProviderParamsSetDevice)",
+                umf_gpu_memory_type_name(in->memory_type));
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         break;
     default:
-        UMF_LOG_ERROR("Level Zero provider: memory type %s (%d) is not "
-                      "HOST, DEVICE or SHARED",
-                      umf_gpu_memory_type_name(in->memory_type),
-                      (int)in->memory_type);
+        UMF_GPU_LOG_RETURNED("Level Zero provider: memory type %s (%d) is not "
+                             "HOST, DEVICE or SHARED",
+                             umf_gpu_memory_type_name(in->memory_type),
+                             (int)in->memory_type);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     if ((in->resident_count > 0) != (in->resident != NULL)) {
-        UMF_LOG_ERROR("Level Zero provider: %u resident devices but %s array",
-                      in->resident_count, in->resident ? "an" : "no");
+        UMF_GPU_LOG_RETURNED(
+            "Level Zero provider: %u resident devices but %s array",
+            in->resident_count, in->resident ? "an" : "no");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     return UMF_RESULT_SUCCESS;
@@ -478,17 +482,19 @@ static umf_result_t query_driver(ze_provider_t *p) {
     // The policy needs zeMemFreeExt in the loader and in the driver (the
     // loader answers ZE_RESULT_ERROR_UNINITIALIZED for a driver without it).
     if (ze->zeMemFreeExt == NULL) {
-        UMF_LOG_ERROR("Level Zero provider: a free policy other than DEFAULT "
-                      "needs zeMemFreeExt, which the Level Zero loader lacks");
+        UMF_GPU_LOG_RETURNED(
+            "Level Zero provider: a free policy other than DEFAULT "
+            "needs zeMemFreeExt, which the Level Zero loader lacks");
         (void)driver_free(p, probe, 0, true);
         return UMF_RESULT_ERROR_NOT_SUPPORTED;
     }
     ret = driver_free(p, probe, p->free_policy, false);
     if (ret == UMF_RESULT_ERROR_NOT_SUPPORTED ||
         ret == UMF_RESULT_ERROR_DEPENDENCY_UNAVAILABLE) {
-        UMF_LOG_ERROR("Level Zero provider: the driver does not support free "
-                      "policy 0x%x (zeMemFreeExt)",
-                      (unsigned)p->free_policy);
+        UMF_GPU_LOG_RETURNED(
+            "Level Zero provider: the driver does not support free "
+            "policy 0x%x (zeMemFreeExt)",
+            (unsigned)p->free_policy);
         if (driver_free(p, probe, 0, true) != UMF_RESULT_SUCCESS) {
             keep_probe(p, probe);
         }
@@ -503,8 +509,8 @@ static umf_result_t query_driver(ze_provider_t *p) {
 static umf_result_t ze_initialize(void *params, void **provider) {
     const struct umf_level_zero_memory_provider_params_t *in = params;
     if (in == NULL || provider == NULL) {
-        UMF_LOG_ERROR("Level Zero provider: NULL %s",
-                      in == NULL ? "params" : "provider");
+        UMF_GPU_LOG_RETURNED("Level Zero provider: NULL %s",
+                             in == NULL ? "params" : "provider");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret = check_params(in);
@@ -522,7 +528,7 @@ static umf_result_t ze_initialize(void *params, void **provider) {
     }
     ze_provider_t *p = calloc(1, sizeof(*p));
     if (p == NULL) {
-        UMF_LOG_ERROR("Level Zero provider: out of host memory");
+        UMF_GPU_LOG_RETURNED("Level Zero provider: out of host memory");
         return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     p->ze = ze;
@@ -550,7 +556,7 @@ static umf_result_t ze_initialize(void *params, void **provider) {
         p->res[0].devices =
             malloc(sizeof(*p->res[0].devices) * in->resident_count);
         if (p->res[0].devices == NULL) {
-            UMF_LOG_ERROR("Level Zero provider: out of host memory");
+            UMF_GPU_LOG_RETURNED("Level Zero provider: out of host memory");
             ret = UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
             goto err_free;
         }
@@ -575,7 +581,7 @@ static umf_result_t ze_initialize(void *params, void **provider) {
         goto err_own;
     }
     if (pthread_mutex_init(&p->res_lock, NULL) != 0) {
-        UMF_LOG_ERROR("Level Zero provider: cannot make a mutex");
+        UMF_GPU_LOG_RETURNED("Level Zero provider: cannot make a mutex");
         ret = UMF_RESULT_ERROR_OUT_OF_RESOURCES;
         goto err_stats;
     }
@@ -626,14 +632,16 @@ static umf_result_t ze_alloc(void *provider, size_t size, size_t alignment,
                              void **resultPtr) {
     ze_provider_t *p = provider;
     if (UMF_UNLIKELY(resultPtr == NULL || size == 0)) {
-        UMF_LOG_ERROR("Level Zero provider alloc: %s",
-                      resultPtr == NULL ? "NULL result pointer" : "size 0");
+        UMF_GPU_LOG_RETURNED("Level Zero provider alloc: %s",
+                             resultPtr == NULL ? "NULL result pointer"
+                                               : "size 0");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     if (UMF_UNLIKELY((alignment & (alignment - 1)) != 0)) {
-        UMF_LOG_ERROR("Level Zero provider alloc: alignment %zu is not a "
-                      "power of two",
-                      alignment);
+        UMF_GPU_LOG_RETURNED(
+            "Level Zero provider alloc: alignment %zu is not a "
+            "power of two",
+            alignment);
         return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
     }
     void *ptr = NULL;
@@ -654,7 +662,7 @@ static umf_result_t ze_alloc(void *provider, size_t size, size_t alignment,
 static umf_result_t ze_free(void *provider, void *ptr, size_t size) {
     ze_provider_t *p = provider;
     if (UMF_UNLIKELY(ptr == NULL)) {
-        UMF_LOG_ERROR("Level Zero provider free: NULL pointer");
+        UMF_GPU_LOG_RETURNED("Level Zero provider free: NULL pointer");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_ownership_free_t f;
@@ -714,9 +722,10 @@ static umf_result_t ze_get_min_page_size(void *provider, void *ptr,
         return umf_ze_call_failed(res, "zeMemGetAllocProperties(ptr=%p)", ptr);
     }
     if (props.type == ZE_MEMORY_TYPE_UNKNOWN) {
-        UMF_LOG_ERROR("Level Zero provider '%s': %p is not memory of its "
-                      "context",
-                      p->name, ptr);
+        UMF_GPU_LOG_RETURNED(
+            "Level Zero provider '%s': %p is not memory of its "
+            "context",
+            p->name, ptr);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     *pageSize = props.pageSize > 0 ? (size_t)props.pageSize : p->min_page_size;
@@ -870,8 +879,8 @@ static umf_result_t next_list(ze_provider_t *p, uint64_t gen,
         ze_device_handle_t *grown =
             realloc(next->devices, sizeof(*grown) * capacity);
         if (grown == NULL) {
-            UMF_LOG_ERROR("%s: resident device change: out of host memory",
-                          p->who);
+            UMF_GPU_LOG_RETURNED(
+                "%s: resident device change: out of host memory", p->who);
             return UMF_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
         next->devices = grown;
@@ -904,10 +913,10 @@ static umf_result_t change_locked(ze_provider_t *p, ze_device_handle_t hDevice,
         }
     }
     if (isAdding == (at < cur->count)) {
-        UMF_LOG_ERROR("umfLevelZeroMemoryProviderResidentDeviceChange: device "
-                      "%p is %s resident device of %s",
-                      (void *)hDevice, isAdding ? "already a" : "not a",
-                      p->who);
+        UMF_GPU_LOG_RETURNED(
+            "umfLevelZeroMemoryProviderResidentDeviceChange: device "
+            "%p is %s resident device of %s",
+            (void *)hDevice, isAdding ? "already a" : "not a", p->who);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret = next_list(p, gen + 1, hDevice, isAdding, at);
@@ -938,13 +947,14 @@ UMF_EXPORT umf_result_t umfLevelZeroMemoryProviderResidentDeviceChange(
     const umf_memory_provider_ops_t *ops =
         umf_memory_provider_get_ops(hProvider);
     if (ops == NULL || ops->initialize != ze_initialize || hDevice == NULL) {
-        UMF_LOG_ERROR("%s: %s", __func__,
-                      hDevice == NULL     ? "NULL device"
-                      : hProvider == NULL ? "NULL provider handle"
-                      : ops == NULL ? "not a provider handle of umf-gpu's "
-                                      "core (one that another UMF core made, "
-                                      "or destroyed)"
-                                    : "not a Level Zero provider");
+        UMF_GPU_LOG_RETURNED("%s: %s", __func__,
+                             hDevice == NULL     ? "NULL device"
+                             : hProvider == NULL ? "NULL provider handle"
+                             : ops == NULL
+                                 ? "not a provider handle of umf-gpu's "
+                                   "core (one that another UMF core made, "
+                                   "or destroyed)"
+                                 : "not a Level Zero provider");
         if (hProvider != NULL) {
             umf_memory_provider_set_last_failed(hProvider);
         }

@@ -36,7 +36,9 @@ typedef struct umf_gpu_provider_stats_t {
     /// by split and merge); a free subtracts the size the provider recorded,
     /// which is the size the caller must pass (or 0).
     uint64_t allocated_bytes;
-    /// The highest allocated_bytes reached. Exact while one thread at a
+    /// The highest allocated_bytes reached (since the provider was made, or
+    /// since UMF 1.x's control query stats.peak_memory.reset through the 1.0
+    /// table, which makes it allocated_bytes). Exact while one thread at a
     /// time allocates and frees through the provider; with n threads doing
     /// so concurrently, off the true peak by less than (n + 1) MiB either
     /// way (each thread publishes its bytes in steps of up to 1 MiB).

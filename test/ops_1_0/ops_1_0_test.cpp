@@ -190,6 +190,11 @@ TEST_P(Ops10, AllocAndFreeKeepDataAndStats) {
     EXPECT_EQ(c10_free(p_, ptr, size), UMF_RESULT_SUCCESS);
     EXPECT_EQ(ctl_size(p_, "stats.allocated_memory"), 0u);
     EXPECT_EQ(ctl_size(p_, "stats.peak_memory"), size);
+    // umfCtlExec: a runnable query, no argument.
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory.reset",
+                      nullptr, 0, UMF_GPU_CTL_QUERY_RUNNABLE, p_),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(ctl_size(p_, "stats.peak_memory"), 0u) << "reset to 0 allocated";
     // Bad input reaches the provider unchecked by this core: its own answer.
     EXPECT_EQ(c10_free(p_, nullptr, size), UMF_RESULT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(c10_alloc(p_, size, 3, &ptr), UMF_RESULT_ERROR_INVALID_ALIGNMENT);
@@ -236,7 +241,7 @@ TEST_P(Ops10, NativeErrorAfterADriverFailure) {
     EXPECT_EQ(gpu_native_code(g_), code) << "the same store as the 0.9 table";
 }
 
-TEST_P(Ops10, ControlQueriesAnswerNameAndStatsOnly) {
+TEST_P(Ops10, ControlQueriesAnswerNameStatsAndThePeaksResetOnly) {
     char name[64];
     std::memset(name, 'x', sizeof(name));
     EXPECT_EQ(
@@ -262,6 +267,13 @@ TEST_P(Ops10, ControlQueriesAnswerNameAndStatsOnly) {
         c10_ctl("umf.provider.by_handle.{}.stats.peak_memory", &v, 0, 0, p_),
         UMF_RESULT_SUCCESS)
         << "size 0: a size_t, as UMF's own providers take it";
+    // The reset is a run, with or without an argument (ignored).
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory.reset",
+                      nullptr, 0, UMF_GPU_CTL_QUERY_RUNNABLE, p_),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory.reset", &v,
+                      sizeof(v), UMF_GPU_CTL_QUERY_RUNNABLE, p_),
+              UMF_RESULT_SUCCESS);
     // Writes, runs and other names are not served.
     for (int type : {1, 2, 3}) {
         EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory", &v,
@@ -269,8 +281,15 @@ TEST_P(Ops10, ControlQueriesAnswerNameAndStatsOnly) {
                   UMF_RESULT_ERROR_NOT_SUPPORTED)
             << type;
     }
-    for (const char *other : {"stats.peak_memory.reset", "stats", "params.name",
-                              "name2", "", "stats.allocated_memory.x"}) {
+    for (int type : {0, 1, 3}) {
+        EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.stats.peak_memory.reset",
+                          &v, sizeof(v), type, p_),
+                  UMF_RESULT_ERROR_NOT_SUPPORTED)
+            << "the reset only runs: " << type;
+    }
+    for (const char *other :
+         {"stats", "params.name", "name2", "", "stats.allocated_memory.x",
+          "stats.peak_memory.reset.x"}) {
         std::string path = std::string("umf.provider.by_handle.{}.") + other;
         EXPECT_EQ(c10_ctl(path.c_str(), &v, sizeof(v), 0, p_),
                   UMF_RESULT_ERROR_NOT_SUPPORTED)

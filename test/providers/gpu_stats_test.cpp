@@ -195,6 +195,49 @@ TEST_F(GpuStats, MoreThreadsThanSlotsShareTheOverflowShard) {
     EXPECT_GE(s.peak_bytes, (3u << 20) + 10u);
 }
 
+// One thread at a time, but not always the same: the shard a thread left
+// its bytes in does not hide the peak of the next one.
+TEST_F(GpuStats, OneThreadAtATimeIsExact) {
+    std::thread([&] { umf_gpu_stats_on_alloc(&stats, 100); }).join();
+    umf_gpu_stats_on_alloc(&stats, 50);
+    umf_gpu_stats_on_free(&stats, 50);
+    umf_gpu_provider_stats_t s = read();
+    EXPECT_EQ(s.allocated_bytes, 100u);
+    EXPECT_EQ(s.peak_bytes, 150u);
+}
+
+// stats.peak_memory.reset: the peak becomes what is allocated, whichever
+// shards hold it, and goes on from there; over flushes too.
+TEST_F(GpuStats, AResetPeakIsWhatIsAllocated) {
+    std::thread([&] { umf_gpu_stats_on_alloc(&stats, 100); }).join();
+    umf_gpu_stats_on_alloc(&stats, 300);
+    umf_gpu_stats_on_free(&stats, 360); // this shard below zero
+    EXPECT_EQ(read().peak_bytes, 400u);
+    umf_gpu_stats_reset_peak(&stats);
+    umf_gpu_provider_stats_t s = read();
+    EXPECT_EQ(s.allocated_bytes, 40u);
+    EXPECT_EQ(s.peak_bytes, 40u);
+    umf_gpu_stats_on_alloc(&stats, 10);
+    umf_gpu_stats_on_free(&stats, 30);
+    EXPECT_EQ(read().peak_bytes, 50u);
+    umf_gpu_stats_reset_peak(&stats);
+    EXPECT_EQ(read().peak_bytes, 20u);
+}
+
+TEST_F(GpuStats, AResetPeakGoesOnOverFlushes) {
+    umf_gpu_stats_on_alloc(&stats, 3u << 20); // flushed
+    umf_gpu_stats_on_free(&stats, 3u << 20);
+    umf_gpu_stats_on_alloc(&stats, 100);
+    EXPECT_EQ(read().peak_bytes, 3u << 20);
+    umf_gpu_stats_reset_peak(&stats);
+    EXPECT_EQ(read().peak_bytes, 100u);
+    umf_gpu_stats_on_alloc(&stats, 2u << 20); // a flush after the reset
+    umf_gpu_stats_on_free(&stats, 2u << 20);
+    EXPECT_EQ(read().peak_bytes, (2u << 20) + 100u);
+    umf_gpu_stats_reset_peak(&stats);
+    EXPECT_EQ(read().peak_bytes, 100u);
+}
+
 TEST_F(GpuStats, ExitedThreadsGiveTheirSlotsBack) {
     // Far more short-lived threads than slots, one after the other: each
     // finds a slot of its own.

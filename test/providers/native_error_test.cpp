@@ -94,12 +94,12 @@ TEST(NativeError, InvalidKindIsIgnored) {
     EXPECT_EQ(code, 0);
 }
 
-__attribute__((format(printf, 6, 7))) void
+__attribute__((format(printf, 5, 6))) void
 report(umf_gpu_provider_kind_t kind, int32_t code, const char *result,
-       const char *detail, bool warn, const char *fmt, ...) {
+       const char *detail, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    umf_native_error_report_v(kind, code, result, detail, warn, fmt, args);
+    umf_native_error_report_v(kind, code, result, detail, fmt, args);
     va_end(args);
 }
 
@@ -112,16 +112,16 @@ std::string message(umf_gpu_provider_kind_t kind, int32_t *code) {
 TEST(NativeErrorReport, CallResultAndDetail) {
     int32_t code = 0;
     report(UMF_GPU_PROVIDER_KIND_CUDA, 2, "CUDA_ERROR_OUT_OF_MEMORY (oom)",
-           "device memory ran out", true, "cuMemAlloc_v2(size=%zu)",
+           "device memory ran out", "cuMemAlloc_v2(size=%zu)",
            static_cast<size_t>(64));
     EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_CUDA, &code),
               "cuMemAlloc_v2(size=64) failed: CUDA_ERROR_OUT_OF_MEMORY (oom): "
               "device memory ran out");
     EXPECT_EQ(code, 2);
-    report(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, 7, "R", nullptr, false, "f()");
+    report(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, 7, "R", nullptr, "f()");
     EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, &code),
               "f() failed: R");
-    report(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, 8, nullptr, "", false, "g(%d)", 1);
+    report(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, 8, nullptr, "", "g(%d)", 1);
     EXPECT_EQ(message(UMF_GPU_PROVIDER_KIND_LEVEL_ZERO, &code),
               "g(1) failed: (no description)");
     EXPECT_EQ(code, 8);

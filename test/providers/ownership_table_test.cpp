@@ -145,6 +145,43 @@ TEST_F(OwnTable, GrowsAndShrinksWithDenseRanges) {
     }
 }
 
+// How far entries sit from their home slot, on average (0: all at home).
+double mean_displacement(const umf_own_table_t &t) {
+    size_t entries = 0, distance = 0;
+    for (unsigned i = 0; i < UMF_OWN_SEGMENTS; i++) {
+        const umf_own_segment_t &s = t.segments[i];
+        for (size_t j = 0; s.slots != nullptr && j <= s.mask; j++) {
+            if (s.slots[j].key != 0) {
+                size_t home = umf_own_home(&s, umf_own_hash(s.slots[j].key));
+                distance += (j - home) & s.mask;
+                entries++;
+            }
+        }
+    }
+    return entries ? double(distance) / double(entries) : 0;
+}
+
+// What drivers hand out, pages and 64 KiB blocks in long dense ranges, is
+// spread without runs: a take then reads the line of its home slot and
+// stops there (with 4 KiB pages a multiplicative hash of the address alone
+// put 400 000 of them 1.1 slots from home on average, 100 000 blocks of 64
+// KiB 6.4 slots; keys in random places sit about 0.4 from home).
+TEST_F(OwnTable, DenseRangesOfPagesAndBlocksSitAtHome) {
+    const struct {
+        uint64_t stride, n;
+    } ranges[] = {{4096, 400000}, {65536, 100000}};
+    for (const auto &r : ranges) {
+        const uint64_t base = 0x7f8840000000ull;
+        for (uint64_t i = 0; i < r.n; i++) {
+            ASSERT_EQ(insert(base + i * r.stride, 64), UMF_RESULT_SUCCESS);
+        }
+        EXPECT_LT(mean_displacement(t), 0.05) << "stride " << r.stride;
+        for (uint64_t i = 0; i < r.n; i++) {
+            ASSERT_EQ(free_one(base + i * r.stride, 64), UMF_OWN_TAKEN);
+        }
+    }
+}
+
 TEST_F(OwnTable, AFailedFreePutsTheEntryBackAsItWas) {
     ASSERT_EQ(insert(0x6000, 100, UMF_OWN_EXT), UMF_RESULT_SUCCESS);
     uint64_t word = 0, gen = 0;

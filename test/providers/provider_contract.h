@@ -64,6 +64,10 @@ struct ContractTable {
     umf_result_t (*stats)(void *provider, umf_gpu_provider_stats_t *stats);
     umf_result_t (*properties)(void *provider, const void *ptr,
                                umf_gpu_allocation_properties_t *props);
+
+    // UMF 1.x's control query stats.peak_memory.reset (umfCtlExec); NULL
+    // where the table has no control queries (the 0.9 layout).
+    umf_result_t (*reset_peak)(void *provider);
 };
 
 extern const ContractTable kContractTableUmf09;
@@ -154,6 +158,9 @@ class ContractProvider {
     umf_result_t properties(const void *ptr,
                             umf_gpu_allocation_properties_t *props) const {
         return t_->properties(p_, ptr, props);
+    }
+    umf_result_t reset_peak() const {
+        return t_->reset_peak(p_);
     }
 
     // Conveniences: the stats (zeros on failure, which is a test failure),

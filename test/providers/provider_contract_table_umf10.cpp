@@ -151,4 +151,9 @@ const ContractTable kContractTableUmf10 = {
     },
     stats10,
     properties10,
+    [](void *p) {
+        // umfCtlExec(name, NULL, 0) of UMF 1.x: a runnable query.
+        return c10_ctl("umf.provider.by_handle.{}.stats.peak_memory.reset",
+                       nullptr, 0, UMF_GPU_CTL_QUERY_RUNNABLE, c(p));
+    },
 };

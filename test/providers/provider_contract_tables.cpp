@@ -75,6 +75,7 @@ const ContractTable kContractTableUmf09 = {
     [](void *p, const void *ptr, umf_gpu_allocation_properties_t *props) {
         return umfGpuMemoryProviderGetAllocationProperties(h(p), ptr, props);
     },
+    nullptr, // no control queries in the 0.9 layout
 };
 
 std::vector<const ContractTable *> contract_tables() {

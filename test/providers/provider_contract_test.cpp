@@ -13,11 +13,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "provider_contract.h"
 #include "test_child.h"
@@ -169,6 +172,33 @@ TEST_P(Contract, FreeRefusesWhatNoProviderAllocated) {
     EXPECT_EQ(s.allocated_bytes, 64 * KiB);
     EXPECT_EQ(s.free_count, 0u);
     EXPECT_EQ(p.free(live, 64 * KiB), kOk);
+}
+
+// UMF 1.x's stats.peak_memory.reset: the peak becomes what is allocated
+// now and goes on from there, as UMF's own providers have it.
+TEST_P(Contract, ThePeakResetsToWhatIsAllocated) {
+    if (table->reset_peak == nullptr) {
+        GTEST_SKIP() << "the " << table->name
+                     << " table has no control queries";
+    }
+    const ContractProvider &p = make();
+    void *a = p.alloc_or_null(64 * KiB);
+    void *b = p.alloc_or_null(192 * KiB);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(p.free(b, 192 * KiB), kOk);
+    EXPECT_EQ(p.stats().peak_bytes, 256 * KiB);
+    ASSERT_EQ(p.reset_peak(), kOk);
+    umf_gpu_provider_stats_t s = p.stats();
+    EXPECT_EQ(s.peak_bytes, 64 * KiB) << "what is allocated now";
+    EXPECT_EQ(s.allocated_bytes, 64 * KiB);
+    void *c = p.alloc_or_null(32 * KiB);
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(p.free(c, 32 * KiB), kOk);
+    EXPECT_EQ(p.stats().peak_bytes, 96 * KiB) << "counted on from the reset";
+    ASSERT_EQ(p.free(a, 64 * KiB), kOk);
+    ASSERT_EQ(p.reset_peak(), kOk);
+    EXPECT_EQ(p.stats().peak_bytes, 0u);
 }
 
 TEST_P(Contract, SecondFreeIsRefusedAndChangesNothing) {
@@ -497,6 +527,141 @@ TEST_P(Contract, InjectedDriverFailureIsProviderSpecificWithItsCode) {
     EXPECT_EQ(p.free(q, 4096), kOk);
 }
 
+// A call that fails tells its caller with its result (and the native
+// error): by default nothing reaches stderr, and UMF_GPU_LOG=info shows one
+// line at info level for each such failure, in both providers alike.
+
+// What a parent tells a contract child: the kind and the table.
+struct ChildTarget {
+    uint32_t kind;
+    uint32_t table; // index in contract_tables()
+};
+
+ChildTarget child_target(const umf_test_gpu_t *g, const ContractTable *table) {
+    std::vector<const ContractTable *> tables = contract_tables();
+    return {
+        static_cast<uint32_t>(g->kind),
+        static_cast<uint32_t>(std::find(tables.begin(), tables.end(), table) -
+                              tables.begin())};
+}
+
+// The child's side: the harness of the kind (usable) and the table, or
+// nullptr.
+const ContractTable *child_table(const ChildTarget &t,
+                                 const umf_test_gpu_t **g) {
+    *g = umf_test_gpu(static_cast<umf_test_gpu_kind_t>(t.kind));
+    std::vector<const ContractTable *> tables = contract_tables();
+    return (*g)->why == nullptr && t.table < tables.size() ? tables[t.table]
+                                                           : nullptr;
+}
+
+// Makes failing calls with this process's stderr in a file, and sends what
+// the library wrote there (its lines: "umf-gpu[pid] LEVEL ...").
+UMF_TEST_CHILD(contract_failures) {
+    (void)argc, (void)argv;
+    ChildTarget m = {};
+    CHILD_ASSERT_EQ(umf_test_recv(sock, &m, sizeof(m)), 0);
+    const umf_test_gpu_t *g = nullptr;
+    const ContractTable *table = child_table(m, &g);
+    CHILD_ASSERT(table != nullptr);
+    ContractProvider p(table, g, nullptr);
+    CHILD_ASSERT(p.ok());
+    void *live = nullptr;
+    CHILD_ASSERT_EQ(p.alloc(4096, 0, &live), kOk);
+    FILE *capture = std::tmpfile();
+    CHILD_ASSERT(capture != nullptr);
+    std::fflush(stderr);
+    int saved = dup(2);
+    CHILD_ASSERT(saved >= 0 && dup2(fileno(capture), 2) == 2);
+    static char not_ours[256];
+    void *ptr = nullptr;
+    umf_result_t oom = p.alloc(kTooBig, 0, &ptr);   // out of device memory
+    umf_result_t foreign = p.free(not_ours, 256);   // not its allocation
+    umf_result_t size = p.free(live, 1024);         // another size
+    umf_result_t split = p.split(live, 8192, 1024); // another size
+    umf_result_t align = p.alloc(64, 3 * 64, &ptr); // no power of two
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHILD_EXPECT(oom != kOk);
+    CHILD_EXPECT_EQ(foreign, kInvalid);
+    CHILD_EXPECT_EQ(size, kInvalid);
+    CHILD_EXPECT_EQ(split, kInvalid);
+    CHILD_EXPECT_EQ(align, UMF_RESULT_ERROR_INVALID_ALIGNMENT);
+    CHILD_EXPECT_EQ(p.free(live, 4096), kOk);
+    std::string text;
+    char buf[4096];
+    std::rewind(capture);
+    for (size_t n; (n = std::fread(buf, 1, sizeof(buf), capture)) > 0;) {
+        text.append(buf, n);
+    }
+    std::fclose(capture);
+    uint64_t len = text.size();
+    CHILD_ASSERT_EQ(umf_test_send(sock, &len, sizeof(len)), 0);
+    CHILD_ASSERT_EQ(umf_test_send(sock, text.data(), text.size()), 0);
+    return 0;
+}
+
+// The library's lines (not the emulated drivers', "umf-gpu/<driver>[")
+// that failing calls write, run with UMF_GPU_LOG set to `level` (nullptr:
+// unset, the default).
+std::vector<std::string> failure_lines(const umf_test_gpu_t *g,
+                                       const ContractTable *table,
+                                       const char *level) {
+    ChildTarget m = child_target(g, table);
+    std::string assignment = std::string("UMF_GPU_LOG=") + (level ? level : "");
+    const char *env[] = {level ? assignment.c_str() : "UMF_GPU_LOG", nullptr};
+    umf_test_child_t child;
+    std::vector<std::string> lines;
+    if (umf_test_child_start_env(&child, "contract_failures", nullptr, env) !=
+        0) {
+        ADD_FAILURE() << "cannot start the child";
+        return lines;
+    }
+    uint64_t len = 0;
+    std::string text;
+    if (umf_test_send(child.sock, &m, sizeof(m)) == 0 &&
+        umf_test_recv(child.sock, &len, sizeof(len)) == 0 && len < (1u << 20)) {
+        text.resize(len);
+        EXPECT_EQ(umf_test_recv(child.sock, text.data(), len), 0);
+    } else {
+        ADD_FAILURE() << "the child failed";
+    }
+    EXPECT_EQ(umf_test_child_wait(&child), 0);
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        end = end == std::string::npos ? text.size() : end;
+        std::string line = text.substr(at, end - at);
+        if (line.find(" umf-gpu[") != std::string::npos) {
+            lines.push_back(line);
+        }
+        at = end + 1;
+    }
+    return lines;
+}
+
+TEST_P(Contract, ReturnedFailuresPrintNothingByDefault) {
+    for (const std::string &line : failure_lines(g, table, nullptr)) {
+        ADD_FAILURE() << "printed: " << line;
+    }
+}
+
+TEST_P(Contract, ReturnedFailuresAreInfoLines) {
+    std::vector<std::string> lines = failure_lines(g, table, "info");
+    auto has = [&](const std::string &what) {
+        return std::any_of(lines.begin(), lines.end(), [&](const auto &l) {
+            return l.find(what) != std::string::npos;
+        });
+    };
+    for (const std::string &line : lines) {
+        EXPECT_NE(line.find(" INFO "), std::string::npos) << line;
+    }
+    EXPECT_TRUE(has(device_alloc_call(g))) << "the failed allocation";
+    EXPECT_TRUE(has("is not an allocation of this provider"));
+    EXPECT_TRUE(has("bytes, not 1024")) << "the free of another size";
+    EXPECT_TRUE(has("allocation_split of")) << "the split of another size";
+}
+
 // ----------------------------------------------------------- split/merge
 
 TEST_P(Contract, SplitPiecesFreeIndependentlyInEitherOrder) {
@@ -635,8 +800,7 @@ TEST_P(Contract, IpcRefusesMemoryOfNoProviderAndMalformedData) {
 // taking another process's fd needs ptrace rights over it, which a parent
 // has over its child.)
 struct IpcMessage {
-    uint32_t kind;
-    uint32_t table; // index in contract_tables()
+    ChildTarget target;
     uint64_t size;
     unsigned char data[512];
 };
@@ -645,12 +809,10 @@ UMF_TEST_CHILD(contract_producer) {
     (void)argc, (void)argv;
     IpcMessage m = {};
     CHILD_ASSERT_EQ(umf_test_recv(sock, &m, sizeof(m)), 0);
-    const umf_test_gpu_t *g =
-        umf_test_gpu(static_cast<umf_test_gpu_kind_t>(m.kind));
-    CHILD_ASSERT(g->why == nullptr);
-    std::vector<const ContractTable *> tables = contract_tables();
-    CHILD_ASSERT(m.table < tables.size());
-    ContractProvider p(tables[m.table], g, nullptr);
+    const umf_test_gpu_t *g = nullptr;
+    const ContractTable *table = child_table(m.target, &g);
+    CHILD_ASSERT(table != nullptr);
+    ContractProvider p(table, g, nullptr);
     CHILD_ASSERT(p.ok());
     void *ptr = nullptr;
     CHILD_ASSERT_EQ(p.alloc(m.size, 0, &ptr), kOk);
@@ -672,11 +834,8 @@ UMF_TEST_CHILD(contract_producer) {
 TEST_P(Contract, IpcDataOpensInAnotherProcess) {
     const ContractProvider &p = make();
     ASSERT_TRUE(p.ok());
-    std::vector<const ContractTable *> tables = contract_tables();
     IpcMessage m = {};
-    m.kind = static_cast<uint32_t>(g->kind);
-    m.table = static_cast<uint32_t>(
-        std::find(tables.begin(), tables.end(), table) - tables.begin());
+    m.target = child_target(g, table);
     m.size = 256 * KiB;
     umf_test_child_t child;
     ASSERT_EQ(umf_test_child_start(&child, "contract_producer", nullptr), 0);

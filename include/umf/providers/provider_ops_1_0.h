@@ -35,8 +35,13 @@
 //                             freed (as umfGpuMemoryProviderGetStats's
 //                             allocated_bytes)
 //   "stats.peak_memory"       READ: arg is a size_t; the highest of those
+//                             since the provider was made or the last reset
 //                             (peak_bytes)
-// Every other name or query type is UMF_RESULT_ERROR_NOT_SUPPORTED.
+//   "stats.peak_memory.reset" RUNNABLE (umfCtlExec): the peak becomes the
+//                             bytes allocated now; arg is ignored
+// Every other name or query type is UMF_RESULT_ERROR_NOT_SUPPORTED. (A UMF
+// 1.x core returns success to its caller whatever ext_ctl answered: see
+// docs/umf-1x.md.)
 
 #ifndef UMF_PROVIDERS_PROVIDER_OPS_1_0_H
 #define UMF_PROVIDERS_PROVIDER_OPS_1_0_H 1
