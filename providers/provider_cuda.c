@@ -498,16 +498,17 @@ UMF_HOT_INLINE umf_result_t driver_alloc(const cu_provider_t *p, size_t size,
     }
 }
 
-// The free call of the provider's memory type; the context must be current.
-// Stores the native error on failure (not when `quiet`, for undoing).
-UMF_HOT_INLINE umf_result_t driver_free(const cu_provider_t *p, void *base,
-                                        bool quiet) {
-    CUresult res = p->memory_type == UMF_MEMORY_TYPE_HOST
-                       ? p->cu->MemFreeHost(base)
-                       : p->cu->MemFree((CUdeviceptr)base);
-    if (UMF_LIKELY(res == CUDA_SUCCESS)) {
-        return UMF_RESULT_SUCCESS;
-    }
+// The free call of the provider's memory type.
+UMF_HOT_INLINE CUresult driver_free_call(const cu_provider_t *p, void *base) {
+    return p->memory_type == UMF_MEMORY_TYPE_HOST
+               ? p->cu->MemFreeHost(base)
+               : p->cu->MemFree((CUdeviceptr)base);
+}
+
+// What a failed free call `res` tells: logged and stored as the native error
+// (only logged when `quiet`, for undoing).
+static umf_result_t driver_free_failed(const cu_provider_t *p, void *base,
+                                       CUresult res, bool quiet) {
     const char *call = p->memory_type == UMF_MEMORY_TYPE_HOST ? "cuMemFreeHost"
                                                               : "cuMemFree_v2";
     if (quiet) {
@@ -517,6 +518,16 @@ UMF_HOT_INLINE umf_result_t driver_free(const cu_provider_t *p, void *base,
         return umf_cuda_result_to_umf(res);
     }
     return umf_cuda_call_failed(res, NULL, "%s(ptr=%p)", call, base);
+}
+
+// The free call of the provider's memory type; the context must be current.
+UMF_HOT_INLINE umf_result_t driver_free(const cu_provider_t *p, void *base,
+                                        bool quiet) {
+    CUresult res = driver_free_call(p, base);
+    if (UMF_LIKELY(res == CUDA_SUCCESS)) {
+        return UMF_RESULT_SUCCESS;
+    }
+    return driver_free_failed(p, base, res, quiet);
 }
 
 // Allocates `size` bytes with the provider's context current for the call.
@@ -538,12 +549,21 @@ UMF_HOT_INLINE umf_result_t alloc_in_ctx(const cu_provider_t *p, size_t size,
     return ret != UMF_RESULT_SUCCESS ? ret : left;
 }
 
-// Frees a driver allocation with the provider's context current for the
-// call. *freed tells whether the driver released it.
-UMF_HOT_INLINE umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
-                                        bool *freed) {
+// The slow path of free_in_ctx(): the free in the caller's context failed
+// with `res`. A failure about the context (none current, or a destroyed
+// one) while the provider's context is not current is tried again with the
+// provider's context current; any other failure, or one in the provider's
+// own context, is the answer.
+static umf_result_t free_retry_in_ctx(const cu_provider_t *p, void *base,
+                                      CUresult res, bool *freed) {
+    CUcontext current;
+    if ((res != CUDA_ERROR_INVALID_CONTEXT &&
+         res != CUDA_ERROR_CONTEXT_IS_DESTROYED) ||
+        p->cu->CtxGetCurrent(&current) != CUDA_SUCCESS ||
+        current == p->context) {
+        return driver_free_failed(p, base, res, false);
+    }
     CUcontext saved;
-    *freed = false;
     umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
     if (UMF_UNLIKELY(ret != UMF_RESULT_SUCCESS)) {
         return ret;
@@ -554,6 +574,22 @@ UMF_HOT_INLINE umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
     // the caller's context could not be restored (which is logged).
     (void)cuda_ctx_leave(p->cu, p->context, saved);
     return ret;
+}
+
+// Frees a driver allocation. The driver finds an allocation by its address
+// whichever context is current (unified addressing: cuMemFree and
+// cuMemFreeHost take no context), so the free is first made in the
+// caller's context, which saves reading the current context on every free;
+// only a failure there pays for the switch (free_retry_in_ctx). *freed
+// tells whether the driver released it.
+UMF_HOT_INLINE umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
+                                        bool *freed) {
+    CUresult res = driver_free_call(p, base);
+    *freed = res == CUDA_SUCCESS;
+    if (UMF_LIKELY(*freed)) {
+        return UMF_RESULT_SUCCESS;
+    }
+    return free_retry_in_ctx(p, base, res, freed);
 }
 
 // Alignments above the driver's: over-allocate by alignment - 1 bytes and

@@ -697,11 +697,51 @@ TEST_F(CudaContext, NoSwitchWhenTheProvidersContextIsCurrent) {
         ASSERT_EQ(umfMemoryProviderAlloc(h, 64, 0, &ptr), UMF_RESULT_SUCCESS);
         ASSERT_EQ(umfMemoryProviderFree(h, ptr, 64), UMF_RESULT_SUCCESS);
         EXPECT_EQ(cu->umfCudaMockGetCallCount("cuCtxSetCurrent"), 0);
-        EXPECT_EQ(cu->umfCudaMockGetCallCount("cuCtxGetCurrent"), 2);
+        // The alloc reads the current context; the free needs none (the
+        // driver finds the allocation by its address).
+        EXPECT_EQ(cu->umfCudaMockGetCallCount("cuCtxGetCurrent"), 1);
         EXPECT_EQ(cu->umfCudaMockGetCallCount("cuMemAlloc_v2"), 1);
         EXPECT_EQ(cu->umfCudaMockGetCallCount("cuMemFree_v2"), 1);
         cuda_set_current(nullptr);
     }).join();
+}
+
+// A free made while another context (or none) is current frees; when the
+// driver refuses it for the context, it is made again in the provider's
+// context, and the caller's context is current again afterwards.
+TEST_F(CudaContext, FreeInAnotherContextFallsBackToTheProviders) {
+    CUDA_TEST_REQUIRE_EMULATED();
+    CUcontext other = cuda_create_context(0);
+    CudaProvider h;
+    std::thread([&] {
+        cuda_set_current(cuda_primary_context());
+        void *a = nullptr, *b = nullptr, *c = nullptr;
+        ASSERT_EQ(umfMemoryProviderAlloc(h, 64, 0, &a), UMF_RESULT_SUCCESS);
+        ASSERT_EQ(umfMemoryProviderAlloc(h, 64, 0, &b), UMF_RESULT_SUCCESS);
+        ASSERT_EQ(umfMemoryProviderAlloc(h, 64, 0, &c), UMF_RESULT_SUCCESS);
+        for (CUcontext current : {other, static_cast<CUcontext>(nullptr)}) {
+            cuda_set_current(current);
+            cu->umfCudaMockResetCallCounts();
+            ASSERT_EQ(umfMemoryProviderFree(h, current ? a : b, 64),
+                      UMF_RESULT_SUCCESS);
+            EXPECT_EQ(cu->umfCudaMockGetCallCount("cuMemFree_v2"), 1);
+            EXPECT_EQ(cu->umfCudaMockGetCallCount("cuCtxSetCurrent"), 0);
+            EXPECT_EQ(cuda_current(), current);
+        }
+        // A driver that wants the allocation's context current.
+        cuda_set_current(other);
+        cu->umfCudaMockResetCallCounts();
+        ASSERT_EQ(cu->umfCudaMockInjectFaults(
+                      "cuMemFree_v2:1=CUDA_ERROR_INVALID_CONTEXT"),
+                  0);
+        EXPECT_EQ(umfMemoryProviderFree(h, c, 64), UMF_RESULT_SUCCESS);
+        cu->umfCudaMockClearFaults();
+        EXPECT_EQ(cu->umfCudaMockGetCallCount("cuMemFree_v2"), 2);
+        EXPECT_EQ(cu->umfCudaMockGetCallCount("cuCtxSetCurrent"), 2);
+        EXPECT_EQ(cuda_current(), other);
+        cuda_set_current(nullptr);
+    }).join();
+    cuda_destroy_context(other);
 }
 
 TEST_F(CudaContext, SeveralContextsAndDevices) {
