@@ -4,7 +4,10 @@
 // for consumers whose pidfd_getfd the OS refuses (container seccomp
 // profiles, Yama, kernels before 5.6). One module for the library and the
 // emulated drivers (each links its own hidden copy of utils/, so each runs
-// its own server for the fds it exported).
+// its own server for the fds it exported). One file per side, each with its
+// trust rule at its top: util_fd_server.c (the exporter's), util_fd_client.c
+// (the consumer's); what they share: util_fd_wire.h (the protocol) and
+// util_fd_settings.c (the environment and socket names).
 //
 // The exporter side, the fd server:
 // - umf_fd_server_export() records an fd this process exported (a GPU
