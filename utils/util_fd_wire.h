@@ -39,7 +39,11 @@ typedef enum umf_fd_wire_status_t {
     UMF_FD_WIRE_NOT_EXPORTER = 2, // the request names another process
     UMF_FD_WIRE_REVOKED = 3,      // no such export (any more)
     UMF_FD_WIRE_UID_REFUSED = 4,
-    UMF_FD_WIRE_FAILED = 5, // it could not duplicate the fd (none left)
+    UMF_FD_WIRE_FAILED = 5,  // it could not duplicate the fd (none left)
+    UMF_FD_WIRE_BUSY = 6,    // dropped unanswered: too many clients held, or
+                             // none of its request within the timeout; the
+                             // client may try again
+    UMF_FD_WIRE_STOPPED = 7, // the server stops: nothing is exported any more
 } umf_fd_wire_status_t;
 
 typedef struct umf_fd_wire_reply_t {

@@ -435,13 +435,24 @@ int umf_test_drop_ptrace_capability(void) {
 #endif
 
 int umf_test_refuse_syscall(long nr, int err) {
+    return umf_test_refuse_syscall_arg(nr, -1, 0, err);
+}
+
+int umf_test_refuse_syscall_arg(long nr, int arg, unsigned value, int err) {
 #ifdef TEST_AUDIT_ARCH
+    // The low 32 bits of argument `arg` (little-endian: its first word).
+    unsigned arg_at = (unsigned)offsetof(struct seccomp_data, args) +
+                      (arg >= 0 ? (unsigned)arg : 0) * 8u;
+    // Without an argument, the comparison of it is skipped (jumps 0).
+    unsigned char skip = arg >= 0 ? 0 : 2;
     struct sock_filter code[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TEST_AUDIT_ARCH, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, skip, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, arg_at),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1),
         BPF_STMT(BPF_RET | BPF_K,
                  SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -454,7 +465,7 @@ int umf_test_refuse_syscall(long nr, int err) {
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0 ? 0
                                                                         : -1;
 #else
-    (void)nr, (void)err;
+    (void)nr, (void)arg, (void)value, (void)err;
     errno = ENOSYS;
     return -1;
 #endif

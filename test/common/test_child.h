@@ -158,6 +158,11 @@ int umf_test_drop_ptrace_capability(void);
 // undone: for child processes. 0, or -1 with errno set.
 int umf_test_refuse_syscall(long nr, int err);
 
+// The same, only where argument `arg` (0-based; its low 32 bits) of call
+// `nr` is `value`: e.g. getsockopt(..., SO_PEERPIDFD, ...) as a kernel before
+// Linux 6.5 refuses it. A negative `arg` refuses every call `nr`.
+int umf_test_refuse_syscall_arg(long nr, int arg, unsigned value, int err);
+
 #ifdef __cplusplus
 }
 

@@ -13,7 +13,12 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +28,7 @@
 #include "test_child.h"
 #include "util_fd.h"
 #include "util_fd_socket.h"
+#include "util_fd_wire.h"
 
 // ThreadSanitizer cannot start a thread in the child of a multi-threaded
 // fork.
@@ -74,6 +80,74 @@ struct Exported {
     }
 };
 
+// The request of `r` on the wire.
+umf_fd_wire_request_t Wire(const umf_fd_socket_request_t &r) {
+    umf_fd_wire_request_t w = {};
+    w.magic = UMF_FD_WIRE_MAGIC;
+    w.version = UMF_FD_WIRE_VERSION;
+    w.size = sizeof(w);
+    w.pid = (int32_t)r.pid;
+    w.fd = r.remote_fd;
+    w.alloc_id = r.alloc_id;
+    w.start_time = r.identity.start_time;
+    w.pidfs_ino = r.identity.pidfs_ino;
+    w.dev = r.identity.dev;
+    w.ino = r.identity.ino;
+    return w;
+}
+
+// A connection to `name`, or -1.
+int Connect(const umf_fd_socket_name_t &name) {
+    sockaddr_un addr;
+    socklen_t len = umf_fd_wire_addr(&name, &addr);
+    int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    if (s >= 0 && (len == 0 || connect(s, (sockaddr *)&addr, len) != 0)) {
+        close(s);
+        s = -1;
+    }
+    return s;
+}
+
+// The status of the reply on `s` (-1: none, or none within `ms`); an fd
+// it carries is closed.
+int ReplyStatus(int s, int ms) {
+    pollfd p = {s, POLLIN, 0};
+    if (poll(&p, 1, ms) != 1) {
+        return -1;
+    }
+    umf_fd_wire_reply_t rep = {};
+    union {
+        cmsghdr h;
+        char buf[CMSG_SPACE(4 * sizeof(int))];
+    } control;
+    iovec iov = {&rep, sizeof(rep)};
+    msghdr m = {};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = control.buf;
+    m.msg_controllen = sizeof(control.buf);
+    ssize_t n = recvmsg(s, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (n != (ssize_t)sizeof(rep)) {
+        return -1;
+    }
+    umf_fd_wire_fds(&m, 0);
+    return (int)rep.status;
+}
+
+// Sends `n` bytes of `w` as a request, unauthenticated, and returns the
+// reply's status (-1: none).
+int RawRequest(const umf_fd_socket_name_t &name, const void *w, size_t n) {
+    int s = Connect(name);
+    if (s < 0) {
+        return -1;
+    }
+    int status = send(s, w, n, MSG_NOSIGNAL) == (ssize_t)n
+                     ? ReplyStatus(s, UMF_FD_CLIENT_TIMEOUT_MS)
+                     : -1;
+    close(s);
+    return status;
+}
+
 // The fd taken is the exported file.
 bool SameFile(int a, int b) {
     struct stat sa, sb;
@@ -105,9 +179,11 @@ TEST(UtilFdSocket, TheServerStartsAtTheFirstExportAndStopsAtTheLastDetach) {
         umf_fd_server_detach(2);
         EXPECT_FALSE(umf_fd_server_running());
         EXPECT_EQ(umf_fd_server_exports(), 0u);
-        // The socket went with the server: a quick error, no hang.
+        // The socket went with the server: a quick error, no hang; and the
+        // exporter (this process) lives, so it is not "the exporter has
+        // exited" but "not exported any more".
         umf_fd_failure_t why;
-        EXPECT_EQ(b.Take(&got, &why), UMF_FD_NO_PROCESS);
+        EXPECT_EQ(b.Take(&got, &why), UMF_FD_REVOKED);
         EXPECT_STREQ(why.call, "connect");
     }
     EXPECT_EQ(umf_test_count_open_fds(), fds);
@@ -219,10 +295,14 @@ TEST(UtilFdSocket, ARequestMustNameTheExporterTheAllocationAndTheFile) {
     req = a.Request();
     req.remote_fd = STDERR_FILENO; // another fd of ours: never sent
     EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why), UMF_FD_REVOKED);
+    // Another exporter than the one serving: the client refuses the server
+    // before it answers (the server would refuse the request too: below).
     req = a.Request();
     req.pid = getppid();
+    req.identity.pidfs_ino = 0; // by pid and start time
     EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
-              UMF_FD_NOT_EXPORTER);
+              UMF_FD_WRONG_PEER);
+    EXPECT_STREQ(why.call, "SO_PEERCRED");
     req = a.Request();
     if (req.identity.pidfs_ino != 0) {
         req.identity.pidfs_ino++;
@@ -230,11 +310,26 @@ TEST(UtilFdSocket, ARequestMustNameTheExporterTheAllocationAndTheFile) {
         req.identity.start_time++;
     }
     EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
-              UMF_FD_NOT_EXPORTER);
+              UMF_FD_WRONG_PEER);
     req = a.Request();
     req.identity.ino = 0; // the file must be named
     EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
               UMF_FD_INVALID_ARGUMENT);
+    req = a.Request();
+    req.identity.dev = 0; // its device too
+    EXPECT_EQ(umf_fd_socket_take(&a.name, &req, &got, &why),
+              UMF_FD_INVALID_ARGUMENT);
+    // The server's own check, with a client that does not check it.
+    umf_fd_wire_request_t w = Wire(a.Request());
+    EXPECT_EQ(RawRequest(a.name, &w, sizeof(w)), UMF_FD_WIRE_OK);
+    w.pid = (int32_t)getppid();
+    EXPECT_EQ(RawRequest(a.name, &w, sizeof(w)), UMF_FD_WIRE_NOT_EXPORTER);
+    w = Wire(a.Request());
+    w.pidfs_ino ^= 1;
+    w.start_time ^= 1;
+    EXPECT_EQ(RawRequest(a.name, &w, sizeof(w)), UMF_FD_WIRE_NOT_EXPORTER);
+    w = Wire(a.Request());
+    EXPECT_EQ(RawRequest(a.name, &w, sizeof(w) - 1), UMF_FD_WIRE_MALFORMED);
     umf_fd_server_detach(4);
 }
 
