@@ -57,11 +57,24 @@ typedef struct listener_t {
     umf_fd_socket_name_t name;
 } listener_t;
 
+// A client held until its request arrives: accepted with nothing to read.
 typedef struct client_t {
     int fd;
-    uint32_t uid;
-    struct timespec deadline;
+    uint32_t uid;             // SO_PEERCRED
+    pid_t pid;                // SO_PEERCRED: its pid here (0: not visible)
+    struct timespec deadline; // its request is due by then; the earliest is
+                              // the oldest client
 } client_t;
+
+// The held clients, in no order.
+typedef struct pool_t {
+    client_t c[UMF_FD_SERVER_MAX_CLIENTS];
+    size_t count;
+} pool_t;
+
+// Connections accepted per look at the listeners, between looks at the held
+// clients: a flood of connections cannot keep the thread from them.
+#define ACCEPT_BATCH 32
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stopped = PTHREAD_COND_INITIALIZER; // stopping ended
@@ -346,15 +359,62 @@ static bool serve_client(const client_t *c) {
     return true;
 }
 
-static void drop_client(client_t *clients, size_t *count, size_t i) {
-    close(clients[i].fd);
-    clients[i] = clients[--*count];
+static bool earlier(const struct timespec *a, const struct timespec *b) {
+    return a->tv_sec < b->tv_sec ||
+           (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-// A new client: accepted, its credentials read; when full, the client with
-// the earliest deadline (the longest waiting) makes room.
-static void accept_clients(int listen_fd, client_t *clients, size_t *count) {
-    for (;;) {
+// Closes held client i, telling it `status` first unless that is OK (it was
+// answered), and takes it out of the pool (the last client moves to i).
+static void drop_client(pool_t *pool, size_t i, umf_fd_wire_status_t status) {
+    client_t *c = &pool->c[i];
+    if (status != UMF_FD_WIRE_OK) {
+        reply(c->fd, status, c->uid, -1);
+    }
+    close(c->fd);
+    *c = pool->c[--pool->count];
+}
+
+// Frees held client i's slot for a newer one: a request it sent meanwhile
+// is answered (never dropped unread); a client that sent nothing is told
+// it was dropped (BUSY: it may try again).
+static void make_room(pool_t *pool, size_t i) {
+    drop_client(pool, i,
+                serve_client(&pool->c[i]) ? UMF_FD_WIRE_OK : UMF_FD_WIRE_BUSY);
+}
+
+// Holds client `c`, which sent nothing yet. Room is made, if needed, by the
+// oldest client of the same process when that process holds its share
+// (UMF_FD_SERVER_MAX_PER_PEER), else by the oldest of all when the pool is
+// full: so one process, however fast it connects, holds at most its share,
+// and evicts only its own.
+static void hold(pool_t *pool, const client_t *c) {
+    size_t same = 0, oldest_same = 0, oldest = 0;
+    for (size_t i = 0; i < pool->count; i++) {
+        const client_t *o = &pool->c[i];
+        if (o->pid == c->pid &&
+            (same++ == 0 ||
+             earlier(&o->deadline, &pool->c[oldest_same].deadline))) {
+            oldest_same = i;
+        }
+        if (earlier(&o->deadline, &pool->c[oldest].deadline)) {
+            oldest = i;
+        }
+    }
+    if (same >= UMF_FD_SERVER_MAX_PER_PEER) {
+        make_room(pool, oldest_same);
+    } else if (pool->count == UMF_FD_SERVER_MAX_CLIENTS) {
+        make_room(pool, oldest);
+    }
+    pool->c[pool->count++] = *c;
+}
+
+// New clients, at most ACCEPT_BATCH: each accepted with its credentials,
+// and its request, when it is already waiting (a consumer sends it right
+// after connecting), answered at once; only a client that sent nothing yet
+// is held.
+static void accept_clients(int listen_fd, pool_t *pool) {
+    for (unsigned k = 0; k < ACCEPT_BATCH; k++) {
         int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             return; // EAGAIN, or out of fds: the client retries or times out
@@ -365,31 +425,19 @@ static void accept_clients(int listen_fd, client_t *clients, size_t *count) {
             close(fd);
             continue;
         }
-        if (*count == UMF_FD_SERVER_MAX_CLIENTS) {
-            size_t oldest = 0;
-            for (size_t i = 1; i < *count; i++) {
-                if (clients[i].deadline.tv_sec <
-                        clients[oldest].deadline.tv_sec ||
-                    (clients[i].deadline.tv_sec ==
-                         clients[oldest].deadline.tv_sec &&
-                     clients[i].deadline.tv_nsec <
-                         clients[oldest].deadline.tv_nsec)) {
-                    oldest = i;
-                }
-            }
-            drop_client(clients, count, oldest);
+        client_t c = {.fd = fd, .uid = (uint32_t)cred.uid, .pid = cred.pid};
+        if (serve_client(&c)) {
+            close(fd);
+            continue;
         }
-        clients[*count].fd = fd;
-        clients[*count].uid = (uint32_t)cred.uid;
-        deadline_in(&clients[*count].deadline, UMF_FD_SERVER_CLIENT_TIMEOUT_MS);
-        ++*count;
+        deadline_in(&c.deadline, UMF_FD_SERVER_CLIENT_TIMEOUT_MS);
+        hold(pool, &c);
     }
 }
 
 static void *serve(void *arg) {
     (void)arg;
-    client_t clients[UMF_FD_SERVER_MAX_CLIENTS];
-    size_t count = 0;
+    pool_t pool = {.count = 0};
     struct pollfd pfd[1 + MAX_LISTENERS + UMF_FD_SERVER_MAX_CLIENTS];
     for (;;) {
         pthread_mutex_lock(&lock);
@@ -407,13 +455,13 @@ static void *serve(void *arg) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         long timeout = -1;
-        for (size_t i = 0; i < count; i++) {
-            long ms = ms_until(&clients[i].deadline, &now);
+        for (size_t i = 0; i < pool.count; i++) {
+            long ms = ms_until(&pool.c[i].deadline, &now);
             timeout = timeout < 0 || ms < timeout ? ms : timeout;
             pfd[1 + nl + i] =
-                (struct pollfd){.fd = clients[i].fd, .events = POLLIN};
+                (struct pollfd){.fd = pool.c[i].fd, .events = POLLIN};
         }
-        int ready = poll(pfd, 1 + nl + count, (int)timeout);
+        int ready = poll(pfd, 1 + nl + pool.count, (int)timeout);
         if (ready < 0) {
             continue; // EINTR
         }
@@ -421,29 +469,27 @@ static void *serve(void *arg) {
             uint64_t v;
             (void)read(wake_fd, &v, sizeof(v));
         }
-        // Clients first (their slots in pfd follow the listeners'), from
-        // the last, so that a drop moves only a client already looked at.
+        // Held clients first (their slots in pfd follow the listeners'),
+        // from the last, so that a drop moves only a client already looked
+        // at; then new ones.
         clock_gettime(CLOCK_MONOTONIC, &now);
-        for (size_t i = count; i-- > 0;) {
+        for (size_t i = pool.count; i-- > 0;) {
             short ev = pfd[1 + nl + i].revents;
-            bool done = false;
-            if (ev & POLLIN) {
-                done = serve_client(&clients[i]);
-            } else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
-                done = true;
-            }
-            if (done || ms_until(&clients[i].deadline, &now) == 0) {
-                drop_client(clients, &count, i);
+            if (((ev & POLLIN) && serve_client(&pool.c[i])) ||
+                (!(ev & POLLIN) && (ev & (POLLHUP | POLLERR | POLLNVAL)))) {
+                drop_client(&pool, i, UMF_FD_WIRE_OK);
+            } else if (ms_until(&pool.c[i].deadline, &now) == 0) {
+                drop_client(&pool, i, UMF_FD_WIRE_BUSY); // sent nothing
             }
         }
         for (size_t i = 0; i < nl; i++) {
             if (pfd[1 + i].revents & POLLIN) {
-                accept_clients(pfd[1 + i].fd, clients, &count);
+                accept_clients(pfd[1 + i].fd, &pool);
             }
         }
     }
-    while (count > 0) {
-        drop_client(clients, &count, count - 1);
+    while (pool.count > 0) {
+        drop_client(&pool, pool.count - 1, UMF_FD_WIRE_STOPPED);
     }
     return NULL;
 }
@@ -587,7 +633,7 @@ static int listener_for(const char *dir, const char *tag, listener_t **out) {
             // Anyone may connect to a path, as to an abstract name: the
             // peer's credentials are the gate.
             if ((path && chmod(addr.sun_path, 0666) != 0) ||
-                listen(l->fd, SOMAXCONN) != 0) {
+                listen(l->fd, UMF_FD_SERVER_BACKLOG) != 0) {
                 err = errno;
                 close(l->fd);
                 if (path) {

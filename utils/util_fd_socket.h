@@ -58,10 +58,17 @@ extern "C" {
 #define UMF_FD_SOCKET_NAME_MAX 80
 // Most uids an export's allow-list holds.
 #define UMF_FD_SERVER_MAX_UIDS 16
-// Clients the server holds at once; a client that sent no request within
-// the timeout is dropped.
+// Clients the server holds at once that sent nothing yet (a request that
+// is waiting when the server accepts is answered at once, never held), and
+// of those at most UMF_FD_SERVER_MAX_PER_PEER per peer process (SO_PEERCRED
+// pid; peers in a pid namespace that hides them share one share). A client
+// that sent no request within the timeout is dropped.
 #define UMF_FD_SERVER_MAX_CLIENTS 64
+#define UMF_FD_SERVER_MAX_PER_PEER 8
 #define UMF_FD_SERVER_CLIENT_TIMEOUT_MS 2000
+// Connections the kernel queues for the server: short, so that a consumer
+// waits behind few others (a connect waits while it is full).
+#define UMF_FD_SERVER_BACKLOG 128
 // The consumer's send and receive timeouts (connect included).
 #define UMF_FD_CLIENT_TIMEOUT_MS 5000
 
