@@ -267,7 +267,11 @@ int umf_test_recv(int sock, void *buf, size_t len) {
 
 int umf_test_send_fd(int sock, int fd) {
     char byte = 'F';
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    return umf_test_send_fd_with(sock, &byte, 1, fd);
+}
+
+int umf_test_send_fd_with(int sock, const void *buf, size_t len, int fd) {
+    struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
     union {
         struct cmsghdr align;
         char buf[CMSG_SPACE(sizeof(int))];
@@ -286,7 +290,7 @@ int umf_test_send_fd(int sock, int fd) {
     do {
         n = sendmsg(sock, &msg, MSG_NOSIGNAL);
     } while (n < 0 && errno == EINTR);
-    return n == 1 ? 0 : -1;
+    return n == (ssize_t)len ? 0 : -1;
 }
 
 int umf_test_recv_fd(int sock) {

@@ -109,6 +109,8 @@ int umf_test_recv(int sock, void *buf, size_t len);
 // or -1 on error.
 int umf_test_send_fd(int sock, int fd);
 int umf_test_recv_fd(int sock);
+// Sends `len` bytes of `buf` (one message) with file descriptor `fd`.
+int umf_test_send_fd_with(int sock, const void *buf, size_t len, int fd);
 
 // Everything readable from `fd` until its end (retrying after signals),
 // NUL-terminated; the caller frees. NULL when out of memory.

@@ -94,8 +94,8 @@ static int make_file(const char *name, uint64_t size, outcome_t *o) {
     return fd;
 }
 
-int umf_test_foreign_file(const char *name, uint64_t size, int *fd,
-                          char *why, size_t why_len) {
+int umf_test_foreign_file(const char *name, uint64_t size, int *fd, char *why,
+                          size_t why_len) {
     int sv[2];
     if (strchr(name, '/') != NULL) {
         snprintf(why, why_len, "a file name has no '/': %s", name);
