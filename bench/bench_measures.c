@@ -32,5 +32,7 @@ const bench_measure_t *const bench_measures[] = {
     // vmm_cycle, event_pool_ipc_*: the Level Zero driver's own calls
     &bench_measure_ze_driver,
     &bench_measure_trust, // ipc_fd_*: the fd transfer and its checks
+    // ipc_fd_socket_*, ipc_fd_flood_*: the fd server, its proof, floods
+    &bench_measure_fd_server,
     NULL,
 };

@@ -292,6 +292,19 @@ const char *umf_fd_permission_advice(char *buf, size_t size) {
     return buf;
 }
 
+// What a failed identity check compared, by the call that found it: pidfd
+// inodes, pids, or start times.
+static void identity_reason(const umf_fd_failure_t *why, char *reason,
+                            size_t size) {
+    const char *what = strcmp(why->call, "SO_PEERCRED") == 0 ? "pid"
+                       : strcmp(why->call, "pidfd_open") == 0 ||
+                               strcmp(why->call, "SO_PEERPIDFD") == 0
+                           ? "pidfd inode"
+                           : "start time";
+    snprintf(reason, size, "%s %llu, the exporter's %llu", what,
+             (unsigned long long)why->found, (unsigned long long)why->expected);
+}
+
 const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
                                     size_t size) {
     if (buf == NULL || size == 0) {
@@ -332,10 +345,7 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
     case UMF_FD_NOT_EXPORTER:
         what = "the exporter has exited: the process with its pid now is "
                "another one";
-        snprintf(
-            reason, sizeof(reason), "%s %llu, the exporter's %llu",
-            strcmp(why->call, "pidfd_open") == 0 ? "pidfd inode" : "start time",
-            (unsigned long long)why->found, (unsigned long long)why->expected);
+        identity_reason(why, reason, sizeof(reason));
         break;
     case UMF_FD_OTHER_FILE:
         what = "the fd is another file than the one exported: the exporter "
@@ -368,19 +378,7 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
         what = "the process that serves the exporter's socket is not the "
                "exporter: the exporter has exited and another process took "
                "its socket name; no fd was taken from it";
-        if (strcmp(why->call, "SO_PEERCRED") == 0) {
-            snprintf(reason, sizeof(reason), "pid %llu, the exporter's %llu",
-                     (unsigned long long)why->found,
-                     (unsigned long long)why->expected);
-        } else {
-            snprintf(reason, sizeof(reason), "%s %llu, the exporter's %llu",
-                     strcmp(why->call, "SO_PEERPIDFD") == 0 ||
-                             strcmp(why->call, "pidfd_open") == 0
-                         ? "pidfd inode"
-                         : "start time",
-                     (unsigned long long)why->found,
-                     (unsigned long long)why->expected);
-        }
+        identity_reason(why, reason, sizeof(reason));
         break;
     case UMF_FD_UNVERIFIED:
         what = "cannot prove that the process serving the exporter's socket "

@@ -179,6 +179,21 @@ static umf_fd_status_t authenticate(int s, const umf_fd_socket_request_t *req,
     return status;
 }
 
+umf_fd_status_t umf_fd_socket_authenticate(int sock,
+                                           const umf_fd_socket_request_t *req,
+                                           umf_fd_failure_t *why) {
+    umf_fd_failure_t failure;
+    int pidfd = -1;
+    umf_fd_status_t status = authenticate(sock, req, &pidfd, &failure);
+    if (pidfd >= 0) {
+        close(pidfd);
+    }
+    if (status != UMF_FD_OK && why != NULL) {
+        *why = failure;
+    }
+    return status;
+}
+
 // A connection of the exporter's that ended without an answer: it exited
 // (its sockets go a moment before its pidfd says so), or it dropped us.
 static umf_fd_status_t ended(int pidfd, const umf_fd_socket_request_t *req,
@@ -254,8 +269,9 @@ static umf_fd_status_t attempt(const struct sockaddr_un *addr, socklen_t len,
     if (connect(s, (const struct sockaddr *)addr, len) != 0) {
         int err = errno;
         if (err == EAGAIN || err == EINPROGRESS || err == EINTR) {
-            // Its backlog stayed full until the timeout.
-            status = sock_fail(why, UMF_FD_BUSY, "connect", ETIMEDOUT, req);
+            // Its backlog stayed full until the timeout (or a signal came).
+            status = sock_fail(why, UMF_FD_BUSY, "connect",
+                               err == EINTR ? EINTR : ETIMEDOUT, req);
         } else if (err == ECONNREFUSED || err == ENOENT) {
             // Nothing listens at the name.
             status = sock_fail(

@@ -176,6 +176,15 @@ umf_fd_status_t umf_fd_socket_take(const umf_fd_socket_name_t *name,
                                    const umf_fd_socket_request_t *req,
                                    int *local_fd, umf_fd_failure_t *why);
 
+// The consumer's proof of the server, what umf_fd_socket_take makes on each
+// connection before it receives anything: that the peer of the connected
+// socket `sock` is the exporter that `req` names, and alive (the trust rule
+// of util_fd_client.c). UMF_FD_OK, or WRONG_PEER, UNVERIFIED, NO_PROCESS,
+// OS_ERROR with *why (may be NULL). For tests and the benchmark (its cost).
+umf_fd_status_t umf_fd_socket_authenticate(int sock,
+                                           const umf_fd_socket_request_t *req,
+                                           umf_fd_failure_t *why);
+
 // An fd to take from an exporter, and how.
 typedef struct umf_fd_source_t {
     pid_t pid;     // the exporter

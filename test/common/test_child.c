@@ -293,12 +293,11 @@ int umf_test_send_fd_with(int sock, const void *buf, size_t len, int fd) {
     return n == (ssize_t)len ? 0 : -1;
 }
 
-int umf_test_recv_fd(int sock) {
-    char byte;
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+long umf_test_recv_msg(int sock, void *buf, size_t len, int flags, int *fd) {
+    struct iovec iov = {.iov_base = buf, .iov_len = len};
     union {
         struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int))];
+        char buf[CMSG_SPACE(4 * sizeof(int))];
     } control;
     struct msghdr msg = {.msg_iov = &iov,
                          .msg_iovlen = 1,
@@ -306,15 +305,38 @@ int umf_test_recv_fd(int sock) {
                          .msg_controllen = sizeof(control.buf)};
     ssize_t n;
     do {
-        n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        n = recvmsg(sock, &msg, flags | MSG_CMSG_CLOEXEC);
     } while (n < 0 && errno == EINTR);
-    struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
-    if (c == NULL || c->cmsg_level != SOL_SOCKET ||
-        c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int))) {
-        return -1;
+    if (fd != NULL) {
+        *fd = -1;
     }
-    int fd;
-    memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&msg) : NULL; c != NULL;
+         c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) {
+            continue;
+        }
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int got;
+            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (fd != NULL && *fd < 0) {
+                *fd = got;
+            } else {
+                close(got);
+            }
+        }
+    }
+    return (long)n;
+}
+
+int umf_test_recv_fd(int sock) {
+    char byte;
+    int fd = -1;
+    long n = umf_test_recv_msg(sock, &byte, 1, 0, &fd);
+    if (n != 1 && fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
     return fd;
 }
 

@@ -111,6 +111,11 @@ int umf_test_send_fd(int sock, int fd);
 int umf_test_recv_fd(int sock);
 // Sends `len` bytes of `buf` (one message) with file descriptor `fd`.
 int umf_test_send_fd_with(int sock, const void *buf, size_t len, int fd);
+// Receives one message of at most `len` bytes into `buf`, with `flags` for
+// recvmsg (MSG_DONTWAIT ...): its length, or -1 with errno set. The first
+// fd it carried goes to *fd (close-on-exec; -1: none), or is closed where
+// fd is NULL; any others are closed.
+long umf_test_recv_msg(int sock, void *buf, size_t len, int flags, int *fd);
 
 // Everything readable from `fd` until its end (retrying after signals),
 // NUL-terminated; the caller frees. NULL when out of memory.

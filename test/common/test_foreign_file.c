@@ -24,7 +24,8 @@ typedef struct outcome_t {
     char why[200];
 } outcome_t;
 
-static int failed(outcome_t *o, int err, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static int failed(outcome_t *o, int err,
+                                                        const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(o->why, sizeof(o->why), fmt, ap);

@@ -630,38 +630,17 @@ TEST_P(IpcFdServer, MalformedRequestsAreRefusedAndTheServerStaysUp) {
         } else {
             int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
             ASSERT_GE(fd, 0);
-            iovec iov = {msg.data(), msg.size()};
-            union {
-                cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-            } control = {};
-            msghdr m = {};
-            m.msg_iov = &iov;
-            m.msg_iovlen = 1;
-            m.msg_control = control.buf;
-            m.msg_controllen = sizeof(control.buf);
-            cmsghdr *c = CMSG_FIRSTHDR(&m);
-            c->cmsg_level = SOL_SOCKET;
-            c->cmsg_type = SCM_RIGHTS;
-            c->cmsg_len = CMSG_LEN(sizeof(int));
-            std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-            ASSERT_EQ(sendmsg(s, &m, MSG_NOSIGNAL),
-                      static_cast<ssize_t>(msg.size()));
+            ASSERT_EQ(umf_test_send_fd_with(s, msg.data(), msg.size(), fd), 0);
             close(fd);
         }
         unsigned char reply[64];
-        union {
-            cmsghdr h;
-            char buf[CMSG_SPACE(4 * sizeof(int))];
-        } control = {};
-        iovec iov = {reply, sizeof(reply)};
-        msghdr m = {};
-        m.msg_iov = &iov;
-        m.msg_iovlen = 1;
-        m.msg_control = control.buf;
-        m.msg_controllen = sizeof(control.buf);
-        EXPECT_EQ(recvmsg(s, &m, MSG_CMSG_CLOEXEC), 16) << "case " << i;
-        EXPECT_EQ(CMSG_FIRSTHDR(&m), nullptr) << "case " << i << ": an fd";
+        int passed = -1;
+        EXPECT_EQ(umf_test_recv_msg(s, reply, sizeof(reply), 0, &passed), 16)
+            << "case " << i;
+        EXPECT_EQ(passed, -1) << "case " << i << ": an fd";
+        if (passed >= 0) {
+            close(passed);
+        }
         uint32_t status = 0;
         std::memcpy(&status, reply + 4, sizeof(status));
         EXPECT_NE(status, 0u) << "case " << i;
@@ -739,24 +718,11 @@ UMF_TEST_CHILD(fds_flooder) {
         unsigned char bad[200];
         std::memset(bad, 0xff, sizeof(bad));
         size_t n = made % 3 == 0 ? 3 : made % 3 == 1 ? 200 : 56;
-        iovec iov = {bad, n};
-        union {
-            cmsghdr h;
-            char buf[CMSG_SPACE(sizeof(int))];
-        } control = {};
-        msghdr m = {};
-        m.msg_iov = &iov;
-        m.msg_iovlen = 1;
         if (made % 5 == 0 && junk >= 0) {
-            m.msg_control = control.buf;
-            m.msg_controllen = sizeof(control.buf);
-            cmsghdr *h = CMSG_FIRSTHDR(&m);
-            h->cmsg_level = SOL_SOCKET;
-            h->cmsg_type = SCM_RIGHTS;
-            h->cmsg_len = CMSG_LEN(sizeof(int));
-            std::memcpy(CMSG_DATA(h), &junk, sizeof(int));
+            (void)umf_test_send_fd_with(s, bad, n, junk);
+        } else {
+            (void)send(s, bad, n, MSG_DONTWAIT | MSG_NOSIGNAL);
         }
-        (void)sendmsg(s, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
         close(s);
     }
     for (int fd : ring) {

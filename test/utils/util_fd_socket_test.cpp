@@ -117,21 +117,10 @@ int ReplyStatus(int s, int ms) {
         return -1;
     }
     umf_fd_wire_reply_t rep = {};
-    union {
-        cmsghdr h;
-        char buf[CMSG_SPACE(4 * sizeof(int))];
-    } control;
-    iovec iov = {&rep, sizeof(rep)};
-    msghdr m = {};
-    m.msg_iov = &iov;
-    m.msg_iovlen = 1;
-    m.msg_control = control.buf;
-    m.msg_controllen = sizeof(control.buf);
-    ssize_t n = recvmsg(s, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    if (n != (ssize_t)sizeof(rep)) {
+    if (umf_test_recv_msg(s, &rep, sizeof(rep), MSG_DONTWAIT, nullptr) !=
+        (long)sizeof(rep)) {
         return -1;
     }
-    umf_fd_wire_fds(&m, 0);
     return (int)rep.status;
 }
 
@@ -530,26 +519,9 @@ UMF_TEST_CHILD(fds_fake) {
             umf_fd_wire_reply_t rep = {
                 UMF_FD_WIRE_MAGIC,
                 mode == "busy" ? UMF_FD_WIRE_BUSY : UMF_FD_WIRE_OK, 0, 0};
-            if (mode == "impostor") {
-                union {
-                    cmsghdr h;
-                    char buf[CMSG_SPACE(sizeof(int))];
-                } control = {};
-                iovec iov = {&rep, sizeof(rep)};
-                msghdr m = {};
-                m.msg_iov = &iov;
-                m.msg_iovlen = 1;
-                m.msg_control = control.buf;
-                m.msg_controllen = sizeof(control.buf);
-                cmsghdr *h = CMSG_FIRSTHDR(&m);
-                h->cmsg_level = SOL_SOCKET;
-                h->cmsg_type = SCM_RIGHTS;
-                h->cmsg_len = CMSG_LEN(sizeof(int));
-                std::memcpy(CMSG_DATA(h), &fd, sizeof(int));
-                answered += sendmsg(c, &m, MSG_NOSIGNAL) > 0;
-            } else {
-                answered += send(c, &rep, sizeof(rep), MSG_NOSIGNAL) > 0;
-            }
+            answered += (mode == "impostor"
+                             ? umf_test_send_fd_with(c, &rep, sizeof(rep), fd)
+                             : umf_test_send(c, &rep, sizeof(rep))) == 0;
         }
         close(c);
     }
