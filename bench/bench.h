@@ -242,6 +242,7 @@ extern const bench_measure_t bench_measure_cuda_driver; // bench_cuda_driver.c
 extern const bench_measure_t bench_measure_ze_driver;   // bench_ze_driver.c
 extern const bench_measure_t bench_measure_ze_commands; // bench_ze_commands.c
 extern const bench_measure_t bench_measure_trust;       // bench_trust.c
+extern const bench_measure_t bench_measure_fd_server;   // bench_fd_server.c
 
 // The Level Zero loader bench_ze.c opened, its context and device, for
 // measurements of the driver's own calls (builds with Level Zero only).

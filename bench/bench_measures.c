@@ -35,5 +35,7 @@ const bench_measure_t *const bench_measures[] = {
     // commands
     &bench_measure_ze_commands,
     &bench_measure_trust, // ipc_fd_*: the fd transfer and its checks
+    // ipc_fd_socket_*, ipc_fd_flood_*: the fd server, its proof, floods
+    &bench_measure_fd_server,
     NULL,
 };

@@ -94,7 +94,12 @@ if(MOCKS)
         ipc_close_ref
         ipc_close_last
         ipc_fd_take
-        ipc_fd_take_checked_proc)
+        ipc_fd_take_checked_proc
+        ipc_fd_socket_take
+        ipc_fd_socket_auth
+        ipc_fd_flood_none
+        ipc_fd_flood_hold
+        ipc_fd_flood_malformed)
     set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
                     ipc_open_first ipc_open_cached ipc_open_first_socket
                     ipc_open_cached_socket)

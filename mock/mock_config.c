@@ -191,7 +191,7 @@ bool umf_mock_config_load(umf_mock_config_t *cfg, umf_mock_env_fn env,
                  v);
         return false;
     }
-    // The fd server's variables (utils/util_fd_socket.c reads them itself,
+    // The fd server's variables (utils/util_fd_settings.c reads them itself,
     // from the process's environment).
     const char *bad = NULL;
     if (!umf_fd_socket_env_ok(&bad)) {

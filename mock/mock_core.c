@@ -110,6 +110,7 @@ const char *umf_mock_status_name(umf_mock_status_t status) {
         "NO_PROCESS",
         "NOT_INITIALIZED",
         "OS",
+        "BUSY",
     };
     return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status]
                                                                : "UNKNOWN";

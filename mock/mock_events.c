@@ -492,22 +492,9 @@ static umf_mock_status_t check_file(const umf_mock_events_desc_t *d,
                           d->fd, d->count);
         return UMF_MOCK_ERR_STALE_HANDLE;
     }
-    char path[64], link[128], want[64];
-    snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
-    ssize_t n = readlink(path, link, sizeof(link) - 1);
-    if (n < 0) {
-        return UMF_MOCK_OK; // no /proc: the size, seals and header must do
-    }
-    link[n] = '\0';
-    int w = snprintf(want, sizeof(want), "/memfd:" MEMFD_NAME ":%" PRIu64 " ",
-                     d->id);
-    if (strncmp(link, want, (size_t)w) != 0) {
-        UMF_MOCK_LOG_WARN("event pool IPC handle: fd %d is %s, not the "
-                          "exported pool",
-                          d->fd, link);
-        return UMF_MOCK_ERR_STALE_HANDLE;
-    }
-    return UMF_MOCK_OK;
+    char name[64];
+    snprintf(name, sizeof(name), MEMFD_NAME ":%" PRIu64, d->id);
+    return umf_mock_check_memfd(d->fd, &st, name, "event pool IPC handle");
 }
 
 umf_mock_status_t umf_mock_events_import(const umf_mock_events_desc_t *d,

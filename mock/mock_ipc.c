@@ -26,8 +26,8 @@
 #define HANDLE_SERVED_PATH 4u // ... a path one (UMF_GPU_IPC_SOCKET_DIR)
 #define HANDLE_FLAGS (HANDLE_PIDFS | HANDLE_SERVED | HANDLE_SERVED_PATH)
 
-// What /proc/self/fd/N reads for our memfds (mock_memory.c, mock_arena.c).
-#define MEMFD_LINK "/memfd:umf-gpu-mock"
+// The names of our memfds (mock_memory.c, mock_arena.c).
+#define MEMFD_NAME "umf-gpu-mock"
 
 // ---- Handle packing -------------------------------------------------------
 //
@@ -431,25 +431,13 @@ static umf_mock_status_t check_fd(const umf_mock_ipc_desc_t *d) {
                           d->fd, need);
         return UMF_MOCK_ERR_STALE_HANDLE;
     }
-    char path[64], link[128];
-    snprintf(path, sizeof(path), "/proc/self/fd/%d", d->fd);
-    ssize_t n = readlink(path, link, sizeof(link) - 1);
-    if (n < 0) {
-        return UMF_MOCK_OK; // no /proc: the inode and size checks have to do
+    char name[48];
+    if (d->slot_offset != UMF_MOCK_NO_SLOT) {
+        snprintf(name, sizeof(name), MEMFD_NAME "-arena");
+    } else {
+        snprintf(name, sizeof(name), MEMFD_NAME ":%" PRIu64, d->id);
     }
-    link[n] = '\0';
-    char want[64];
-    snprintf(want, sizeof(want), MEMFD_LINK ":%" PRIu64 " ", d->id);
-    bool ok =
-        d->slot_offset != UMF_MOCK_NO_SLOT
-            ? strncmp(link, MEMFD_LINK "-arena", strlen(MEMFD_LINK) + 6) == 0
-            : strncmp(link, want, strlen(want)) == 0;
-    if (!ok) {
-        UMF_MOCK_LOG_WARN("IPC handle fd %d is %s, not the exported memory",
-                          d->fd, link);
-        return UMF_MOCK_ERR_STALE_HANDLE;
-    }
-    return UMF_MOCK_OK;
+    return umf_mock_check_memfd(d->fd, &st, name, "IPC handle");
 }
 
 // The arena mode: counts the import in the block's slot, through an open
@@ -691,6 +679,42 @@ out:
 
 // ---- Taking an fd from another process -------------------------------------
 
+umf_mock_status_t umf_mock_check_memfd(int fd, const struct stat *st,
+                                       const char *name, const char *what) {
+    uint64_t dev = umf_fd_memfd_dev();
+    if (dev == 0) {
+        UMF_MOCK_LOG_WARN("%s fd %d: no fd left to measure the device of "
+                          "memfds",
+                          what, fd);
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    if ((uint64_t)st->st_dev != dev) {
+        // A file with the exported inode number on another file system (a
+        // tmpfs of its own, in a mount namespace of its own) is not it.
+        UMF_MOCK_LOG_WARN("%s fd %d is not a memfd (device %llu, memfds' "
+                          "%llu)",
+                          what, fd, (unsigned long long)st->st_dev,
+                          (unsigned long long)dev);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    // The link only confirms: a file can be named to read like it; the
+    // device is what proves.
+    char path[64], link[128], want[128];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, link, sizeof(link) - 1);
+    if (n < 0) {
+        return UMF_MOCK_OK; // no /proc: the device and inode have to do
+    }
+    link[n] = '\0';
+    snprintf(want, sizeof(want), "/memfd:%s (deleted)", name);
+    if (strcmp(link, want) != 0) {
+        UMF_MOCK_LOG_WARN("%s fd %d is %s, not the exported memory (%s)", what,
+                          fd, link, want);
+        return UMF_MOCK_ERR_STALE_HANDLE;
+    }
+    return UMF_MOCK_OK;
+}
+
 // What each failure of utils/util_fd.c is to the drivers, and how loud:
 // a refusal needs the user to act, the rest the caller handles.
 static umf_mock_status_t fd_status(umf_fd_status_t status,
@@ -714,6 +738,9 @@ static umf_mock_status_t fd_status(umf_fd_status_t status,
         [UMF_FD_UID_REFUSED] = {UMF_MOCK_ERR_PERMISSION, UMF_LOG_LEVEL_ERROR},
         [UMF_FD_NOT_SERVED] = {UMF_MOCK_ERR_PERMISSION, UMF_LOG_LEVEL_ERROR},
         [UMF_FD_REVOKED] = {UMF_MOCK_ERR_STALE_HANDLE, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_WRONG_PEER] = {UMF_MOCK_ERR_STALE_HANDLE, UMF_LOG_LEVEL_WARN},
+        [UMF_FD_UNVERIFIED] = {UMF_MOCK_ERR_NOT_SUPPORTED, UMF_LOG_LEVEL_ERROR},
+        [UMF_FD_BUSY] = {UMF_MOCK_ERR_BUSY, UMF_LOG_LEVEL_WARN},
     };
     if ((unsigned)status >= sizeof(of_fd) / sizeof(of_fd[0])) {
         return UMF_MOCK_ERR_OS;
@@ -771,8 +798,20 @@ void umf_mock_fd_serve(umf_mock_fd_origin_t *o, uint64_t key) {
 
 umf_mock_status_t umf_mock_fd_take(const umf_mock_fd_origin_t *o, int *out) {
     // The process behind the pid must be the exporter, and the fd the file
-    // it exported: pids and fd numbers are reused.
-    umf_fd_identity_t identity = {o->start_time, o->pidfs_ino, 0, o->file_ino};
+    // it exported: pids and fd numbers are reused. The handle has no room
+    // for the file's device: every fd this driver exports is a memfd, whose
+    // device this process measures itself (never the exporter's word, nor
+    // whoever answers for it).
+    uint64_t dev = umf_fd_memfd_dev();
+    if (dev == 0) {
+        UMF_MOCK_LOG_WARN("cannot take the fd of export %" PRIu64
+                          " of process %d: no fd left here to measure the "
+                          "device of memfds",
+                          o->id, o->pid);
+        return UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+    }
+    umf_fd_identity_t identity = {o->start_time, o->pidfs_ino, dev,
+                                  o->file_ino};
     bool known = o->start_time != 0 || o->pidfs_ino != 0 || o->file_ino != 0;
     umf_fd_socket_name_t name;
     umf_mock_fd_socket(o, &name);

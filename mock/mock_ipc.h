@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "mock_memory.h"
 #include "mock_status.h"
@@ -164,6 +165,15 @@ umf_mock_status_t umf_mock_fd_take(const umf_mock_fd_origin_t *o, int *out);
 void umf_mock_ipc_serve(umf_mock_ipc_desc_t *desc, uint64_t base);
 umf_mock_status_t umf_mock_ipc_take_fd(const umf_mock_ipc_desc_t *desc,
                                        int *out);
+
+// Whether `fd` (whose fstat is *st) is the memfd named `name` that an
+// export made: its device must be the one every memfd of this kernel has
+// (umf_fd_memfd_dev, measured here), and its /proc link, where /proc shows
+// it, exactly "/memfd:<name> (deleted)". STALE_HANDLE otherwise (logged,
+// with `what` naming the handle), OUT_OF_HOST_MEMORY where no fd is left to
+// measure the device.
+umf_mock_status_t umf_mock_check_memfd(int fd, const struct stat *st,
+                                       const char *name, const char *what);
 
 // Duplicates fd `fd` of process `pid` into this one (pidfd_getfd; a dup in
 // this process), proving with `identity` (may be NULL) that the process is

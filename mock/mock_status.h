@@ -29,6 +29,9 @@ typedef enum umf_mock_status_t {
     UMF_MOCK_ERR_NO_PROCESS,         // the exporting process is gone
     UMF_MOCK_ERR_NOT_INITIALIZED,    // the configuration was rejected
     UMF_MOCK_ERR_OS,                 // another system call failed (logged)
+    UMF_MOCK_ERR_BUSY,               // the exporter's fd server dropped the
+                                     // request or did not answer in time,
+                                     // after retries; the exporter is alive
 } umf_mock_status_t;
 
 // The enumerator's name without the prefix, e.g. "NOT_FOUND".

@@ -208,6 +208,10 @@ static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
                      "says which); %s",
                      umf_fd_permission_advice(advice, sizeof(advice)));
             hint = hint_text;
+        } else if (res == CUDA_ERROR_TIMEOUT) {
+            hint = "the exporter's fd server dropped the request or did not "
+                   "answer in time, also after retries (too many clients at "
+                   "once, or a stopped exporter): try again later";
         }
         umf_result_t ret = umf_cuda_call_failed(
             res, hint,

@@ -183,9 +183,12 @@ static ze_result_t fd_failure_code(umf_fd_status_t status) {
     case UMF_FD_NOT_SERVED:
         return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
     case UMF_FD_NOT_SUPPORTED:
+    case UMF_FD_UNVERIFIED:
         return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
     case UMF_FD_NO_FDS:
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    case UMF_FD_BUSY: // "resource in use": the emulated driver's answer too
+        return ZE_RESULT_ERROR_NOT_AVAILABLE;
     case UMF_FD_OS_ERROR:
         return ZE_RESULT_ERROR_UNKNOWN;
     default: // gone, stale or malformed

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -90,10 +91,19 @@ static umf_fd_status_t mismatch(umf_fd_failure_t *why, umf_fd_status_t status,
     return status;
 }
 
-// Whether the process `pidfd` refers to has exited (it is readable then).
-static bool pidfd_exited(int pidfd) {
+int umf_pidfd_open(pid_t pid) {
+    return sys_pidfd_open(pid);
+}
+
+bool umf_pidfd_exited(int pidfd, int timeout_ms) {
+    // Readable once the process has exited. EINTR looks again, with the
+    // whole timeout: a rare signal only makes the wait longer.
     struct pollfd p = {.fd = pidfd, .events = POLLIN, .revents = 0};
-    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
+    int n;
+    do {
+        n = poll(&p, 1, timeout_ms);
+    } while (n < 0 && errno == EINTR);
+    return n > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
 }
 
 // The process check, with `pidfd` pinning the process behind `pid`: by the
@@ -124,7 +134,7 @@ static umf_fd_status_t check_process(int pidfd, pid_t pid, int remote_fd,
     }
     // Read before the poll: if the pidfd's process is still alive, the pid
     // was its own all along, so what was read was its start time.
-    if (err == ESRCH || (pidfd >= 0 && pidfd_exited(pidfd))) {
+    if (err == ESRCH || (pidfd >= 0 && umf_pidfd_exited(pidfd, 0))) {
         return fail(why, "pidfd_open", ESRCH, pid, remote_fd);
     }
     if (err != 0) {
@@ -282,6 +292,19 @@ const char *umf_fd_permission_advice(char *buf, size_t size) {
     return buf;
 }
 
+// What a failed identity check compared, by the call that found it: pidfd
+// inodes, pids, or start times.
+static void identity_reason(const umf_fd_failure_t *why, char *reason,
+                            size_t size) {
+    const char *what = strcmp(why->call, "SO_PEERCRED") == 0 ? "pid"
+                       : strcmp(why->call, "pidfd_open") == 0 ||
+                               strcmp(why->call, "SO_PEERPIDFD") == 0
+                           ? "pidfd inode"
+                           : "start time";
+    snprintf(reason, size, "%s %llu, the exporter's %llu", what,
+             (unsigned long long)why->found, (unsigned long long)why->expected);
+}
+
 const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
                                     size_t size) {
     if (buf == NULL || size == 0) {
@@ -322,10 +345,7 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
     case UMF_FD_NOT_EXPORTER:
         what = "the exporter has exited: the process with its pid now is "
                "another one";
-        snprintf(
-            reason, sizeof(reason), "%s %llu, the exporter's %llu",
-            strcmp(why->call, "pidfd_open") == 0 ? "pidfd inode" : "start time",
-            (unsigned long long)why->found, (unsigned long long)why->expected);
+        identity_reason(why, reason, sizeof(reason));
         break;
     case UMF_FD_OTHER_FILE:
         what = "the fd is another file than the one exported: the exporter "
@@ -350,8 +370,31 @@ const char *umf_fd_failure_describe(const umf_fd_failure_t *why, char *buf,
         break;
     case UMF_FD_REVOKED:
         what = "the exporter's fd server does not export that fd (any more): "
-               "the handle was put or the allocation freed";
+               "the handle was put or the allocation freed, or the server "
+               "stopped (the providers that exported were destroyed)";
         snprintf(reason, sizeof(reason), "not exported");
+        break;
+    case UMF_FD_WRONG_PEER:
+        what = "the process that serves the exporter's socket is not the "
+               "exporter: the exporter has exited and another process took "
+               "its socket name; no fd was taken from it";
+        identity_reason(why, reason, sizeof(reason));
+        break;
+    case UMF_FD_UNVERIFIED:
+        what = "cannot prove that the process serving the exporter's socket "
+               "is the exporter: it is in another pid namespace (or /proc "
+               "shows another one) and the kernel has no pidfs (Linux 6.9+), "
+               "whose pidfd inodes name a process in every namespace; share "
+               "a pid namespace with the exporter, or let pidfd_getfd work";
+        snprintf(reason, sizeof(reason), "server not authenticated");
+        break;
+    case UMF_FD_BUSY:
+        what = "the exporter's fd server dropped the request or did not "
+               "answer in time (too many clients at once, or the exporter is "
+               "stopped); the exporter is alive: try again later";
+        snprintf(reason, sizeof(reason), "%s after %llu attempts",
+                 why->os_error == ETIMEDOUT ? "timed out" : "dropped",
+                 (unsigned long long)why->found);
         break;
     default:
         what = "cannot take the fd";
@@ -376,7 +419,7 @@ const char *umf_fd_status_name(umf_fd_status_t status) {
         "OK",           "INVALID_ARGUMENT", "NO_PROCESS",  "NO_SUCH_FD",
         "PERMISSION",   "NOT_SUPPORTED",    "NO_FDS",      "OS_ERROR",
         "NOT_EXPORTER", "OTHER_FILE",       "UID_REFUSED", "NOT_SERVED",
-        "REVOKED",
+        "REVOKED",      "WRONG_PEER",       "UNVERIFIED",  "BUSY",
     };
     return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status]
                                                                : "UNKNOWN";
@@ -423,6 +466,10 @@ static uint64_t read_proc_ours(void) {
 
 static bool proc_is_ours(void) {
     return learn_once(&self_proc_ours, read_proc_ours) != 0;
+}
+
+bool umf_proc_is_ours(void) {
+    return proc_is_ours();
 }
 
 int umf_proc_start_time(pid_t pid, uint64_t *ticks) {
@@ -481,24 +528,51 @@ uint64_t umf_proc_self_start_time(void) {
 // The magic number of pidfs (include/uapi/linux/magic.h, Linux 6.9).
 #define PIDFS_MAGIC_NUMBER 0x50494446
 
+uint64_t umf_pidfd_inode(int pidfd) {
+    struct statfs fs;
+    struct stat st;
+    if (fstatfs(pidfd, &fs) == 0 && fs.f_type == PIDFS_MAGIC_NUMBER &&
+        fstat(pidfd, &st) == 0) {
+        return (uint64_t)st.st_ino;
+    }
+    return 0;
+}
+
 static uint64_t read_self_pidfs_ino(void) {
     int pidfd = sys_pidfd_open(getpid());
     if (pidfd < 0) {
         return 0;
     }
-    struct statfs fs;
-    struct stat st;
-    uint64_t ino = 0;
-    if (fstatfs(pidfd, &fs) == 0 && fs.f_type == PIDFS_MAGIC_NUMBER &&
-        fstat(pidfd, &st) == 0) {
-        ino = (uint64_t)st.st_ino;
-    }
+    uint64_t ino = umf_pidfd_inode(pidfd);
     close(pidfd);
     return ino;
 }
 
 uint64_t umf_proc_self_pidfs_ino(void) {
     return learn_once(&self_pidfs_ino, read_self_pidfs_ino);
+}
+
+// Measured once: every memfd of a boot is on one mount, so the answer never
+// changes (not after a fork, not in another namespace). 0 until measured.
+static _Atomic uint64_t memfd_dev;
+
+uint64_t umf_fd_memfd_dev(void) {
+    uint64_t dev = atomic_load_explicit(&memfd_dev, memory_order_relaxed);
+    if (dev != 0) {
+        return dev;
+    }
+    int saved_errno = errno;
+    int fd = memfd_create("umf-gpu-memfd-dev", MFD_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0) {
+        dev = (uint64_t)st.st_dev;
+        atomic_store_explicit(&memfd_dev, dev, memory_order_relaxed);
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    errno = saved_errno;
+    return dev;
 }
 
 bool umf_fd_limit_reached(void) {

@@ -41,7 +41,17 @@ typedef enum umf_fd_status_t {
     // The exporter's fd server (util_fd_socket.h):
     UMF_FD_UID_REFUSED, // it does not serve this process's uid
     UMF_FD_NOT_SERVED,  // it serves no fds over a socket (serving disabled)
-    UMF_FD_REVOKED,     // it does not export that fd (any more): put or freed
+    UMF_FD_REVOKED,     // it does not export that fd (any more): put or
+                        // freed, or its server stopped (nothing listens at
+                        // the name while the exporter lives)
+    UMF_FD_WRONG_PEER,  // the process that serves the socket is not the
+                        // exporter (another process took the name)
+    UMF_FD_UNVERIFIED,  // the process that serves the socket cannot be
+                        // proven to be the exporter here (another pid
+                        // namespace on a kernel without pidfs, no /proc)
+    UMF_FD_BUSY,        // the server dropped the request (too many clients)
+                        // or did not answer in time, also after retries:
+                        // the exporter is alive; try again later
 } umf_fd_status_t;
 
 // What the exporter recorded at export, for the consumer to prove that the
@@ -60,11 +70,16 @@ typedef struct umf_fd_failure_t {
     int os_error;     // errno of the failing call (0 for INVALID_ARGUMENT)
     const char *call; // "pidfd_open", "pidfd_getfd", "fcntl(F_DUPFD_CLOEXEC)",
                       // "arguments", or the fd server's: "connect",
-                      // "sendmsg", "recvmsg", "fd server"
+                      // "sendmsg", "recvmsg", "fd server", "SO_PEERPIDFD",
+                      // "SO_PEERCRED"
     pid_t pid;        // the exporter, as asked
     int remote_fd;    // its fd, as asked
-    uint64_t expected, found; // NOT_EXPORTER: start times; OTHER_FILE:
-                              // inode numbers; UID_REFUSED: found = our uid
+    uint64_t expected, found; // NOT_EXPORTER, WRONG_PEER: pidfd inodes
+                              // (call "pidfd_open", "SO_PEERPIDFD") or start
+                              // times (else), WRONG_PEER also pids (call
+                              // "SO_PEERCRED"); OTHER_FILE: inode numbers;
+                              // UID_REFUSED: found = our uid; BUSY: found =
+                              // the attempts made
     const char *note;         // NULL, or what the message adds (how the socket
                               // fallback went, a static string)
 } umf_fd_failure_t;
@@ -125,6 +140,34 @@ uint64_t umf_proc_self_pidfs_ino(void);
 // This process's umf_proc_start_time(), read once (and again in the child
 // of a fork); 0 when it cannot be read.
 uint64_t umf_proc_self_start_time(void);
+
+// ---- Proving who a process is, for the fd server's client ----------------
+
+// A new close-on-exec pidfd of process `pid` (pidfd_open(2)), or -1 with
+// errno set (ESRCH: no such process; ENOSYS: a kernel before 5.3, or a
+// seccomp filter).
+int umf_pidfd_open(pid_t pid);
+
+// The inode of `pidfd` where it lives in pidfs (Linux 6.9+): the process's
+// identity, the same in every pid namespace and never reused; 0 elsewhere.
+uint64_t umf_pidfd_inode(int pidfd);
+
+// Whether the process of `pidfd` has exited, waiting at most `timeout_ms`
+// for it (0: only looks).
+bool umf_pidfd_exited(int pidfd, int timeout_ms);
+
+// Whether /proc shows this process's own pid namespace (so that a pid
+// read there names the process a pid of ours names).
+bool umf_proc_is_ours(void);
+
+// The st_dev of the memfds this kernel makes (memfd_create(2) puts every
+// one on one internal tmpfs mount, whatever the caller's namespaces):
+// measured by this process itself, once, at the first call (never at load),
+// so that a consumer whose handle has no room for a device knows the one an
+// exported memfd must have, without believing the exporter or whoever
+// answers for it. 0 when it cannot be measured now (no fd left; asked again
+// at the next call).
+uint64_t umf_fd_memfd_dev(void);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,10 @@
 // for consumers whose pidfd_getfd the OS refuses (container seccomp
 // profiles, Yama, kernels before 5.6). One module for the library and the
 // emulated drivers (each links its own hidden copy of utils/, so each runs
-// its own server for the fds it exported).
+// its own server for the fds it exported). One file per side, each with its
+// trust rule at its top: util_fd_server.c (the exporter's), util_fd_client.c
+// (the consumer's); what they share: util_fd_wire.h (the protocol) and
+// util_fd_settings.c (the environment and socket names).
 //
 // The exporter side, the fd server:
 // - umf_fd_server_export() records an fd this process exported (a GPU
@@ -55,10 +58,17 @@ extern "C" {
 #define UMF_FD_SOCKET_NAME_MAX 80
 // Most uids an export's allow-list holds.
 #define UMF_FD_SERVER_MAX_UIDS 16
-// Clients the server holds at once; a client that sent no request within
-// the timeout is dropped.
+// Clients the server holds at once that sent nothing yet (a request that
+// is waiting when the server accepts is answered at once, never held), and
+// of those at most UMF_FD_SERVER_MAX_PER_PEER per peer process (SO_PEERCRED
+// pid; peers in a pid namespace that hides them share one share). A client
+// that sent no request within the timeout is dropped.
 #define UMF_FD_SERVER_MAX_CLIENTS 64
+#define UMF_FD_SERVER_MAX_PER_PEER 8
 #define UMF_FD_SERVER_CLIENT_TIMEOUT_MS 2000
+// Connections the kernel queues for the server: short, so that a consumer
+// waits behind few others (a connect waits while it is full).
+#define UMF_FD_SERVER_BACKLOG 128
 // The consumer's send and receive timeouts (connect included).
 #define UMF_FD_CLIENT_TIMEOUT_MS 5000
 
@@ -165,6 +175,15 @@ typedef struct umf_fd_socket_request_t {
 umf_fd_status_t umf_fd_socket_take(const umf_fd_socket_name_t *name,
                                    const umf_fd_socket_request_t *req,
                                    int *local_fd, umf_fd_failure_t *why);
+
+// The consumer's proof of the server, what umf_fd_socket_take makes on each
+// connection before it receives anything: that the peer of the connected
+// socket `sock` is the exporter that `req` names, and alive (the trust rule
+// of util_fd_client.c). UMF_FD_OK, or WRONG_PEER, UNVERIFIED, NO_PROCESS,
+// OS_ERROR with *why (may be NULL). For tests and the benchmark (its cost).
+umf_fd_status_t umf_fd_socket_authenticate(int sock,
+                                           const umf_fd_socket_request_t *req,
+                                           umf_fd_failure_t *why);
 
 // An fd to take from an exporter, and how.
 typedef struct umf_fd_source_t {

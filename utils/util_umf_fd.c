@@ -14,13 +14,16 @@ umf_result_t umf_fd_result_of(umf_fd_status_t status) {
     case UMF_FD_NOT_EXPORTER:
     case UMF_FD_OTHER_FILE:
     case UMF_FD_REVOKED:
+    case UMF_FD_WRONG_PEER:
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     case UMF_FD_PERMISSION:
     case UMF_FD_NOT_SUPPORTED:
     case UMF_FD_UID_REFUSED:
     case UMF_FD_NOT_SERVED:
+    case UMF_FD_UNVERIFIED:
         return UMF_RESULT_ERROR_NOT_SUPPORTED;
     case UMF_FD_NO_FDS:
+    case UMF_FD_BUSY:
         return UMF_RESULT_ERROR_OUT_OF_RESOURCES;
     default:
         return UMF_RESULT_ERROR_UNKNOWN;

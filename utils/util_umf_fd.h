@@ -41,9 +41,18 @@ umf_result_t umf_fd_duplicate_from(pid_t pid, int remote_fd,
 // (util_fd_socket.h: pidfd_getfd first, the socket as src->transfer says).
 // Also:
 //   UMF_RESULT_ERROR_NOT_SUPPORTED     the exporter's server refused this uid,
-//                                      or serves nothing (serving disabled)
+//                                      or serves nothing (serving disabled),
+//                                      or this process cannot prove that the
+//                                      process serving it is the exporter
+//                                      (another pid namespace without pidfs)
 //   UMF_RESULT_ERROR_INVALID_ARGUMENT  the server no longer exports the fd
-//                                      (put, freed)
+//                                      (put, freed, its server stopped), or
+//                                      another process than the exporter
+//                                      serves its socket name
+//   UMF_RESULT_ERROR_OUT_OF_RESOURCES  the server dropped the request or did
+//                                      not answer in time, also after a few
+//                                      retries (too many clients): the
+//                                      exporter is alive; try again later
 umf_result_t umf_fd_take_from(const umf_fd_source_t *src, int *local_fd,
                               umf_fd_failure_t *why);
 

@@ -244,6 +244,8 @@ CUresult cuda_mock_result_of(umf_mock_status_t status) {
         return CUDA_ERROR_NOT_INITIALIZED;
     case UMF_MOCK_ERR_OS:
         return CUDA_ERROR_OPERATING_SYSTEM;
+    case UMF_MOCK_ERR_BUSY: // the exporter's fd server: a retry may work
+        return CUDA_ERROR_TIMEOUT;
     }
     return CUDA_ERROR_UNKNOWN;
 }

@@ -267,7 +267,11 @@ int umf_test_recv(int sock, void *buf, size_t len) {
 
 int umf_test_send_fd(int sock, int fd) {
     char byte = 'F';
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    return umf_test_send_fd_with(sock, &byte, 1, fd);
+}
+
+int umf_test_send_fd_with(int sock, const void *buf, size_t len, int fd) {
+    struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
     union {
         struct cmsghdr align;
         char buf[CMSG_SPACE(sizeof(int))];
@@ -286,15 +290,14 @@ int umf_test_send_fd(int sock, int fd) {
     do {
         n = sendmsg(sock, &msg, MSG_NOSIGNAL);
     } while (n < 0 && errno == EINTR);
-    return n == 1 ? 0 : -1;
+    return n == (ssize_t)len ? 0 : -1;
 }
 
-int umf_test_recv_fd(int sock) {
-    char byte;
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+long umf_test_recv_msg(int sock, void *buf, size_t len, int flags, int *fd) {
+    struct iovec iov = {.iov_base = buf, .iov_len = len};
     union {
         struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int))];
+        char buf[CMSG_SPACE(4 * sizeof(int))];
     } control;
     struct msghdr msg = {.msg_iov = &iov,
                          .msg_iovlen = 1,
@@ -302,15 +305,38 @@ int umf_test_recv_fd(int sock) {
                          .msg_controllen = sizeof(control.buf)};
     ssize_t n;
     do {
-        n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        n = recvmsg(sock, &msg, flags | MSG_CMSG_CLOEXEC);
     } while (n < 0 && errno == EINTR);
-    struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
-    if (c == NULL || c->cmsg_level != SOL_SOCKET ||
-        c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int))) {
-        return -1;
+    if (fd != NULL) {
+        *fd = -1;
     }
-    int fd;
-    memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&msg) : NULL; c != NULL;
+         c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) {
+            continue;
+        }
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int got;
+            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (fd != NULL && *fd < 0) {
+                *fd = got;
+            } else {
+                close(got);
+            }
+        }
+    }
+    return (long)n;
+}
+
+int umf_test_recv_fd(int sock) {
+    char byte;
+    int fd = -1;
+    long n = umf_test_recv_msg(sock, &byte, 1, 0, &fd);
+    if (n != 1 && fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
     return fd;
 }
 
@@ -435,13 +461,24 @@ int umf_test_drop_ptrace_capability(void) {
 #endif
 
 int umf_test_refuse_syscall(long nr, int err) {
+    return umf_test_refuse_syscall_arg(nr, -1, 0, err);
+}
+
+int umf_test_refuse_syscall_arg(long nr, int arg, unsigned value, int err) {
 #ifdef TEST_AUDIT_ARCH
+    // The low 32 bits of argument `arg` (little-endian: its first word).
+    unsigned arg_at = (unsigned)offsetof(struct seccomp_data, args) +
+                      (arg >= 0 ? (unsigned)arg : 0) * 8u;
+    // Without an argument, the comparison of it is skipped (jumps 0).
+    unsigned char skip = arg >= 0 ? 0 : 2;
     struct sock_filter code[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TEST_AUDIT_ARCH, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, skip, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, arg_at),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1),
         BPF_STMT(BPF_RET | BPF_K,
                  SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -454,7 +491,7 @@ int umf_test_refuse_syscall(long nr, int err) {
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0 ? 0
                                                                         : -1;
 #else
-    (void)nr, (void)err;
+    (void)nr, (void)arg, (void)value, (void)err;
     errno = ENOSYS;
     return -1;
 #endif

@@ -109,6 +109,13 @@ int umf_test_recv(int sock, void *buf, size_t len);
 // or -1 on error.
 int umf_test_send_fd(int sock, int fd);
 int umf_test_recv_fd(int sock);
+// Sends `len` bytes of `buf` (one message) with file descriptor `fd`.
+int umf_test_send_fd_with(int sock, const void *buf, size_t len, int fd);
+// Receives one message of at most `len` bytes into `buf`, with `flags` for
+// recvmsg (MSG_DONTWAIT ...): its length, or -1 with errno set. The first
+// fd it carried goes to *fd (close-on-exec; -1: none), or is closed where
+// fd is NULL; any others are closed.
+long umf_test_recv_msg(int sock, void *buf, size_t len, int flags, int *fd);
 
 // Everything readable from `fd` until its end (retrying after signals),
 // NUL-terminated; the caller frees. NULL when out of memory.
@@ -157,6 +164,11 @@ int umf_test_drop_ptrace_capability(void);
 // through, as container runtimes' profiles refuse pidfd_getfd. It cannot be
 // undone: for child processes. 0, or -1 with errno set.
 int umf_test_refuse_syscall(long nr, int err);
+
+// The same, only where argument `arg` (0-based; its low 32 bits) of call
+// `nr` is `value`: e.g. getsockopt(..., SO_PEERPIDFD, ...) as a kernel before
+// Linux 6.5 refuses it. A negative `arg` refuses every call `nr`.
+int umf_test_refuse_syscall_arg(long nr, int arg, unsigned value, int err);
 
 #ifdef __cplusplus
 }

@@ -5,14 +5,17 @@
 // exporter frees, and the fd the driver owns.
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "c_test.h"
 #include "mock_control.h"
 #include "mock_test_util.h"
 #include "test_child.h"
+#include "test_foreign_file.h"
 
 static bool ipc_capable(void) {
     return umf_mock_config()->memory != UMF_MOCK_MEMORY_MALLOC;
@@ -359,6 +362,68 @@ UMF_C_TEST(MockIpc, BadImports) {
         UMF_EXPECT_EQ(umf_mock_ipc_close(out, 0, NULL), UMF_MOCK_OK);
     }
     close(keep);
+}
+
+// A file with the exported inode number and, in /proc, the exported memfd's
+// very name, made on a tmpfs of its own in namespaces of its own (issue 27;
+// the handle is given the file's inode number, test_foreign_file.h): only
+// its device tells it from the export, and the import refuses it.
+UMF_C_TEST(MockIpc, AFileWithTheExportedInodeOnAnotherDeviceIsRefused) {
+    if (!test_core_init() || !ipc_capable()) {
+        return;
+    }
+    void *dev, *out = NULL;
+    UMF_ASSERT_EQ(umf_mock_alloc(UMF_MOCK_KIND_DEVICE, 0, 64, 0, 0, 0, &dev),
+                  UMF_MOCK_OK);
+    umf_mock_ipc_desc_t d;
+    UMF_ASSERT_EQ(umf_mock_ipc_export(dev, true, &d, NULL), UMF_MOCK_OK);
+    char name[64];
+    if (d.slot_offset != UMF_MOCK_NO_SLOT) {
+        snprintf(name, sizeof(name), "memfd:umf-gpu-mock-arena (deleted)");
+    } else {
+        snprintf(name, sizeof(name), "memfd:umf-gpu-mock:%llu (deleted)",
+                 (unsigned long long)d.id);
+    }
+    uint64_t size = d.offset + d.mapped;
+    if (d.slot_offset != UMF_MOCK_NO_SLOT && d.slot_offset + 8 > size) {
+        size = d.slot_offset + 8;
+    }
+    int fake = -1;
+    char why[256];
+    if (umf_test_foreign_file(name, size, &fake, why, sizeof(why)) != 0) {
+        fprintf(stderr, "skipped: %s\n", why);
+        UMF_EXPECT_EQ(umf_mock_free(dev, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                      UMF_MOCK_OK);
+        return;
+    }
+    struct stat st, real;
+    UMF_ASSERT(fstat(fake, &st) == 0 && fstat(d.fd, &real) == 0);
+    UMF_EXPECT_NE(st.st_dev, real.st_dev);
+    UMF_EXPECT(S_ISREG(st.st_mode) && (uint64_t)st.st_size >= size);
+    char path[64], link[256] = "", want[80];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fake);
+    ssize_t n = readlink(path, link, sizeof(link) - 1);
+    link[n > 0 ? n : 0] = '\0';
+    snprintf(want, sizeof(want), "/%s", name);
+    const char *got_link = link, *want_link = want;
+    UMF_EXPECT_STREQ(got_link, want_link); // reads as the exported memfd's
+    if (d.slot_offset != UMF_MOCK_NO_SLOT) {
+        // The arena's slot word too, as the exporter's says: the block holds
+        // the export.
+        uint64_t word = 0;
+        UMF_ASSERT(pread(d.fd, &word, sizeof(word), (off_t)d.slot_offset) ==
+                   (ssize_t)sizeof(word));
+        UMF_ASSERT(pwrite(fake, &word, sizeof(word), (off_t)d.slot_offset) ==
+                   (ssize_t)sizeof(word));
+    }
+    umf_mock_ipc_desc_t bad = d;
+    bad.fd = fake;
+    bad.file_ino = (uint64_t)st.st_ino; // the file's inode is the handle's
+    UMF_EXPECT_EQ(umf_mock_ipc_import(&bad, 0, 0, UMF_MOCK_IMPORT_NEW, &out),
+                  UMF_MOCK_ERR_STALE_HANDLE);
+    close(fake);
+    UMF_EXPECT_EQ(umf_mock_free(dev, UMF_MOCK_KIND_DEVICE, 0, NULL),
+                  UMF_MOCK_OK);
 }
 
 UMF_C_TEST(MockIpc, FdFromProcess) {

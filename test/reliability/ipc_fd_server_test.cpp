@@ -17,10 +17,22 @@
 // - 8 threads in each of 2 consumer processes open at once;
 // - malformed requests on the exporter's socket are refused, an idle
 //   connection blocks nobody, and the server stays up.
+// And the attacks of issue 27:
+// - while another process connects and holds as fast as it can, and while
+//   another floods malformed requests, at least 99% of 1,000 consumer opens
+//   are served, each within 1 s (the figures are printed: "[ flood ]");
+// - an exporter that answers nothing: the consumer's open times out as
+//   OUT_OF_RESOURCES, not as "the exporter has exited";
+// - the impostor: the exporter killed, another process of its user binds
+//   its socket name and serves a file with the handle's inode and the
+//   exported memfd's /proc name, on a tmpfs in namespaces of its own: the
+//   consumer refuses the server before it takes anything (skipped, saying
+//   why, where neither root nor an unprivileged user namespace is allowed).
 //
 // Child roles take "NAME=value" arguments, set in the child before the
 // library or a driver reads them (no setenv around a start).
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -32,8 +44,10 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -46,6 +60,7 @@ extern "C" {
 }
 
 #include "rel_child.h"
+#include "test_foreign_file.h"
 
 namespace {
 
@@ -63,8 +78,17 @@ struct Outcome {
     int32_t code;
     int32_t fds_delta; // open fds after minus before (cycles)
     int32_t failures;  // failed checks (threads)
+    // timed: requests, served, served within 1 s, and the latency of the
+    // served ones (us)
+    int32_t requests, served, within;
+    double p50_us, p99_us, max_us;
     char message[512];
 };
+
+// Legitimate requests made during a flood, and the time each must be
+// served in.
+constexpr int kLegit = 1000;
+constexpr double kLegitDeadlineUs = 1e6;
 
 // Applies the child's "NAME=value" arguments; "seccomp=eperm|enosys" makes
 // pidfd_getfd fail so; "uid=N" becomes that user (root only).
@@ -189,6 +213,8 @@ int OpenCheckClose(const umf_test_gpu_t *g, umf_memory_provider_handle_t h,
 //   open     one open, check, close
 //   cycles   1000 of them; fds_delta = open fds after - before
 //   threads  8 threads x 25 opens of allocations 0 and 1 in turn
+//   timed    kLegit opens and closes, each open timed; a failed one counts
+//            as not served (the last failure's message is kept)
 // and sends the Outcome.
 UMF_TEST_CHILD(fds_consumer) {
     if (argc < 2 || !ApplyArgs(argc - 2, argv + 2)) {
@@ -241,6 +267,36 @@ UMF_TEST_CHILD(fds_consumer) {
             t.join();
         }
         o.failures = failures.load();
+    } else if (mode == "timed") {
+        std::vector<double> us;
+        o.requests = kLegit;
+        for (int i = 0; i < kLegit; i++) {
+            timespec t0, t1;
+            void *p = nullptr;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            umf_result_t ret =
+                umfMemoryProviderOpenIPCHandle(h, s.data[0].bytes, &p);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            if (ret != UMF_RESULT_SUCCESS) {
+                o.result = ret;
+                continue;
+            }
+            double d =
+                (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
+            us.push_back(d);
+            o.within += d <= kLegitDeadlineUs;
+            if (umfMemoryProviderCloseIPCHandle(h, p, kSize) !=
+                UMF_RESULT_SUCCESS) {
+                o.failures++;
+            }
+        }
+        o.served = static_cast<int32_t>(us.size());
+        std::sort(us.begin(), us.end());
+        if (!us.empty()) {
+            o.p50_us = us[us.size() / 2];
+            o.p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+            o.max_us = us.back();
+        }
     } else {
         return 102;
     }
@@ -574,38 +630,17 @@ TEST_P(IpcFdServer, MalformedRequestsAreRefusedAndTheServerStaysUp) {
         } else {
             int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
             ASSERT_GE(fd, 0);
-            iovec iov = {msg.data(), msg.size()};
-            union {
-                cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-            } control = {};
-            msghdr m = {};
-            m.msg_iov = &iov;
-            m.msg_iovlen = 1;
-            m.msg_control = control.buf;
-            m.msg_controllen = sizeof(control.buf);
-            cmsghdr *c = CMSG_FIRSTHDR(&m);
-            c->cmsg_level = SOL_SOCKET;
-            c->cmsg_type = SCM_RIGHTS;
-            c->cmsg_len = CMSG_LEN(sizeof(int));
-            std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-            ASSERT_EQ(sendmsg(s, &m, MSG_NOSIGNAL),
-                      static_cast<ssize_t>(msg.size()));
+            ASSERT_EQ(umf_test_send_fd_with(s, msg.data(), msg.size(), fd), 0);
             close(fd);
         }
         unsigned char reply[64];
-        union {
-            cmsghdr h;
-            char buf[CMSG_SPACE(4 * sizeof(int))];
-        } control = {};
-        iovec iov = {reply, sizeof(reply)};
-        msghdr m = {};
-        m.msg_iov = &iov;
-        m.msg_iovlen = 1;
-        m.msg_control = control.buf;
-        m.msg_controllen = sizeof(control.buf);
-        EXPECT_EQ(recvmsg(s, &m, MSG_CMSG_CLOEXEC), 16) << "case " << i;
-        EXPECT_EQ(CMSG_FIRSTHDR(&m), nullptr) << "case " << i << ": an fd";
+        int passed = -1;
+        EXPECT_EQ(umf_test_recv_msg(s, reply, sizeof(reply), 0, &passed), 16)
+            << "case " << i;
+        EXPECT_EQ(passed, -1) << "case " << i << ": an fd";
+        if (passed >= 0) {
+            close(passed);
+        }
         uint32_t status = 0;
         std::memcpy(&status, reply + 4, sizeof(status));
         EXPECT_NE(status, 0u) << "case " << i;
@@ -618,6 +653,299 @@ TEST_P(IpcFdServer, MalformedRequestsAreRefusedAndTheServerStaysUp) {
     close(idle);
     EXPECT_EQ(prod.Stop(), 0);
 }
+
+// ------------------------------------------------------------ attacks
+// (issue 27)
+
+// A socket address, as the parent sends it to an attacking child.
+struct Address {
+    sockaddr_un addr;
+    socklen_t len;
+};
+
+// An attacker on the exporter's socket, until its socket ends; then it
+// sends how many connections it made. argv[0]:
+//   hold       connects as fast as it can and sends nothing, holding its
+//              newest 256 connections (the kernel queues a connection
+//              before the server accepts it; a full backlog is tried again
+//              at once)
+//   malformed  connects as fast as it can and sends a request of a wrong
+//              size, garbage of the right size, or one with an fd attached,
+//              in turn, and hangs up without reading the answer
+// It says 'r' once it has made 100 connections, so that the flood is on
+// before the parent measures.
+UMF_TEST_CHILD(fds_flooder) {
+    if (argc < 1) {
+        return 100;
+    }
+    std::string mode = argv[0];
+    Address a;
+    if (umf_test_recv(sock, &a, sizeof(a)) != 0) {
+        return 101;
+    }
+    int junk = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    std::vector<int> ring(256, -1);
+    long made = 0;
+    bool said = false;
+    for (long i = 0;; i++) {
+        if (i % 64 == 0) {
+            pollfd p = {sock, POLLIN, 0};
+            if (poll(&p, 1, 0) != 0) {
+                break; // the parent is done
+            }
+        }
+        int s =
+            socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (s < 0) {
+            continue;
+        }
+        if (connect(s, reinterpret_cast<sockaddr *>(&a.addr), a.len) != 0) {
+            close(s); // EAGAIN: its backlog is full
+            continue;
+        }
+        made++;
+        if (!said && made == 100) {
+            said = umf_test_send(sock, "r", 1) == 0;
+        }
+        if (mode == "hold") {
+            size_t k = static_cast<size_t>(made) % ring.size();
+            if (ring[k] >= 0) {
+                close(ring[k]);
+            }
+            ring[k] = s;
+            continue;
+        }
+        unsigned char bad[200];
+        std::memset(bad, 0xff, sizeof(bad));
+        size_t n = made % 3 == 0 ? 3 : made % 3 == 1 ? 200 : 56;
+        if (made % 5 == 0 && junk >= 0) {
+            (void)umf_test_send_fd_with(s, bad, n, junk);
+        } else {
+            (void)send(s, bad, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+        }
+        close(s);
+    }
+    for (int fd : ring) {
+        if (fd >= 0) {
+            close(fd);
+        }
+    }
+    if (junk >= 0) {
+        close(junk);
+    }
+    return umf_test_send(sock, &made, sizeof(made)) == 0 ? 0 : 102;
+}
+
+struct Flooder : RelRole {
+    bool Start(const char *mode, const Address &a) {
+        char r = 0;
+        return RelRole::Start("fds_flooder", {mode}) &&
+               umf_test_send(child.sock, &a, sizeof(a)) == 0 &&
+               umf_test_recv(child.sock, &r, 1) == 0 && r == 'r';
+    }
+    // Stops it: the connections it made, or -1.
+    long Finish() {
+        long made = -1;
+        (void)umf_test_send(child.sock, "q", 1);
+        if (umf_test_recv(child.sock, &made, sizeof(made)) != 0) {
+            made = -1;
+        }
+        EXPECT_EQ(umf_test_child_wait(&child), 0);
+        started = false;
+        return made;
+    }
+};
+
+class IpcFdServerAttack : public IpcFdServer {
+  protected:
+    // The producer's server address, for an attacker.
+    Address AddressOf(const Producer &prod) {
+        Address a = {};
+        EXPECT_TRUE(ServerAddress(GetParam(), prod.s.data[0], &a.addr, &a.len));
+        return a;
+    }
+    // kLegit socket opens by a consumer while `mode` floods the exporter's
+    // server: at least 99% served, each within 1 s.
+    void UnderFlood(const char *mode) {
+        Producer prod;
+        ASSERT_TRUE(prod.Start(GetParam(), 1));
+        Flooder flood;
+        ASSERT_TRUE(flood.Start(mode, AddressOf(prod)));
+        Outcome o = RunConsumer(GetParam(), "timed", prod.s, {kSocketOnly});
+        long made = flood.Finish();
+        std::printf("[ flood    ] %s %s: %d of %d served, %d within 1 s; "
+                    "p50 %.0f us, p99 %.0f us, max %.0f us; the flooder "
+                    "made %ld connections\n",
+                    umf_test_gpu_kind_name(GetParam()), mode, o.served,
+                    o.requests, o.within, o.p50_us, o.p99_us, o.max_us, made);
+        RecordProperty("served", o.served);
+        RecordProperty("within_1s", o.within);
+        RecordProperty("p99_us", static_cast<int>(o.p99_us));
+        EXPECT_EQ(o.requests, kLegit);
+        EXPECT_GE(o.within, kLegit * 99 / 100) << o.message;
+        EXPECT_EQ(o.failures, 0);
+        EXPECT_GT(made, 1000) << "no flood";
+        EXPECT_EQ(prod.Stop(), 0);
+    }
+};
+
+TEST_P(IpcFdServerAttack, AConnectAndHoldFloodDoesNotStarveRequests) {
+    UnderFlood("hold");
+}
+
+TEST_P(IpcFdServerAttack, AMalformedRequestFloodDoesNotStarveRequests) {
+    UnderFlood("malformed");
+}
+
+// An exporter that answers nothing (stopped): the consumer's request times
+// out, and says so (OUT_OF_RESOURCES), never "the exporter has exited".
+TEST_P(IpcFdServerAttack, AnUnansweredRequestTimesOutAsBusyNotAsAnExit) {
+    Producer prod;
+    ASSERT_TRUE(prod.Start(GetParam(), 1));
+    ASSERT_EQ(kill(prod.child.pid, SIGSTOP), 0);
+    Outcome o = RunConsumer(GetParam(), "open", prod.s, {kSocketOnly});
+    ASSERT_EQ(kill(prod.child.pid, SIGCONT), 0);
+    EXPECT_EQ(o.result, UMF_RESULT_ERROR_OUT_OF_RESOURCES) << o.message;
+    EXPECT_NE(std::string(o.message).find(GetParam() == UMF_TEST_GPU_LEVEL_ZERO
+                                              ? "timed out"
+                                              : "did not answer in time"),
+              std::string::npos)
+        << o.message;
+    EXPECT_EQ(prod.Stop(), 0);
+}
+
+// The impostor of the issue: another process of the exporter's user, which
+// binds the exporter's socket name once the exporter is gone and serves a
+// file that passes every check of the file alone but its device: the
+// exported inode number (the handle is given the file's, as a forger could,
+// test_foreign_file.h), the exported memfd's /proc name, on a tmpfs of its
+// own in namespaces of its own, detached. argv: none. Receives the Address
+// and the file name and size; answers "skip" with the reason, or its file's
+// inode number and /proc link, and then serves every request with it until
+// its socket ends.
+UMF_TEST_CHILD(fds_impostor) {
+    (void)argc, (void)argv;
+    Address a;
+    char name[128];
+    uint64_t size = 0;
+    if (umf_test_recv(sock, &a, sizeof(a)) != 0 ||
+        umf_test_recv(sock, name, sizeof(name)) != 0 ||
+        umf_test_recv(sock, &size, sizeof(size)) != 0) {
+        return 100;
+    }
+    name[sizeof(name) - 1] = '\0';
+    int fd = -1;
+    char why[256] = "";
+    struct Report {
+        char skip[256];
+        uint64_t ino;
+        char link[256];
+    } r = {};
+    if (umf_test_foreign_file(name, size, &fd, why, sizeof(why)) != 0) {
+        std::snprintf(r.skip, sizeof(r.skip), "%s", why);
+        return umf_test_send(sock, &r, sizeof(r)) == 0 ? 0 : 101;
+    }
+    struct stat st;
+    char path[64];
+    std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, r.link, sizeof(r.link) - 1);
+    r.link[n > 0 ? n : 0] = '\0';
+    r.ino = fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
+    int l = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    if (l < 0 || bind(l, reinterpret_cast<sockaddr *>(&a.addr), a.len) != 0 ||
+        listen(l, 16) != 0) {
+        std::snprintf(r.skip, sizeof(r.skip), "cannot bind the name: %s",
+                      strerror(errno));
+        r.ino = 0;
+    }
+    if (umf_test_send(sock, &r, sizeof(r)) != 0 || r.ino == 0) {
+        return r.ino == 0 ? 102 : 103;
+    }
+    for (;;) {
+        pollfd p[2] = {{sock, POLLIN, 0}, {l, POLLIN, 0}};
+        if (poll(p, 2, -1) < 0) {
+            continue;
+        }
+        if (p[0].revents != 0) {
+            break;
+        }
+        int c = accept4(l, nullptr, nullptr, SOCK_CLOEXEC);
+        if (c < 0) {
+            continue;
+        }
+        char req[64];
+        if (recv(c, req, sizeof(req), 0) > 0) {
+            uint32_t rep[4] = {0x44465055u, 0, 0, 0}; // "UPFD", OK
+            (void)umf_test_send_fd_with(c, rep, sizeof(rep), fd);
+        }
+        close(c);
+    }
+    return 0;
+}
+
+TEST_P(IpcFdServerAttack, AnImpostorOnTheExportersSocketNameIsRefused) {
+    Producer prod;
+    ASSERT_TRUE(prod.Start(GetParam(), 1));
+    Address a = AddressOf(prod);
+    Shared s = prod.s;
+    umf_ipc_data_t r;
+    std::memcpy(&r, s.data[0].bytes, sizeof(r));
+    // The emulated drivers' handle (mock/mock_ipc.c): arena order at 13,
+    // the file's inode at 40, the allocation id at 48.
+    uint64_t id = 0;
+    std::memcpy(&id, r.handle + 48, sizeof(id));
+    bool arena = r.handle[13] != 0xff;
+    char name[128] = {};
+    std::snprintf(name, sizeof(name),
+                  arena ? "memfd:umf-gpu-mock-arena (deleted)"
+                        : "memfd:umf-gpu-mock:%llu (deleted)",
+                  static_cast<unsigned long long>(id));
+    // As large as the exported file (the arena: its data pages, then a slot
+    // word per page); the arena's slot word itself is not forged here (the
+    // consumer refuses before it would look; test/mock's impostor test
+    // forges it).
+    uint64_t data = arena ? 4096ull << r.handle[13] : kSize;
+    uint64_t size = arena ? data + data / 4096 * 8 : kSize;
+    // The exporter is gone; its name is free to take.
+    ASSERT_EQ(kill(prod.child.pid, SIGKILL), 0);
+    EXPECT_EQ(umf_test_child_wait(&prod.child), 128 + SIGKILL);
+    prod.started = false;
+    RelRole impostor;
+    ASSERT_TRUE(impostor.Start("fds_impostor", {}));
+    ASSERT_EQ(umf_test_send(impostor.child.sock, &a, sizeof(a)), 0);
+    ASSERT_EQ(umf_test_send(impostor.child.sock, name, sizeof(name)), 0);
+    ASSERT_EQ(umf_test_send(impostor.child.sock, &size, sizeof(size)), 0);
+    struct Report {
+        char skip[256];
+        uint64_t ino;
+        char link[256];
+    } rep = {};
+    ASSERT_EQ(umf_test_recv(impostor.child.sock, &rep, sizeof(rep)), 0);
+    if (rep.ino == 0) {
+        GTEST_SKIP() << rep.skip;
+    }
+    EXPECT_EQ(std::string(rep.link), std::string("/") + name)
+        << "its /proc name reads as the exported memfd's";
+    // The handle names the impostor's inode (checksums recomputed).
+    std::memcpy(r.handle + 40, &rep.ino, sizeof(rep.ino));
+    rel_reseal_mock_handle(r.handle);
+    if (GetParam() == UMF_TEST_GPU_LEVEL_ZERO) {
+        r.fd_ino = rep.ino;
+    }
+    r.checksum = umf_ipc_data_checksum(&r);
+    std::memcpy(s.data[0].bytes, &r, sizeof(r));
+    Outcome o = RunConsumer(GetParam(), "open", s, {kSocketOnly});
+    EXPECT_EQ(o.result, UMF_RESULT_ERROR_INVALID_ARGUMENT) << o.message;
+    if (GetParam() == UMF_TEST_GPU_LEVEL_ZERO) {
+        EXPECT_NE(std::string(o.message).find("not the exporter"),
+                  std::string::npos)
+            << o.message;
+    }
+    EXPECT_EQ(impostor.Stop(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, IpcFdServerAttack,
+                         ::testing::ValuesIn(gpu_kinds()), gpu_kind_param_name);
 
 INSTANTIATE_TEST_SUITE_P(Providers, IpcFdServer,
                          ::testing::ValuesIn(gpu_kinds()), gpu_kind_param_name);

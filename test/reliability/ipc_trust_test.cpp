@@ -19,6 +19,11 @@
 // - Result codes: a refused fd transfer (seccomp: EPERM) and a kernel
 //   without pidfd (ENOSYS) are NOT_SUPPORTED with the rule in the native
 //   error; no fd left is OUT_OF_RESOURCES.
+// - The emulated libcuda's version 2 interprocess event handles (issue
+//   27): the generator changes every field, checksum recomputed and stale;
+//   opened in another process, through pidfd_getfd and through the fd
+//   server only, each is refused, except a change of the way to the fd
+//   alone.
 
 #include <cerrno>
 #include <cstdint>
@@ -44,6 +49,10 @@ extern "C" {
 }
 
 #include "rel_child.h"
+#if UMF_TEST_HAVE_CUDA
+#include "cuda_test_driver.h"
+#include "cuda_test_fixture.h"
+#endif
 
 namespace {
 
@@ -145,18 +154,6 @@ umf_ipc_data_t Record(const RelIpcData &d) {
 // a handle the driver's own check accepts.
 constexpr size_t kMockPid = 16, kMockOffset = 24, kMockSize = 32, kMockIno = 40,
                  kMockId = 48, kMockStart = 56;
-
-uint32_t Fnv1a(uint32_t h, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 16777619u;
-    }
-    return h;
-}
-
-void ResealMockHandle(uint8_t *h) {
-    uint32_t sum = Fnv1a(Fnv1a(2166136261u, h + 4, 16), h + 24, 40);
-    std::memcpy(h + 20, &sum, sizeof(sum));
-}
 
 template <typename T> T Get(const uint8_t *p) {
     T v;
@@ -262,7 +259,7 @@ std::vector<Forged> ForgeFrom(const umf_ipc_data_t &valid,
     auto native = [&](std::string name, std::function<void(uint8_t *)> f) {
         add("handle: " + name, [f](umf_ipc_data_t &d) {
             f(d.handle);
-            ResealMockHandle(d.handle);
+            rel_reseal_mock_handle(d.handle);
         });
     };
     const int fds[] = {0, 1, 2, 999};
@@ -891,6 +888,197 @@ TEST_P(IpcTrust, NoFdLeftIsOutOfResources) {
     EXPECT_EQ(Refused(GetParam(), "nofds").result,
               UMF_RESULT_ERROR_OUT_OF_RESOURCES);
 }
+
+// ------------------------------------------------------------ event handles
+
+#if UMF_TEST_HAVE_CUDA
+
+// The emulated libcuda's interprocess event handle, version 2
+// (mock/mock_events.c): pid 16, slots 20, pool id 24, checksum 32, the
+// exporter (pidfd inode or start time) 36, the memfd's inode 44, flags 52
+// (1 the identity is a pidfd inode, 2 served over the fd server, 4 at a
+// path), zero to 63.
+constexpr size_t kEvPid = 16, kEvCount = 20, kEvId = 24, kEvIdent = 36,
+                 kEvIno = 44, kEvFlags = 52;
+
+struct ForgedEvent {
+    std::string name;
+    CUipcEventHandle h;
+    bool same_event; // names the exporter's event still (only the way to
+                     // its fd changed): may open
+};
+
+// Every version 2 field of `valid` changed, one at a time, with the
+// checksum recomputed (and left stale); `other` is the handle of another
+// event of the exporter (another pool).
+std::vector<ForgedEvent> ForgeEvent(const CUipcEventHandle &valid,
+                                    const CUipcEventHandle &other) {
+    using change = std::function<void(uint8_t *)>;
+    std::vector<std::pair<std::string, std::pair<change, bool>>> changes;
+    auto add = [&](std::string name, change f, bool same = false) {
+        changes.push_back({std::move(name), {std::move(f), same}});
+    };
+    auto o = reinterpret_cast<const uint8_t *>(other.reserved);
+    add("pid+1", [](uint8_t *h) {
+        Put<uint32_t>(h + kEvPid, Get<uint32_t>(h + kEvPid) + 1);
+    });
+    add("pid 1", [](uint8_t *h) { Put<uint32_t>(h + kEvPid, 1); });
+    add("pid 0", [](uint8_t *h) { Put<uint32_t>(h + kEvPid, 0); });
+    add("the parent's pid",
+        [](uint8_t *h) { Put<uint32_t>(h + kEvPid, (uint32_t)getppid()); });
+    add("slots 0", [](uint8_t *h) { Put<uint32_t>(h + kEvCount, 0); });
+    add("slots+1", [](uint8_t *h) {
+        Put<uint32_t>(h + kEvCount, Get<uint32_t>(h + kEvCount) + 1);
+    });
+    add("slots 2^20+1",
+        [](uint8_t *h) { Put<uint32_t>(h + kEvCount, (1u << 20) + 1); });
+    add("slots 2^20",
+        [](uint8_t *h) { Put<uint32_t>(h + kEvCount, 1u << 20); });
+    add("pool id+1", [](uint8_t *h) {
+        Put<uint64_t>(h + kEvId, Get<uint64_t>(h + kEvId) + 1);
+    });
+    add("pool id 0", [](uint8_t *h) { Put<uint64_t>(h + kEvId, 0); });
+    add("another pool's id",
+        [o](uint8_t *h) { std::memcpy(h + kEvId, o + kEvId, 8); });
+    add("exporter+1", [](uint8_t *h) {
+        Put<uint64_t>(h + kEvIdent, Get<uint64_t>(h + kEvIdent) + 1);
+    });
+    add("exporter 0", [](uint8_t *h) { Put<uint64_t>(h + kEvIdent, 0); });
+    add("exporter all ones",
+        [](uint8_t *h) { Put<uint64_t>(h + kEvIdent, UINT64_MAX); });
+    add("file inode+1", [](uint8_t *h) {
+        Put<uint64_t>(h + kEvIno, Get<uint64_t>(h + kEvIno) + 1);
+    });
+    add("file inode 0", [](uint8_t *h) { Put<uint64_t>(h + kEvIno, 0); });
+    add("another pool's file inode",
+        [o](uint8_t *h) { std::memcpy(h + kEvIno, o + kEvIno, 8); });
+    add("another pool's id and file", [o](uint8_t *h) {
+        std::memcpy(h + kEvId, o + kEvId, 8);
+        std::memcpy(h + kEvIno, o + kEvIno, 8);
+    });
+    add("identity kind flipped", [](uint8_t *h) { h[kEvFlags] ^= 1; });
+    add("an unknown flag", [](uint8_t *h) { h[kEvFlags] |= 8; });
+    add("flags all ones", [](uint8_t *h) { h[kEvFlags] = 0xff; });
+    add("a path without being served",
+        [](uint8_t *h) { h[kEvFlags] = (uint8_t)((h[kEvFlags] & 1) | 4); });
+    // Only the way to the fd: the same event, if the way works.
+    add(
+        "not served", [](uint8_t *h) { h[kEvFlags] &= (uint8_t)~6; }, true);
+    add(
+        "served at a path", [](uint8_t *h) { h[kEvFlags] |= 6; }, true);
+    for (size_t i = kEvFlags + 1; i < 64; i += 5) {
+        add("byte " + std::to_string(i), [i](uint8_t *h) { h[i] = 1; });
+    }
+    add("version 1", [](uint8_t *h) { Put<uint32_t>(h + 12, 1); });
+    add("version 3", [](uint8_t *h) { Put<uint32_t>(h + 12, 3); });
+    std::vector<ForgedEvent> out;
+    for (auto &c : changes) {
+        ForgedEvent f = {c.first, valid, c.second.second};
+        uint8_t *h = reinterpret_cast<uint8_t *>(f.h.reserved);
+        c.second.first(h);
+        if (std::memcmp(&f.h, &valid, sizeof(valid)) == 0) {
+            continue;
+        }
+        ForgedEvent stale = f;
+        stale.name += " (checksum stale)";
+        stale.same_event = false;
+        out.push_back(stale);
+        rel_reseal_mock_event_handle(h);
+        f.name += " (checksum recomputed)";
+        out.push_back(f);
+    }
+    return out;
+}
+
+// Opens each event handle it receives (a count, then the handles) and sends
+// the CUresults; an event that opened is destroyed again, and its open fds
+// must be back where they were after each. argv: NAME=value...
+UMF_TEST_CHILD(event_forged_importer) {
+    const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
+    CHILD_ASSERT(cu != nullptr);
+    CUcontext ctx;
+    CHILD_ASSERT(cu->cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuCtxPushCurrent_v2(ctx) == CUDA_SUCCESS);
+    uint32_t n = 0;
+    CHILD_ASSERT(umf_test_recv(sock, &n, sizeof(n)) == 0 && n < 1000);
+    std::vector<int32_t> results(n);
+    for (uint32_t i = 0; i < n; i++) {
+        CUipcEventHandle h;
+        CHILD_ASSERT(umf_test_recv(sock, &h, sizeof(h)) == 0);
+        int fds = umf_test_count_open_fds();
+        CUevent e = nullptr;
+        CUresult r = cu->cuIpcOpenEventHandle(&e, h);
+        if (r == CUDA_SUCCESS) {
+            CHILD_EXPECT(cu->cuEventSynchronize(e) == CUDA_SUCCESS);
+            CHILD_EXPECT(cu->cuEventDestroy_v2(e) == CUDA_SUCCESS);
+        }
+        CHILD_EXPECT_EQ(umf_test_count_open_fds(), fds);
+        results[i] = static_cast<int32_t>(r);
+    }
+    CHILD_ASSERT(umf_test_send(sock, results.data(),
+                               results.size() * sizeof(int32_t)) == 0);
+    CHILD_ASSERT(cu->cuCtxPopCurrent_v2(&ctx) == CUDA_SUCCESS);
+    CHILD_ASSERT(cu->cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
+    return 0;
+}
+
+// The generator on the emulated libcuda's version 2 event handles (issue
+// 27): opened by another process, through pidfd_getfd and through the fd
+// server only, every forged variant is refused, except those that change
+// only the way to the fd, which may open the exporter's own event; no fd
+// stays behind.
+TEST(IpcTrustEvents, ForgedVersionTwoEventHandleFieldsAreRefused) {
+    std::string why;
+    const cuda_test_driver_t *cu = cuda_test_driver_load(&why);
+    if (cu == nullptr || !cu->emulated()) {
+        GTEST_SKIP() << (cu == nullptr ? why : "not the emulated libcuda");
+    }
+    ASSERT_EQ(cu->cuInit(0), CUDA_SUCCESS);
+    CUcontext ctx;
+    ASSERT_EQ(cu->cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS);
+    ASSERT_EQ(cu->cuCtxPushCurrent_v2(ctx), CUDA_SUCCESS);
+    CUevent e[2];
+    CUipcEventHandle h[2];
+    for (int i = 0; i < 2; i++) {
+        ASSERT_EQ(cu->cuEventCreate(&e[i], CU_EVENT_INTERPROCESS |
+                                               CU_EVENT_DISABLE_TIMING),
+                  CUDA_SUCCESS);
+        ASSERT_EQ(cu->cuIpcGetEventHandle(&h[i], e[i]), CUDA_SUCCESS);
+    }
+    std::vector<ForgedEvent> forged = ForgeEvent(h[0], h[1]);
+    ForgedEvent genuine = {"the valid handle", h[0], true};
+    forged.insert(forged.begin(), genuine);
+    for (const char *env :
+         {"UMF_GPU_IPC_FD_TRANSFER=auto", "UMF_GPU_IPC_FD_TRANSFER=socket"}) {
+        umf_test_child_t c;
+        const char *args[] = {env, nullptr};
+        ASSERT_EQ(umf_test_child_start(&c, "event_forged_importer", args), 0);
+        uint32_t n = static_cast<uint32_t>(forged.size());
+        ASSERT_EQ(umf_test_send(c.sock, &n, sizeof(n)), 0);
+        for (const ForgedEvent &f : forged) {
+            ASSERT_EQ(umf_test_send(c.sock, &f.h, sizeof(f.h)), 0);
+        }
+        std::vector<int32_t> results(n);
+        ASSERT_EQ(umf_test_recv(c.sock, results.data(),
+                                results.size() * sizeof(int32_t)),
+                  0);
+        EXPECT_EQ(umf_test_child_wait(&c), 0) << env;
+        EXPECT_EQ(results[0], CUDA_SUCCESS) << env << ": the valid handle";
+        for (size_t i = 1; i < forged.size(); i++) {
+            if (!forged[i].same_event) {
+                EXPECT_NE(results[i], CUDA_SUCCESS)
+                    << env << ": " << forged[i].name << " opened";
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        EXPECT_EQ(cu->cuEventDestroy_v2(e[i]), CUDA_SUCCESS);
+    }
+    ASSERT_EQ(cu->cuCtxPopCurrent_v2(&ctx), CUDA_SUCCESS);
+    EXPECT_EQ(cu->cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+
+#endif // UMF_TEST_HAVE_CUDA
 
 INSTANTIATE_TEST_SUITE_P(Providers, IpcTrust, ::testing::ValuesIn(gpu_kinds()),
                          gpu_kind_param_name);

@@ -7,6 +7,22 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "mock_bytes.h"
+
+void rel_reseal_mock_handle(unsigned char *h) {
+    // Bytes 4-19 and 24-63; the sum at 20.
+    uint32_t sum = umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 4, 16),
+                                  h + 24, 40);
+    std::memcpy(h + 20, &sum, sizeof(sum));
+}
+
+void rel_reseal_mock_event_handle(unsigned char *h) {
+    // Bytes 8-31 and 36-63; the sum at 32.
+    uint32_t sum = umf_mock_fnv1a(umf_mock_fnv1a(UMF_MOCK_FNV_START, h + 8, 24),
+                                  h + 36, 28);
+    std::memcpy(h + 32, &sum, sizeof(sum));
+}
+
 // argv: kind (0 Level Zero, 1 CUDA), count. Sends count, then each
 // RelIpcData; keeps the allocations until the parent closes the socket.
 UMF_TEST_CHILD(rel_producer) {

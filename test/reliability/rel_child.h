@@ -37,6 +37,13 @@ inline unsigned rel_shared_seed(int i) {
 // passed on to child processes through the environment.
 uint64_t rel_seed();
 
+// The emulated drivers' 64-byte handles carry an unkeyed checksum of their
+// fields (mock/mock_ipc.c, mock/mock_events.c): these recompute it after a
+// test changed a field, as anyone who forges a handle can, so that what is
+// tested is the check of the field itself.
+void rel_reseal_mock_handle(unsigned char *handle);
+void rel_reseal_mock_event_handle(unsigned char *handle);
+
 bool rel_start_producer(umf_test_gpu_kind_t kind, int count,
                         umf_test_child_t *child, std::vector<RelIpcData> *data,
                         std::string *why);

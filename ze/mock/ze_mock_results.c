@@ -32,6 +32,8 @@ static ze_result_t map(umf_mock_status_t status) {
     case UMF_MOCK_ERR_ALREADY_MAPPED:
     case UMF_MOCK_ERR_NO_PROCESS:
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    case UMF_MOCK_ERR_BUSY: // "resource in use": a retry may work
+        return ZE_RESULT_ERROR_NOT_AVAILABLE;
     case UMF_MOCK_ERR_OS:
         break;
     }

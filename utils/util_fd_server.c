@@ -1,4 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The fd server: the exporter's side of util_fd_socket.h. Its export table,
+// the thread that accepts consumers and answers their one request each, and
+// the checks of a request.
+//
+// Trust rule: nothing a peer sends is believed. A peer is whoever connects;
+// its credentials (SO_PEERCRED, from the kernel) decide which uids it may
+// be answered for, and its request is only a key: the server sends a file
+// only when the request names this process and a live export of it, and
+// then only a duplicate, made for the answer, of the fd it exported, checked
+// to be the file exported. Every socket is non-blocking, one message per
+// connection, so that no peer can make the thread wait.
 
 #include "util_fd_socket.h"
 
@@ -19,170 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-// ---- The wire ---------------------------------------------------------------
-//
-// One request message per connection, of exactly sizeof(wire_request_t);
-// one reply message, with the fd (SCM_RIGHTS) when the status is OK. Both
-// ends are one machine: host byte order.
-
-#define WIRE_MAGIC 0x44465055u // "UPFD"
-#define WIRE_VERSION 1u
-
-typedef struct wire_request_t {
-    uint32_t magic;
-    uint16_t version;
-    uint16_t size; // sizeof(wire_request_t)
-    int32_t pid;   // the exporter, as it recorded itself
-    int32_t fd;    // its fd number
-    uint64_t alloc_id;
-    uint64_t start_time, pidfs_ino; // the exporter's identity
-    uint64_t dev, ino;              // the exported file's
-} wire_request_t;
-
-typedef enum wire_status_t {
-    WIRE_OK = 0,
-    WIRE_MALFORMED = 1,
-    WIRE_NOT_EXPORTER = 2, // the request names another process
-    WIRE_REVOKED = 3,      // no such export (any more)
-    WIRE_UID_REFUSED = 4,
-    WIRE_FAILED = 5, // it could not duplicate the fd (none left)
-} wire_status_t;
-
-typedef struct wire_reply_t {
-    uint32_t magic;
-    uint32_t status; // wire_status_t
-    uint32_t uid;    // the peer uid the server saw
-    uint32_t reserved;
-} wire_reply_t;
-
-// ---- The environment (read once per process) --------------------------------
-
-static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-static umf_fd_transfer_t env_transfer = UMF_FD_TRANSFER_AUTO;
-static char env_dir[UMF_FD_SOCKET_NAME_MAX];
-static uint32_t env_uids[UMF_FD_SERVER_MAX_UIDS];
-static size_t env_uid_count;
-static const char *env_bad; // the malformed variable, or NULL
-
-// Longest directory: its name, "/" and the socket's own name must fit.
-#define NAME_PREFIX "umf-gpu-fd."
-#define NAME_SUFFIX_MAX 40 // "<pid>.<16 hex>[.<tag>]"
-#define DIR_MAX (UMF_FD_SOCKET_NAME_MAX - 1 - NAME_SUFFIX_MAX)
-
-static bool parse_uids(const char *s, uint32_t *uids, size_t *count) {
-    size_t n = 0;
-    while (*s != '\0') {
-        char *end = NULL;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (end == s || errno != 0 || v > UINT32_MAX - 1 ||
-            n == UMF_FD_SERVER_MAX_UIDS || (*end != ',' && *end != '\0')) {
-            return false;
-        }
-        uids[n++] = (uint32_t)v;
-        s = *end == ',' ? end + 1 : end;
-    }
-    *count = n;
-    return n > 0;
-}
-
-static void read_env(void) {
-    const char *t = getenv("UMF_GPU_IPC_FD_TRANSFER");
-    if (t != NULL && *t != '\0') {
-        if (strcmp(t, "auto") == 0) {
-            env_transfer = UMF_FD_TRANSFER_AUTO;
-        } else if (strcmp(t, "socket") == 0) {
-            env_transfer = UMF_FD_TRANSFER_SOCKET;
-        } else if (strcmp(t, "pidfd") == 0) {
-            env_transfer = UMF_FD_TRANSFER_PIDFD;
-        } else {
-            env_bad = "UMF_GPU_IPC_FD_TRANSFER";
-        }
-    }
-    const char *d = getenv("UMF_GPU_IPC_SOCKET_DIR");
-    if (d != NULL && *d != '\0') {
-        if (d[0] != '/' || strlen(d) > DIR_MAX) {
-            env_bad = "UMF_GPU_IPC_SOCKET_DIR";
-        } else {
-            snprintf(env_dir, sizeof(env_dir), "%s", d);
-        }
-    }
-    const char *u = getenv("UMF_GPU_IPC_ALLOWED_UIDS");
-    if (u != NULL && *u != '\0' && !parse_uids(u, env_uids, &env_uid_count)) {
-        env_uid_count = 0;
-        env_bad = "UMF_GPU_IPC_ALLOWED_UIDS";
-    }
-}
-
-umf_fd_transfer_t umf_fd_transfer_resolve(umf_fd_transfer_t t) {
-    if (t != UMF_FD_TRANSFER_DEFAULT) {
-        return t;
-    }
-    pthread_once(&env_once, read_env);
-    return env_transfer;
-}
-
-bool umf_fd_socket_env_ok(const char **bad) {
-    pthread_once(&env_once, read_env);
-    if (bad != NULL) {
-        *bad = env_bad;
-    }
-    return env_bad == NULL;
-}
-
-const char *umf_fd_transfer_name(umf_fd_transfer_t t) {
-    switch (umf_fd_transfer_resolve(t)) {
-    case UMF_FD_TRANSFER_SOCKET:
-        return "socket";
-    case UMF_FD_TRANSFER_PIDFD:
-        return "pidfd";
-    default:
-        return "auto";
-    }
-}
-
-// ---- Names ------------------------------------------------------------------
-
-static void set_name(umf_fd_socket_name_t *n, uint8_t kind, const char *s) {
-    memset(n, 0, sizeof(*n));
-    size_t len = strlen(s);
-    if (len > UMF_FD_SOCKET_NAME_MAX) {
-        len = UMF_FD_SOCKET_NAME_MAX; // cannot be: callers check
-    }
-    n->kind = kind;
-    n->len = (uint16_t)len;
-    memcpy(n->name, s, len);
-}
-
-void umf_fd_socket_derived_name(pid_t pid, uint64_t ident, const char *tag,
-                                bool path, umf_fd_socket_name_t *name) {
-    char s[256];
-    pthread_once(&env_once, read_env);
-    snprintf(s, sizeof(s), "%s%s" NAME_PREFIX "%ld.%016llx.%.8s",
-             path ? env_dir : "", path ? "/" : "", (long)pid,
-             (unsigned long long)ident, tag != NULL ? tag : "");
-    set_name(name, path ? UMF_FD_SOCKET_PATH : UMF_FD_SOCKET_ABSTRACT, s);
-}
-
-// The sockaddr of `n`; its length, or 0 if it cannot be one.
-static socklen_t to_addr(const umf_fd_socket_name_t *n,
-                         struct sockaddr_un *addr) {
-    memset(addr, 0, sizeof(*addr));
-    addr->sun_family = AF_UNIX;
-    if (n->len == 0 || n->len > UMF_FD_SOCKET_NAME_MAX ||
-        memchr(n->name, '\0', n->len) != NULL) {
-        return 0;
-    }
-    if (n->kind == UMF_FD_SOCKET_ABSTRACT) {
-        memcpy(addr->sun_path + 1, n->name, n->len); // sun_path[0] = 0
-        return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n->len);
-    }
-    if (n->kind == UMF_FD_SOCKET_PATH && n->name[0] == '/') {
-        memcpy(addr->sun_path, n->name, n->len);
-        return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n->len + 1);
-    }
-    return 0;
-}
+#include "util_fd_settings.h"
+#include "util_fd_wire.h"
 
 // ---- The server's state -----------------------------------------------------
 
@@ -207,11 +57,24 @@ typedef struct listener_t {
     umf_fd_socket_name_t name;
 } listener_t;
 
+// A client held until its request arrives: accepted with nothing to read.
 typedef struct client_t {
     int fd;
-    uint32_t uid;
-    struct timespec deadline;
+    uint32_t uid;             // SO_PEERCRED
+    pid_t pid;                // SO_PEERCRED: its pid here (0: not visible)
+    struct timespec deadline; // its request is due by then; the earliest is
+                              // the oldest client
 } client_t;
+
+// The held clients, in no order.
+typedef struct pool_t {
+    client_t c[UMF_FD_SERVER_MAX_CLIENTS];
+    size_t count;
+} pool_t;
+
+// Connections accepted per look at the listeners, between looks at the held
+// clients: a flood of connections cannot keep the thread from them.
+#define ACCEPT_BATCH 32
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stopped = PTHREAD_COND_INITIALIZER; // stopping ended
@@ -381,7 +244,7 @@ static bool uid_allowed(const entry_t *e, uint32_t uid) {
 
 // Whether the request names this process: its pid, and each part of its
 // identity that the request gives; at least one part where we know one.
-static bool names_us(const wire_request_t *r) {
+static bool names_us(const umf_fd_wire_request_t *r) {
     uint64_t ino = umf_proc_self_pidfs_ino();
     uint64_t start = umf_proc_self_start_time();
     if (r->pid != (int32_t)getpid() ||
@@ -392,8 +255,9 @@ static bool names_us(const wire_request_t *r) {
     return r->pidfs_ino != 0 || r->start_time != 0 || (ino == 0 && start == 0);
 }
 
-static void reply(int fd, wire_status_t status, uint32_t uid, int send_fd) {
-    wire_reply_t rep = {WIRE_MAGIC, (uint32_t)status, uid, 0};
+static void reply(int fd, umf_fd_wire_status_t status, uint32_t uid,
+                  int send_fd) {
+    umf_fd_wire_reply_t rep = {UMF_FD_WIRE_MAGIC, (uint32_t)status, uid, 0};
     struct iovec iov = {&rep, sizeof(rep)};
     union {
         struct cmsghdr h;
@@ -425,15 +289,16 @@ static void send_export_locked(const client_t *c, const entry_t *e) {
     int fd = fcntl(e->remote_fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0) {
         // EBADF: closed without a revoke; EMFILE: no fd left here.
-        reply(c->fd, errno == EBADF ? WIRE_REVOKED : WIRE_FAILED, c->uid, -1);
+        reply(c->fd, errno == EBADF ? UMF_FD_WIRE_REVOKED : UMF_FD_WIRE_FAILED,
+              c->uid, -1);
         return;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != e->dev ||
         (uint64_t)st.st_ino != e->ino) {
-        reply(c->fd, WIRE_REVOKED, c->uid, -1);
+        reply(c->fd, UMF_FD_WIRE_REVOKED, c->uid, -1);
     } else {
-        reply(c->fd, WIRE_OK, c->uid, fd);
+        reply(c->fd, UMF_FD_WIRE_OK, c->uid, fd);
     }
     close(fd);
 }
@@ -441,7 +306,7 @@ static void send_export_locked(const client_t *c, const entry_t *e) {
 // Answers the one request of a client whose socket is readable. Returns
 // false while the request has not arrived (the client stays).
 static bool serve_client(const client_t *c) {
-    wire_request_t req;
+    umf_fd_wire_request_t req;
     char extra[sizeof(req) + 1]; // a longer message is malformed
     union {
         struct cmsghdr h;
@@ -459,29 +324,21 @@ static bool serve_client(const client_t *c) {
     }
     // Fds a client passed are closed unread (the kernel closed any that
     // did not fit).
-    for (struct cmsghdr *h = n >= 0 ? CMSG_FIRSTHDR(&msg) : NULL; h != NULL;
-         h = CMSG_NXTHDR(&msg, h)) {
-        if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS) {
-            size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (size_t i = 0; i < count; i++) {
-                int fd;
-                memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
-                close(fd);
-            }
-        }
+    if (n >= 0) {
+        (void)umf_fd_wire_fds(&msg, 0);
     }
     if (n <= 0) {
         return true; // gone, or an error: nothing to answer
     }
     memcpy(&req, extra, (size_t)n < sizeof(req) ? (size_t)n : sizeof(req));
     if ((size_t)n != sizeof(req) || (msg.msg_flags & MSG_TRUNC) != 0 ||
-        req.magic != WIRE_MAGIC || req.version != WIRE_VERSION ||
+        req.magic != UMF_FD_WIRE_MAGIC || req.version != UMF_FD_WIRE_VERSION ||
         req.size != sizeof(req) || req.fd < 0 || req.ino == 0) {
-        reply(c->fd, WIRE_MALFORMED, c->uid, -1);
+        reply(c->fd, UMF_FD_WIRE_MALFORMED, c->uid, -1);
         return true;
     }
     if (!names_us(&req)) {
-        reply(c->fd, WIRE_NOT_EXPORTER, c->uid, -1);
+        reply(c->fd, UMF_FD_WIRE_NOT_EXPORTER, c->uid, -1);
         return true;
     }
     pthread_mutex_lock(&lock);
@@ -492,9 +349,9 @@ static bool serve_client(const client_t *c) {
         e = e->next_id;
     }
     if (e == NULL) {
-        reply(c->fd, WIRE_REVOKED, c->uid, -1);
+        reply(c->fd, UMF_FD_WIRE_REVOKED, c->uid, -1);
     } else if (!uid_allowed(e, c->uid)) {
-        reply(c->fd, WIRE_UID_REFUSED, c->uid, -1);
+        reply(c->fd, UMF_FD_WIRE_UID_REFUSED, c->uid, -1);
     } else {
         send_export_locked(c, e);
     }
@@ -502,15 +359,62 @@ static bool serve_client(const client_t *c) {
     return true;
 }
 
-static void drop_client(client_t *clients, size_t *count, size_t i) {
-    close(clients[i].fd);
-    clients[i] = clients[--*count];
+static bool earlier(const struct timespec *a, const struct timespec *b) {
+    return a->tv_sec < b->tv_sec ||
+           (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-// A new client: accepted, its credentials read; when full, the client with
-// the earliest deadline (the longest waiting) makes room.
-static void accept_clients(int listen_fd, client_t *clients, size_t *count) {
-    for (;;) {
+// Closes held client i, telling it `status` first unless that is OK (it was
+// answered), and takes it out of the pool (the last client moves to i).
+static void drop_client(pool_t *pool, size_t i, umf_fd_wire_status_t status) {
+    client_t *c = &pool->c[i];
+    if (status != UMF_FD_WIRE_OK) {
+        reply(c->fd, status, c->uid, -1);
+    }
+    close(c->fd);
+    *c = pool->c[--pool->count];
+}
+
+// Frees held client i's slot for a newer one: a request it sent meanwhile
+// is answered (never dropped unread); a client that sent nothing is told
+// it was dropped (BUSY: it may try again).
+static void make_room(pool_t *pool, size_t i) {
+    drop_client(pool, i,
+                serve_client(&pool->c[i]) ? UMF_FD_WIRE_OK : UMF_FD_WIRE_BUSY);
+}
+
+// Holds client `c`, which sent nothing yet. Room is made, if needed, by the
+// oldest client of the same process when that process holds its share
+// (UMF_FD_SERVER_MAX_PER_PEER), else by the oldest of all when the pool is
+// full: so one process, however fast it connects, holds at most its share,
+// and evicts only its own.
+static void hold(pool_t *pool, const client_t *c) {
+    size_t same = 0, oldest_same = 0, oldest = 0;
+    for (size_t i = 0; i < pool->count; i++) {
+        const client_t *o = &pool->c[i];
+        if (o->pid == c->pid &&
+            (same++ == 0 ||
+             earlier(&o->deadline, &pool->c[oldest_same].deadline))) {
+            oldest_same = i;
+        }
+        if (earlier(&o->deadline, &pool->c[oldest].deadline)) {
+            oldest = i;
+        }
+    }
+    if (same >= UMF_FD_SERVER_MAX_PER_PEER) {
+        make_room(pool, oldest_same);
+    } else if (pool->count == UMF_FD_SERVER_MAX_CLIENTS) {
+        make_room(pool, oldest);
+    }
+    pool->c[pool->count++] = *c;
+}
+
+// New clients, at most ACCEPT_BATCH: each accepted with its credentials,
+// and its request, when it is already waiting (a consumer sends it right
+// after connecting), answered at once; only a client that sent nothing yet
+// is held.
+static void accept_clients(int listen_fd, pool_t *pool) {
+    for (unsigned k = 0; k < ACCEPT_BATCH; k++) {
         int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             return; // EAGAIN, or out of fds: the client retries or times out
@@ -521,31 +425,19 @@ static void accept_clients(int listen_fd, client_t *clients, size_t *count) {
             close(fd);
             continue;
         }
-        if (*count == UMF_FD_SERVER_MAX_CLIENTS) {
-            size_t oldest = 0;
-            for (size_t i = 1; i < *count; i++) {
-                if (clients[i].deadline.tv_sec <
-                        clients[oldest].deadline.tv_sec ||
-                    (clients[i].deadline.tv_sec ==
-                         clients[oldest].deadline.tv_sec &&
-                     clients[i].deadline.tv_nsec <
-                         clients[oldest].deadline.tv_nsec)) {
-                    oldest = i;
-                }
-            }
-            drop_client(clients, count, oldest);
+        client_t c = {.fd = fd, .uid = (uint32_t)cred.uid, .pid = cred.pid};
+        if (serve_client(&c)) {
+            close(fd);
+            continue;
         }
-        clients[*count].fd = fd;
-        clients[*count].uid = (uint32_t)cred.uid;
-        deadline_in(&clients[*count].deadline, UMF_FD_SERVER_CLIENT_TIMEOUT_MS);
-        ++*count;
+        deadline_in(&c.deadline, UMF_FD_SERVER_CLIENT_TIMEOUT_MS);
+        hold(pool, &c);
     }
 }
 
 static void *serve(void *arg) {
     (void)arg;
-    client_t clients[UMF_FD_SERVER_MAX_CLIENTS];
-    size_t count = 0;
+    pool_t pool = {.count = 0};
     struct pollfd pfd[1 + MAX_LISTENERS + UMF_FD_SERVER_MAX_CLIENTS];
     for (;;) {
         pthread_mutex_lock(&lock);
@@ -563,13 +455,13 @@ static void *serve(void *arg) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         long timeout = -1;
-        for (size_t i = 0; i < count; i++) {
-            long ms = ms_until(&clients[i].deadline, &now);
+        for (size_t i = 0; i < pool.count; i++) {
+            long ms = ms_until(&pool.c[i].deadline, &now);
             timeout = timeout < 0 || ms < timeout ? ms : timeout;
             pfd[1 + nl + i] =
-                (struct pollfd){.fd = clients[i].fd, .events = POLLIN};
+                (struct pollfd){.fd = pool.c[i].fd, .events = POLLIN};
         }
-        int ready = poll(pfd, 1 + nl + count, (int)timeout);
+        int ready = poll(pfd, 1 + nl + pool.count, (int)timeout);
         if (ready < 0) {
             continue; // EINTR
         }
@@ -577,29 +469,27 @@ static void *serve(void *arg) {
             uint64_t v;
             (void)read(wake_fd, &v, sizeof(v));
         }
-        // Clients first (their slots in pfd follow the listeners'), from
-        // the last, so that a drop moves only a client already looked at.
+        // Held clients first (their slots in pfd follow the listeners'),
+        // from the last, so that a drop moves only a client already looked
+        // at; then new ones.
         clock_gettime(CLOCK_MONOTONIC, &now);
-        for (size_t i = count; i-- > 0;) {
+        for (size_t i = pool.count; i-- > 0;) {
             short ev = pfd[1 + nl + i].revents;
-            bool done = false;
-            if (ev & POLLIN) {
-                done = serve_client(&clients[i]);
-            } else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
-                done = true;
-            }
-            if (done || ms_until(&clients[i].deadline, &now) == 0) {
-                drop_client(clients, &count, i);
+            if (((ev & POLLIN) && serve_client(&pool.c[i])) ||
+                (!(ev & POLLIN) && (ev & (POLLHUP | POLLERR | POLLNVAL)))) {
+                drop_client(&pool, i, UMF_FD_WIRE_OK);
+            } else if (ms_until(&pool.c[i].deadline, &now) == 0) {
+                drop_client(&pool, i, UMF_FD_WIRE_BUSY); // sent nothing
             }
         }
         for (size_t i = 0; i < nl; i++) {
             if (pfd[1 + i].revents & POLLIN) {
-                accept_clients(pfd[1 + i].fd, clients, &count);
+                accept_clients(pfd[1 + i].fd, &pool);
             }
         }
     }
-    while (count > 0) {
-        drop_client(clients, &count, count - 1);
+    while (pool.count > 0) {
+        drop_client(&pool, pool.count - 1, UMF_FD_WIRE_STOPPED);
     }
     return NULL;
 }
@@ -697,8 +587,8 @@ static int listener_for(const char *dir, const char *tag, listener_t **out) {
     if (listener_count == MAX_LISTENERS) {
         return EMFILE;
     }
-    if (strlen(dir) > DIR_MAX || (path && dir[0] != '/')) {
-        return strlen(dir) > DIR_MAX ? ENAMETOOLONG : EINVAL;
+    if (strlen(dir) > UMF_FD_DIR_MAX || (path && dir[0] != '/')) {
+        return strlen(dir) > UMF_FD_DIR_MAX ? ENAMETOOLONG : EINVAL;
     }
     listener_t *l = &listeners[listener_count];
     memset(l, 0, sizeof(*l));
@@ -722,13 +612,14 @@ static int listener_for(const char *dir, const char *tag, listener_t **out) {
                     (uint64_t)(uintptr_t)&r;
             }
             char s[256];
-            snprintf(s, sizeof(s), "%s%s" NAME_PREFIX "%ld.%016llx", dir,
+            snprintf(s, sizeof(s), "%s%s" UMF_FD_NAME_PREFIX "%ld.%016llx", dir,
                      path ? "/" : "", (long)getpid(), (unsigned long long)r);
-            set_name(&l->name,
-                     path ? UMF_FD_SOCKET_PATH : UMF_FD_SOCKET_ABSTRACT, s);
+            umf_fd_socket_set_name(
+                &l->name, path ? UMF_FD_SOCKET_PATH : UMF_FD_SOCKET_ABSTRACT,
+                s);
         }
         struct sockaddr_un addr;
-        socklen_t len = to_addr(&l->name, &addr);
+        socklen_t len = umf_fd_wire_addr(&l->name, &addr);
         l->fd =
             socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         if (len == 0 || l->fd < 0) {
@@ -742,7 +633,7 @@ static int listener_for(const char *dir, const char *tag, listener_t **out) {
             // Anyone may connect to a path, as to an abstract name: the
             // peer's credentials are the gate.
             if ((path && chmod(addr.sun_path, 0666) != 0) ||
-                listen(l->fd, SOMAXCONN) != 0) {
+                listen(l->fd, UMF_FD_SERVER_BACKLOG) != 0) {
                 err = errno;
                 close(l->fd);
                 if (path) {
@@ -775,12 +666,14 @@ static bool owner_known(uintptr_t owner) {
 
 // The allow-list of `policy` (or the default) into e.
 static void set_uids(entry_t *e, const umf_fd_serve_policy_t *policy) {
+    const uint32_t *env_uids = NULL;
+    size_t env_count = 0;
     if (policy->uid_count > 0) {
         e->uid_count = policy->uid_count;
         memcpy(e->uids, policy->uids, policy->uid_count * sizeof(uint32_t));
-    } else if (env_uid_count > 0) {
-        e->uid_count = env_uid_count;
-        memcpy(e->uids, env_uids, env_uid_count * sizeof(uint32_t));
+    } else if ((env_count = umf_fd_env_uids(&env_uids)) > 0) {
+        e->uid_count = env_count;
+        memcpy(e->uids, env_uids, env_count * sizeof(uint32_t));
     } else {
         e->uid_count = 1;
         e->uids[0] = (uint32_t)geteuid();
@@ -816,10 +709,9 @@ int umf_fd_server_export(uintptr_t owner, uint64_t base, uint64_t alloc_id,
     if (umf_fd_transfer_resolve(policy->transfer) == UMF_FD_TRANSFER_PIDFD) {
         return 0; // not served
     }
-    pthread_once(&env_once, read_env);
     const char *dir = policy->socket_dir != NULL && policy->socket_dir[0]
                           ? policy->socket_dir
-                          : env_dir;
+                          : umf_fd_env_socket_dir();
     struct stat st;
     if (fstat(fd, &st) != 0) {
         return errno;
@@ -953,249 +845,4 @@ bool umf_fd_server_running(void) {
     bool r = running;
     pthread_mutex_unlock(&lock);
     return r;
-}
-
-// ---- The consumer -----------------------------------------------------------
-
-static umf_fd_status_t sock_fail(umf_fd_failure_t *why, umf_fd_status_t status,
-                                 const char *call, int err,
-                                 const umf_fd_socket_request_t *req) {
-    if (why != NULL) {
-        memset(why, 0, sizeof(*why));
-        why->status = status;
-        why->os_error = err;
-        why->call = call;
-        why->pid = req->pid;
-        why->remote_fd = req->remote_fd;
-    }
-    return status;
-}
-
-static umf_fd_status_t status_of_errno(int err) {
-    switch (err) {
-    case ECONNREFUSED:
-    case ENOENT:
-    case ECONNRESET:
-    case EPIPE:
-        return UMF_FD_NO_PROCESS;
-    case EMFILE:
-    case ENFILE:
-        return UMF_FD_NO_FDS;
-    case EACCES:
-    case EPERM:
-        return UMF_FD_PERMISSION;
-    default:
-        return UMF_FD_OS_ERROR;
-    }
-}
-
-// The fd a reply carried, or -1; closes any others.
-static int fd_of(struct msghdr *msg) {
-    int out = -1;
-    for (struct cmsghdr *h = CMSG_FIRSTHDR(msg); h != NULL;
-         h = CMSG_NXTHDR(msg, h)) {
-        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) {
-            continue;
-        }
-        size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t i = 0; i < count; i++) {
-            int fd;
-            memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
-            if (out < 0) {
-                out = fd;
-            } else {
-                close(fd);
-            }
-        }
-    }
-    return out;
-}
-
-umf_fd_status_t umf_fd_socket_take(const umf_fd_socket_name_t *name,
-                                   const umf_fd_socket_request_t *req,
-                                   int *local_fd, umf_fd_failure_t *why) {
-    static const umf_fd_socket_request_t none = {0};
-    if (req == NULL || local_fd == NULL || req->pid <= 0 ||
-        req->remote_fd < 0 || req->identity.ino == 0) {
-        return sock_fail(why, UMF_FD_INVALID_ARGUMENT, "arguments", 0,
-                         req != NULL ? req : &none);
-    }
-    struct sockaddr_un addr;
-    socklen_t len = 0;
-    if (name == NULL || name->kind == UMF_FD_SOCKET_NONE) {
-        return sock_fail(why, UMF_FD_NOT_SERVED, "fd server", 0, req);
-    }
-    if ((len = to_addr(name, &addr)) == 0) {
-        return sock_fail(why, UMF_FD_INVALID_ARGUMENT, "arguments", 0, req);
-    }
-    int saved_errno = errno;
-    umf_fd_status_t status = UMF_FD_OK;
-    int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-    if (s < 0) {
-        status = sock_fail(why, status_of_errno(errno), "socket", errno, req);
-        errno = saved_errno;
-        return status;
-    }
-    struct timeval tv = {UMF_FD_CLIENT_TIMEOUT_MS / 1000,
-                         (UMF_FD_CLIENT_TIMEOUT_MS % 1000) * 1000};
-    (void)setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-    (void)setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    wire_request_t w = {
-        .magic = WIRE_MAGIC,
-        .version = WIRE_VERSION,
-        .size = sizeof(w),
-        .pid = (int32_t)req->pid,
-        .fd = req->remote_fd,
-        .alloc_id = req->alloc_id,
-        .start_time = req->identity.start_time,
-        .pidfs_ino = req->identity.pidfs_ino,
-        .dev = req->identity.dev,
-        .ino = req->identity.ino,
-    };
-    wire_reply_t rep;
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(4 * sizeof(int))];
-    } control;
-    struct iovec iov = {&rep, sizeof(rep)};
-    struct msghdr msg = {0};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof(control.buf);
-    ssize_t n;
-    int fd = -1;
-    if (connect(s, (struct sockaddr *)&addr, len) != 0) {
-        int err = errno == EAGAIN ? ETIMEDOUT : errno;
-        status = sock_fail(why, status_of_errno(err), "connect", err, req);
-        goto out;
-    }
-    if (send(s, &w, sizeof(w), MSG_NOSIGNAL) != (ssize_t)sizeof(w)) {
-        int err = errno == EAGAIN ? ETIMEDOUT : errno;
-        status = sock_fail(why, status_of_errno(err), "sendmsg", err, req);
-        goto out;
-    }
-    do {
-        n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
-    } while (n < 0 && errno == EINTR);
-    if (n <= 0) {
-        // The end of the connection: the exporter exited (or dropped us).
-        int err = n == 0                                    ? ECONNRESET
-                  : errno == EAGAIN || errno == EWOULDBLOCK ? ETIMEDOUT
-                                                            : errno;
-        status = sock_fail(why, status_of_errno(err), "recvmsg", err, req);
-        goto out;
-    }
-    fd = fd_of(&msg);
-    if ((size_t)n != sizeof(rep) || rep.magic != WIRE_MAGIC) {
-        status = sock_fail(why, UMF_FD_OS_ERROR, "fd server", EPROTO, req);
-        goto out;
-    }
-    switch ((wire_status_t)rep.status) {
-    case WIRE_OK:
-        if (fd < 0) {
-            bool full = (msg.msg_flags & MSG_CTRUNC) != 0;
-            status = sock_fail(why, full ? UMF_FD_NO_FDS : UMF_FD_OS_ERROR,
-                               "recvmsg", full ? EMFILE : EPROTO, req);
-        }
-        break;
-    case WIRE_NOT_EXPORTER:
-        status = sock_fail(why, UMF_FD_NOT_EXPORTER, "fd server", 0, req);
-        break;
-    case WIRE_REVOKED:
-        status = sock_fail(why, UMF_FD_REVOKED, "fd server", 0, req);
-        break;
-    case WIRE_FAILED: // it could not duplicate its fd: none left there
-        status = sock_fail(why, UMF_FD_OS_ERROR, "fd server", EMFILE, req);
-        break;
-    case WIRE_UID_REFUSED:
-        status = sock_fail(why, UMF_FD_UID_REFUSED, "fd server", 0, req);
-        if (why != NULL) {
-            why->found = rep.uid;
-        }
-        break;
-    default:
-        status = sock_fail(why, UMF_FD_OS_ERROR, "fd server", EPROTO, req);
-        break;
-    }
-    if (status == UMF_FD_OK) {
-        // Whoever answered, the fd must be the file exported.
-        struct stat st;
-        if (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != req->identity.ino ||
-            (req->identity.dev != 0 &&
-             (uint64_t)st.st_dev != req->identity.dev)) {
-            status = sock_fail(why, UMF_FD_OTHER_FILE, "recvmsg", 0, req);
-            if (why != NULL) {
-                why->expected = req->identity.ino;
-                why->found = (uint64_t)st.st_ino;
-            }
-        }
-    }
-out:
-    close(s);
-    if (status == UMF_FD_OK) {
-        *local_fd = fd;
-    } else if (fd >= 0) {
-        close(fd);
-    }
-    errno = saved_errno;
-    return status;
-}
-
-// ---- Choosing the way -------------------------------------------------------
-
-umf_fd_status_t umf_fd_take(const umf_fd_source_t *src, int *local_fd,
-                            umf_fd_failure_t *why) {
-    if (src == NULL) {
-        return umf_fd_from_process(0, -1, NULL, local_fd, why);
-    }
-    umf_fd_transfer_t t = umf_fd_transfer_resolve(src->transfer);
-    bool served = src->socket != NULL &&
-                  src->socket->kind != UMF_FD_SOCKET_NONE &&
-                  src->identity != NULL && src->identity->ino != 0;
-    bool local = src->pid == getpid();
-    umf_fd_status_t status = UMF_FD_OK;
-    if (t != UMF_FD_TRANSFER_SOCKET || local) {
-        status = umf_fd_from_process(src->pid, src->remote_fd, src->identity,
-                                     local_fd, why);
-        bool refused =
-            status == UMF_FD_PERMISSION || status == UMF_FD_NOT_SUPPORTED;
-        if (!refused || local) {
-            return status;
-        }
-        if (t == UMF_FD_TRANSFER_PIDFD) {
-            if (why != NULL) {
-                why->note = "the fd server fallback is off here "
-                            "(UMF_GPU_IPC_FD_TRANSFER or the provider "
-                            "parameter says pidfd)";
-            }
-            return status;
-        }
-        if (!served) {
-            if (why != NULL) {
-                why->note = "and the exporter serves no fds over a socket "
-                            "(serving disabled there: its fd transfer is "
-                            "pidfd)";
-            }
-            return status;
-        }
-    } else if (!served) {
-        umf_fd_failure_t f = {0};
-        f.status = UMF_FD_NOT_SERVED;
-        f.call = "fd server";
-        f.pid = src->pid;
-        f.remote_fd = src->remote_fd;
-        if (why != NULL) {
-            *why = f;
-        }
-        return UMF_FD_NOT_SERVED;
-    }
-    umf_fd_socket_request_t req = {src->pid, src->remote_fd, src->alloc_id,
-                                   *src->identity};
-    status = umf_fd_socket_take(src->socket, &req, local_fd, why);
-    if (status != UMF_FD_OK && why != NULL && t == UMF_FD_TRANSFER_AUTO) {
-        why->note = "through the exporter's fd server, after pidfd_getfd "
-                    "was refused";
-    }
-    return status;
 }
