@@ -328,7 +328,7 @@ bool bench_report_add(bench_report_t *rep, const bench_result_t *r);
 void bench_report_print(const bench_report_t *rep, const bench_options_t *o);
 bool bench_report_write_json(const bench_report_t *rep,
                              const bench_options_t *o, const char *path);
-// The README's table of targets (a Markdown table).
+// The table of targets of docs/performance.md (a Markdown table).
 bool bench_report_write_markdown(const bench_report_t *rep,
                                  const bench_options_t *o, const char *path);
 

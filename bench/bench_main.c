@@ -72,7 +72,7 @@ static void usage(FILE *out) {
         "  --json FILE       also write every figure to FILE as one JSON "
         "document\n"
         "  --markdown FILE   also write the table of targets to FILE (the "
-        "README's\n                    Performance table)\n"
+        "table of\n                    docs/performance.md)\n"
         "  --provider P      ze, cuda or all (default all)\n"
         "  --reps N          measured repetitions (default 41; --quick 7)\n"
         "  --warmup N        warm-up repetitions (default 3; --quick 1)\n"

@@ -496,7 +496,8 @@ static bool close_report(FILE *f, const char *path) {
 
 // ---- Markdown --------------------------------------------------------------
 //
-// The README's table of targets: one row per headline figure, a column per
+// The table of targets of docs/performance.md (and the README's headline
+// figures): one row per headline figure, a column per
 // provider, each cell the figure and whether it met its target.
 
 typedef struct md_row_t {

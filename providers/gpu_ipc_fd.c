@@ -69,12 +69,13 @@ umf_result_t umf_gpu_ipc_fd_set_socket_dir(const char *function,
 umf_result_t umf_gpu_ipc_fd_check_env(const char *who) {
     const char *bad = NULL;
     if (!umf_fd_socket_env_ok(&bad)) {
-        UMF_LOG_ERROR("%s: the environment variable %s is malformed (see the "
-                      "README: UMF_GPU_IPC_FD_TRANSFER auto|socket|pidfd, "
-                      "UMF_GPU_IPC_SOCKET_DIR an absolute path of at most 39 "
-                      "bytes, UMF_GPU_IPC_ALLOWED_UIDS up to 16 uids "
-                      "separated by commas)",
-                      who, bad);
+        UMF_LOG_ERROR(
+            "%s: the environment variable %s is malformed (see "
+            "docs/configuration.md: UMF_GPU_IPC_FD_TRANSFER auto|socket|pidfd, "
+            "UMF_GPU_IPC_SOCKET_DIR an absolute path of at most 39 "
+            "bytes, UMF_GPU_IPC_ALLOWED_UIDS up to 16 uids "
+            "separated by commas)",
+            who, bad);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     return UMF_RESULT_SUCCESS;

@@ -124,7 +124,9 @@ expect include/umf/base.h include/umf/memory_provider.h \
     "$docdir/examples/level_zero_alloc.c" "$docdir/examples/cuda_alloc.c" \
     "$docdir/examples/ipc_two_processes.c" "$docdir/examples/native_error.c" \
     "$docdir/examples/cuda_vmm_two_processes.c" \
-    "$docdir/examples/ci_emulated.sh"
+    "$docdir/examples/ci_emulated.sh" \
+    "$docdir/README.md" "$docdir/docs/configuration.md" \
+    "$docdir/docs/differences.md" "$docdir/docs/performance.md"
 [ "$with_ze" = ON ] && expect "$libdir/libze_mock.so"
 [ "$with_cuda" = ON ] && expect "$libdir/mock-cuda/libcuda.so.1"
 # Both providers' tables in both layouts, versioned, nothing but umf*.
