@@ -70,7 +70,9 @@ CUDA_MOCK_API CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
 
 CUDA_MOCK_API CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
     CUDA_MOCK_ENTER(cuFuncGetName);
-    if (name == NULL) {
+    // cuda.h: "If either **name or hfunc is NULL, CUDA_ERROR_INVALID_VALUE
+    // is returned"; any other handle is one that cannot exist here.
+    if (name == NULL || hfunc == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_function(__func__, hfunc);

@@ -185,7 +185,9 @@ CUDA_MOCK_API CUresult cuKernelSetCacheConfig(CUkernel kernel,
 
 CUDA_MOCK_API CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
     CUDA_MOCK_ENTER(cuKernelGetName);
-    if (name == NULL) {
+    // cuda.h: "If either **name or hfunc is NULL, CUDA_ERROR_INVALID_VALUE
+    // is returned"; any other handle is one that cannot exist here.
+    if (name == NULL || hfunc == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_kernel(__func__, hfunc);

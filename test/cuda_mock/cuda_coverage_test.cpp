@@ -477,7 +477,8 @@ TEST_F(CudaCoverage, ProfilerAndLoadingMode) {
 using CudaRefused = CudaEmulatedOnly<CudaCoverage>;
 
 // No module, library, function or kernel can exist, so every handle of
-// one is invalid, NULL included; what would make one is not supported.
+// one is invalid, NULL included (but where cuda.h documents NULL as
+// CUDA_ERROR_INVALID_VALUE); what would make one is not supported.
 TEST_F(CudaRefused, FunctionsAndKernelsRefuseEveryHandle) {
     int on_stack = 0;
     CUfunction f = reinterpret_cast<CUfunction>(&on_stack);
@@ -495,10 +496,14 @@ TEST_F(CudaRefused, FunctionsAndKernelsRefuseEveryHandle) {
     for (CUfunction h : {f, static_cast<CUfunction>(nullptr)}) {
         EXPECT_EQ(func_attr(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, h),
                   CUDA_ERROR_INVALID_HANDLE);
-        EXPECT_EQ(func_name(&name, h), CUDA_ERROR_INVALID_HANDLE);
         EXPECT_EQ(occupancy(&v, h, 128, 0), CUDA_ERROR_INVALID_HANDLE);
     }
+    EXPECT_EQ(func_name(&name, f), CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(kernel_name(&name, k), CUDA_ERROR_INVALID_HANDLE);
+    // cuda.h: a NULL name or handle is CUDA_ERROR_INVALID_VALUE for both.
+    EXPECT_EQ(func_name(&name, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(kernel_name(&name, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(kernel_name(nullptr, k), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(func_attr(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, f),
               CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(func_attr(&v, CU_FUNC_ATTRIBUTE_MAX, f),
