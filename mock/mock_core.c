@@ -24,7 +24,6 @@ static const char *env_lookup(void *ctx, const char *name) {
 static void init_once_fn(void) {
     const umf_mock_driver_desc_t *desc = pending;
     char err[256];
-    umf_mock_log_set_name(desc->name);
     umf_mock_registry_setup();
     if (desc->faults.entry_count > UMF_MOCK_MAX_ENTRIES ||
         desc->object_kind_count > UMF_MOCK_OBJECT_CORE_FIRST) {

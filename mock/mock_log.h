@@ -14,9 +14,10 @@
 
 extern umf_logger_t umf_mock_logger;
 
-// Sets the name printed in every line (the driver's, e.g. "ze-mock"); the
-// string must live as long as the driver.
-void umf_mock_log_set_name(const char *name);
+// The name printed in every line, defined by each driver ("ze-mock",
+// "cuda-mock"; a weak "gpu-mock" where no driver is linked), so that the
+// first line of a process already names the driver.
+extern const char umf_mock_log_name[];
 
 #define UMF_MOCK_LOG(level, ...)                                               \
     UMF_LOGGER_LOG(&umf_mock_logger, level, __VA_ARGS__)

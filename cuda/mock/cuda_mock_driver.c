@@ -39,8 +39,10 @@ static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_USER_OBJECT] = "user object",
 };
 
+const char umf_mock_log_name[] = "cuda-mock";
+
 static umf_mock_driver_desc_t cuda_mock_desc = {
-    .name = "cuda-mock",
+    .name = umf_mock_log_name,
     .faults =
         {
             .prefix = "cu",

@@ -72,8 +72,10 @@ static const char *const object_kinds[ZE_MOCK_OBJ_KIND_COUNT] = {
     [ZE_MOCK_OBJ_BUILD_LOG] = "module build log",
 };
 
+const char umf_mock_log_name[] = "ze-mock";
+
 const umf_mock_driver_desc_t ze_mock_desc = {
-    .name = "ze-mock",
+    .name = umf_mock_log_name,
     .faults =
         {
             .prefix = "ze",
