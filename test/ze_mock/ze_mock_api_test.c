@@ -47,14 +47,19 @@ UMF_C_TEST(ZeDriver, GetCountsAndProperties) {
     uint32_t ne = 0;
     UMF_EXPECT_EQ(zeDriverGetExtensionProperties(t.driver, &ne, NULL),
                   ZE_RESULT_SUCCESS);
-    UMF_ASSERT_EQ(ne, 4);
-    ze_driver_extension_properties_t ext[4];
+    UMF_ASSERT_EQ(ne, 5);
+    ze_driver_extension_properties_t ext[5];
     UMF_EXPECT_EQ(zeDriverGetExtensionProperties(t.driver, &ne, ext),
                   ZE_RESULT_SUCCESS);
     UMF_EXPECT_STREQ(ext[0].name, ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME);
     UMF_EXPECT_STREQ(ext[1].name, ZE_MEMORY_FREE_POLICIES_EXT_NAME);
     UMF_EXPECT_STREQ(ext[2].name, ZE_EVENT_QUERY_TIMESTAMPS_EXP_NAME);
     UMF_EXPECT_STREQ(ext[3].name, "ZE_extension_event_query_kernel_timestamps");
+    // zeCommandListImmediateAppendCommandListsExp works
+    // (ze_conf_hooks_cmd_test.c), so its extension is listed.
+    UMF_EXPECT_STREQ(ext[4].name,
+                     "ZE_experimental_immediate_command_list_append");
+    UMF_EXPECT_EQ(ext[4].version, ZE_MAKE_VERSION(1, 0));
     ne = 1; // fewer than there are: only those
     UMF_EXPECT_EQ(zeDriverGetExtensionProperties(t.driver, &ne, ext),
                   ZE_RESULT_SUCCESS);
