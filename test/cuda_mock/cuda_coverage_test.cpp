@@ -80,6 +80,113 @@ TEST_F(CudaCoverage, ContextIdsAndFlags) {
     CU_EXPECT_OK(set_flags(before & CU_CTX_FLAGS_MASK));
 }
 
+// Coredump settings, as cuda.h documents them: the process-wide ones start
+// at their defaults and read back what was set; a context reads them until
+// it sets its own, which go with it; a NULL value asks for the size.
+TEST_F(CudaCoverage, CoredumpSettings) {
+    auto get = CU_SYM(cuCoredumpGetAttribute);
+    auto get_global = CU_SYM(cuCoredumpGetAttributeGlobal);
+    auto set = CU_SYM(cuCoredumpSetAttribute);
+    auto set_global = CU_SYM(cuCoredumpSetAttributeGlobal);
+    size_t size = 0;
+    CU_ASSERT_OK(get_global(CU_COREDUMP_FILE, nullptr, &size));
+    EXPECT_EQ(size, 1024u) << "up to 1023 characters";
+    CU_ASSERT_OK(get_global(CU_COREDUMP_ENABLE_ON_EXCEPTION, nullptr, &size));
+    EXPECT_EQ(size, sizeof(bool));
+    CU_ASSERT_OK(get_global(CU_COREDUMP_GENERATION_FLAGS, nullptr, &size));
+    EXPECT_EQ(size, sizeof(int));
+
+    bool b = true;
+    size = sizeof(b);
+    CU_ASSERT_OK(get_global(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    EXPECT_FALSE(b) << "default false";
+    CU_ASSERT_OK(get_global(CU_COREDUMP_TRIGGER_HOST, &b, &size));
+    EXPECT_TRUE(b) << "default true";
+    char path[1024] = "";
+    size = sizeof(path);
+    CU_ASSERT_OK(get_global(CU_COREDUMP_FILE, path, &size));
+    std::string pid = "." + std::to_string(getpid());
+    EXPECT_EQ(std::string(path).rfind("core.cuda.", 0), 0u) << path;
+    EXPECT_NE(std::string(path).find(pid), std::string::npos) << path;
+    CU_ASSERT_OK(get_global(CU_COREDUMP_PIPE, path, &size));
+    EXPECT_EQ(std::string(path).rfind("corepipe.cuda.", 0), 0u) << path;
+
+    // Process-wide settings read back, in every context.
+    b = true;
+    size = sizeof(b);
+    CU_ASSERT_OK(set_global(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    char file[] = "/tmp/umf-gpu-core";
+    size = sizeof(file);
+    CU_ASSERT_OK(set_global(CU_COREDUMP_FILE, file, &size));
+    int flags = CU_COREDUMP_SKIP_ABORT | CU_COREDUMP_SKIP_GLOBAL_MEMORY;
+    size = sizeof(flags);
+    CU_ASSERT_OK(set_global(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
+    b = false;
+    size = sizeof(b);
+    CU_ASSERT_OK(get(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    EXPECT_TRUE(b) << "the context reads the process-wide setting";
+    size = sizeof(path);
+    CU_ASSERT_OK(get(CU_COREDUMP_FILE, path, &size));
+    EXPECT_STREQ(path, file);
+    int got = 0;
+    size = sizeof(got);
+    CU_ASSERT_OK(get_global(CU_COREDUMP_GENERATION_FLAGS, &got, &size));
+    EXPECT_EQ(got, flags);
+
+    // A context's own setting is its own.
+    b = false;
+    size = sizeof(b);
+    CU_ASSERT_OK(set(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    b = true;
+    CU_ASSERT_OK(get(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    EXPECT_FALSE(b);
+    CU_ASSERT_OK(get_global(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    EXPECT_TRUE(b);
+    CUcontext other;
+    CU_ASSERT_OK(cu->cuCtxCreate_v2(&other, 0, dev));
+    b = false;
+    CU_ASSERT_OK(get(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    EXPECT_TRUE(b) << "another context reads the process-wide one";
+    CU_EXPECT_OK(cu->cuCtxDestroy_v2(other));
+
+    // "cannot be set on a per-context basis"
+    EXPECT_EQ(set(CU_COREDUMP_ENABLE_USER_TRIGGER, &b, &size),
+              CUDA_ERROR_NOT_PERMITTED);
+    size = sizeof(file);
+    EXPECT_EQ(set(CU_COREDUMP_PIPE, file, &size), CUDA_ERROR_NOT_PERMITTED);
+
+    // Bad input.
+    size = sizeof(b);
+    EXPECT_EQ(get_global(CU_COREDUMP_MAX, &b, &size), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(get_global(static_cast<CUcoredumpSettings>(0), &b, &size),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(get_global(CU_COREDUMP_TRIGGER_HOST, &b, nullptr),
+              CUDA_ERROR_INVALID_VALUE);
+    size = 1;
+    EXPECT_EQ(get_global(CU_COREDUMP_FILE, path, &size),
+              CUDA_ERROR_INVALID_VALUE)
+        << "too small for the path";
+    flags = 1 << 20;
+    size = sizeof(flags);
+    EXPECT_EQ(set_global(CU_COREDUMP_GENERATION_FLAGS, &flags, &size),
+              CUDA_ERROR_INVALID_VALUE);
+    size = 2;
+    EXPECT_EQ(set_global(CU_COREDUMP_TRIGGER_HOST, &b, &size),
+              CUDA_ERROR_INVALID_VALUE);
+    char unterminated[4] = {'a', 'b', 'c', 'd'};
+    size = sizeof(unterminated);
+    EXPECT_EQ(set_global(CU_COREDUMP_FILE, unterminated, &size),
+              CUDA_ERROR_INVALID_VALUE);
+
+    // Back to the defaults for the tests after this one.
+    b = false;
+    size = sizeof(b);
+    CU_EXPECT_OK(set_global(CU_COREDUMP_ENABLE_ON_EXCEPTION, &b, &size));
+    flags = 0;
+    size = sizeof(flags);
+    CU_EXPECT_OK(set_global(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
+}
+
 TEST_F(CudaCoverage, ContextPreferences) {
     auto get_cache = CU_SYM(cuCtxGetCacheConfig);
     auto set_cache = CU_SYM(cuCtxSetCacheConfig);
@@ -597,11 +704,6 @@ TEST_F(CudaRefused, EachFamilyAnswersItsDocumentedError) {
           CU_SYM(cuCheckpointProcessGetState)(getpid(), &ps));
     check("cuCheckpointProcessGetState pid 0", CUDA_ERROR_INVALID_VALUE,
           CU_SYM(cuCheckpointProcessGetState)(0, &ps));
-    int flag = 0;
-    size_t size = sizeof(flag);
-    check("cuCoredumpGetAttributeGlobal", CUDA_ERROR_NOT_SUPPORTED,
-          CU_SYM(cuCoredumpGetAttributeGlobal)(CU_COREDUMP_ENABLE_ON_EXCEPTION,
-                                               &flag, &size));
     CUmulticastObjectProp mp = {};
     mp.numDevices = 1;
     mp.size = 2 << 20;
