@@ -665,9 +665,27 @@ CUDA_MOCK_API CUresult cuGraphConditionalHandleCreate(
     CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx,
     unsigned int defaultLaunchValue, unsigned int flags) {
     CUDA_MOCK_ENTER(cuGraphConditionalHandleCreate);
-    (void)ctx, (void)defaultLaunchValue, (void)flags;
-    CUgraphNode unused;
-    return refuse_add(&unused, hGraph, pHandle_out,
-                      "cuGraphConditionalHandleCreate",
-                      "conditional nodes need kernels to set their handles");
+    // A handle is a value (CUgraphConditionalHandle is 64 bits) that only a
+    // kernel sets and only a conditional node reads; neither exists here
+    // (cuGraphAddNode refuses conditional nodes), so a handle is made and
+    // checked, unique in the process, and nothing holds on to it.
+    static _Atomic uint64_t next_handle = 1;
+    (void)defaultLaunchValue; // applied at launch by a conditional node
+    if (pHandle_out == NULL || (flags & ~CU_GRAPH_COND_ASSIGN_DEFAULT) != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_ctx_t *c;
+    CUresult res = ctx == NULL ? cuda_mock_ctx_current(&c)
+                               : cuda_mock_ctx_live(ctx, __func__, &c);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    pthread_mutex_lock(&cuda_mock_graph_lock);
+    bool valid = cuda_mock_graph_of(hGraph, __func__) != NULL;
+    pthread_mutex_unlock(&cuda_mock_graph_lock);
+    if (!valid) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *pHandle_out = next_handle++;
+    return CUDA_SUCCESS;
 }

@@ -839,8 +839,15 @@ TEST_F(CudaGraphEmulated, KernelAndOtherUnemulatedNodesAreRefused) {
     EXPECT_EQ(alloc_node(&node, g, nullptr, 0, &ap), CUDA_ERROR_NOT_SUPPORTED);
     auto cond = reinterpret_cast<decltype(&::cuGraphConditionalHandleCreate)>(
         cuda_test_driver_symbol("cuGraphConditionalHandleCreate"));
-    CUgraphConditionalHandle h;
-    EXPECT_EQ(cond(&h, g, ctx, 0, 0), CUDA_ERROR_NOT_SUPPORTED);
+    // A conditional handle is made (only setting it needs a kernel), one of
+    // its own each time; bad flags, graphs and pointers are refused.
+    CUgraphConditionalHandle h = 0, h2 = 0;
+    CU_EXPECT_OK(cond(&h, g, ctx, 0, 0));
+    CU_EXPECT_OK(cond(&h2, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+    EXPECT_NE(h, h2);
+    EXPECT_EQ(cond(&h, g, ctx, 0, 2), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cond(nullptr, g, ctx, 0, 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cond(&h, nullptr, ctx, 0, 0), CUDA_ERROR_INVALID_VALUE);
     // No kernel node exists, so its getters refuse every node.
     CU_ASSERT_OK(cuGraphAddEmptyNode(&node, g, nullptr, 0));
     auto kget = reinterpret_cast<decltype(&::cuGraphKernelNodeGetParams_v2)>(
