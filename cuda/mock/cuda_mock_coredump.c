@@ -33,7 +33,7 @@ typedef struct settings_t {
 
 typedef struct local_t {
     struct local_t *next;
-    cuda_mock_ctx_ref_t ref;
+    const cuda_mock_ctx_t *ctx; // removed by the teardown hook before reuse
     settings_t s;
 } local_t;
 
@@ -84,7 +84,7 @@ static size_t attrib_size(CUcoredumpSettings attrib) {
 static const settings_t *view(const cuda_mock_ctx_t *ctx,
                               CUcoredumpSettings attrib) {
     for (local_t *l = locals; ctx != NULL && l != NULL; l = l->next) {
-        if (l->ref.ctx == ctx && (l->s.set & (1u << attrib))) {
+        if (l->ctx == ctx && (l->s.set & (1u << attrib))) {
             return &l->s;
         }
     }
@@ -168,7 +168,7 @@ static CUresult set(CUcoredumpSettings attrib, const void *value, size_t *size,
         res = put(&global, attrib, value, *size);
     } else {
         local_t *l = locals;
-        while (l != NULL && l->ref.ctx != ctx) {
+        while (l != NULL && l->ctx != ctx) {
             l = l->next;
         }
         if (l == NULL) {
@@ -177,7 +177,7 @@ static CUresult set(CUcoredumpSettings attrib, const void *value, size_t *size,
                 pthread_mutex_unlock(&lock);
                 return CUDA_ERROR_OUT_OF_MEMORY;
             }
-            l->ref = cuda_mock_ctx_ref(ctx);
+            l->ctx = ctx;
             l->next = locals;
             locals = l;
         }
@@ -192,7 +192,7 @@ static void coredump_ctx_teardown(const cuda_mock_ctx_t *ctx) {
     pthread_mutex_lock(&lock);
     for (local_t **p = &locals; *p != NULL;) {
         local_t *l = *p;
-        if (l->ref.ctx == ctx) {
+        if (l->ctx == ctx) {
             *p = l->next;
             free(l);
         } else {
