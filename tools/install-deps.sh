@@ -22,6 +22,8 @@ packages=(
     libgtest-dev    # GoogleTest
     libze-dev       # the Level Zero loader's headers and library
     libze1          # the Level Zero loader
+    openmpi-bin     # mpirun, and libopenmpi-dev: examples/mpi_share.c
+    libopenmpi-dev
     python3         # tools/file_cycles.py (the layers test), the benchmark's JSON check
     git
 )

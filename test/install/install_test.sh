@@ -123,7 +123,7 @@ expect include/umf/base.h include/umf/memory_provider.h \
     bin/umf-gpu-mock-env bin/umf-gpu-demo \
     "$docdir/examples/level_zero_alloc.c" "$docdir/examples/cuda_alloc.c" \
     "$docdir/examples/ipc_two_processes.c" "$docdir/examples/native_error.c" \
-    "$docdir/examples/cuda_vmm_two_processes.c" \
+    "$docdir/examples/cuda_vmm_two_processes.c" "$docdir/examples/mpi_share.c" \
     "$docdir/examples/ci_emulated.sh" \
     "$docdir/README.md" "$docdir/docs/configuration.md" \
     "$docdir/docs/differences.md" "$docdir/docs/performance.md"
