@@ -18,10 +18,18 @@
 // of both sets together, in huge pages as those are. A provider that checks
 // every free reads its own record of the allocation first, so one such miss
 // is the price of the check; random_added is measured against it.
+//
+// The tables behind both sides sit in transparent huge pages where the
+// kernel grants them. Where it refuses some (fragmented memory: its
+// thp_fault_fallback count grows), every step pays TLB misses on top, and
+// the figures of one run differ from another's: each level then prints how
+// many huge-page faults fell back and how much of the process's anonymous
+// memory is in huge pages, so that a slow run says why.
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "bench.h"
@@ -138,6 +146,52 @@ static bool measure_miss(const bench_run_t *run, size_t live) {
     return ok;
 }
 
+// ---- Huge pages: did the kernel grant them? --------------------------------
+
+// The value of `key` (a line "key value" or "key: value kB") in `path`; -1
+// where the file or the line is missing.
+static long long proc_value(const char *path, const char *key) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return -1;
+    }
+    char line[256];
+    size_t n = strlen(key);
+    long long v = -1;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, key, n) == 0 && (line[n] == ' ' || line[n] == ':')) {
+            v = strtoll(line + n + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
+}
+
+static long long thp_fallbacks(void) {
+    return proc_value("/proc/vmstat", "thp_fault_fallback");
+}
+
+// After a level: says so where huge-page faults fell back since `before`.
+static void report_huge_pages(const bench_run_t *run, size_t live,
+                              long long before) {
+    long long after = thp_fallbacks();
+    if (before < 0 || after <= before) {
+        return;
+    }
+    long long huge = proc_value("/proc/self/smaps_rollup", "AnonHugePages");
+    long long anon = proc_value("/proc/self/smaps_rollup", "Anonymous");
+    // Not an "M" or "I" line: the main process passes it on to stderr.
+    printf("umf-gpu-bench: %s %s: at %zu live allocations, %lld huge-page "
+           "faults fell back to 4 KiB pages (thp_fault_fallback, "
+           "system-wide); %lld of %lld MiB of this process's anonymous "
+           "memory is in huge pages: the random figures of this level "
+           "include TLB misses that a run with huge pages does not pay\n",
+           run->backend->name, run->mode, live, after - before, huge / 1024,
+           anon / 1024);
+    fflush(stdout);
+}
+
 static bool provider_random(void *arg, long n) {
     random_side_t *s = arg;
     bench_random_t *r = &s->state;
@@ -244,6 +298,7 @@ static bool run_random(const bench_run_t *run) {
     }
     for (unsigned i = 0; i < o->live_count && ok; i++) {
         size_t live = o->live[i];
+        long long fallbacks = thp_fallbacks();
         if (live > count) {
             ok = fill(&sides[0], true, count, live) &&
                  fill(&sides[1], false, count, live);
@@ -270,6 +325,7 @@ static bool run_random(const bench_run_t *run) {
             }
         } else {
             ok = measure_miss(run, live);
+            report_huge_pages(run, live, fallbacks);
         }
     }
 out:
