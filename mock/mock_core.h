@@ -38,6 +38,7 @@
 #include "mock_memory.h"
 #include "mock_objects.h"
 #include "mock_owner.h"
+#include "mock_range.h"
 #include "mock_status.h"
 #include "mock_thread.h"
 #include "mock_vmm.h"

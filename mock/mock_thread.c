@@ -5,10 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "mock_arena.h"
 #include "mock_log.h"
-#include "mock_memory.h"
-#include "mock_registry.h"
 #include "util_thread.h"
 
 #define ID_BLOCK 4096
@@ -25,6 +22,11 @@ static _Atomic uint64_t next_id_block = 1;
 
 static void thread_exit(void *arg);
 
+// What the layers above keep per thread and give back when it exits, in the
+// order they registered (umf_mock_thread_on_exit).
+#define EXIT_HOOKS_MAX 4
+static _Atomic(umf_mock_thread_exit_fn) exit_hooks[EXIT_HOOKS_MAX];
+
 // The states themselves, made at a thread's first call and released when it
 // exits, after thread_exit folded them into the shared state.
 static umf_thread_state_t states =
@@ -32,9 +34,13 @@ static umf_thread_state_t states =
 
 static void thread_exit(void *arg) {
     umf_mock_thread_t *t = arg;
-    umf_mock_arena_thread_exit(t);
-    umf_mock_registry_thread_exit(t);
-    umf_mock_memory_thread_exit(t);
+    for (unsigned i = 0; i < EXIT_HOOKS_MAX; i++) {
+        umf_mock_thread_exit_fn fn =
+            atomic_load_explicit(&exit_hooks[i], memory_order_acquire);
+        if (fn != NULL) {
+            fn(t);
+        }
+    }
     free(t->failure);
     t->failure = NULL;
     pthread_mutex_lock(&threads_lock);
@@ -52,6 +58,19 @@ static void thread_exit(void *arg) {
     }
     pthread_mutex_unlock(&threads_lock);
     umf_mock_self = NULL;
+}
+
+bool umf_mock_thread_on_exit(umf_mock_thread_exit_fn fn) {
+    for (unsigned i = 0; i < EXIT_HOOKS_MAX; i++) {
+        umf_mock_thread_exit_fn seen = NULL;
+        if (atomic_compare_exchange_strong_explicit(&exit_hooks[i], &seen, fn,
+                                                    memory_order_acq_rel,
+                                                    memory_order_acquire) ||
+            seen == fn) {
+            return true;
+        }
+    }
+    return false;
 }
 
 int umf_mock_threads_setup(void) {

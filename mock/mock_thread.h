@@ -11,6 +11,7 @@
 #define UMF_GPU_MOCK_THREAD_H 1
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "mock_config.h"
@@ -87,6 +88,15 @@ uint64_t umf_mock_threads_quota(unsigned device);
 // Call counts are reported relative to the sums at the last reset.
 int64_t umf_mock_call_count(unsigned entry);
 void umf_mock_call_counts_reset(void);
+
+// What a layer above gives back when a thread exits (its share of the
+// device quota, its caches), called with the thread's state before the
+// state is released.
+typedef void (*umf_mock_thread_exit_fn)(umf_mock_thread_t *t);
+// Adds `fn` to what runs at each thread's exit, after those added before it
+// (adding it again changes nothing); false if the few slots are taken. So
+// the thread layer calls no layer above it by name.
+bool umf_mock_thread_on_exit(umf_mock_thread_exit_fn fn);
 
 // Makes the calling thread's state, and with the first one the thread-exit
 // hook; -1 if it cannot.
