@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,8 +212,15 @@ int64_t umf_mock_leak_report(int fd) {
     return run(fd, true);
 }
 
+static _Atomic bool disowned;
+
+void umf_mock_leaks_disown(void) {
+    atomic_store_explicit(&disowned, true, memory_order_relaxed);
+}
+
 void umf_mock_leaks_at_exit(void) {
-    if (!umf_mock_ready()) {
+    if (!umf_mock_ready() ||
+        atomic_load_explicit(&disowned, memory_order_relaxed)) {
         return;
     }
     const umf_mock_config_t *cfg = umf_mock_config();

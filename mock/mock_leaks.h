@@ -17,4 +17,8 @@ int64_t umf_mock_leak_report(int fd);
 // strict mode ends the process with UMF_MOCK_LEAK_EXIT_STATUS on leaks.
 void umf_mock_leaks_at_exit(void);
 
+// The objects alive are not this process's to report (a child forked after
+// the driver was initialised, which may not use them): no report at exit.
+void umf_mock_leaks_disown(void);
+
 #endif // UMF_GPU_MOCK_LEAKS_H

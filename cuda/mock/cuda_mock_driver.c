@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "mock_control.h"
+#include "mock_leaks.h"
 
 #define CUDA_MOCK_ENTRY_NAME(name) #name,
 static const char *const entry_names[] = {
@@ -65,6 +66,18 @@ UMF_MOCK_DEFINE_CONTROL_API(umfCudaMock, &cuda_mock_desc)
 
 _Atomic bool cuda_mock_initialized;
 
+// A child forked after cuInit: CUDA cannot be used there without exec, and
+// a real driver answers CUDA_ERROR_NOT_INITIALIZED to every call, cuInit
+// included (numba and PyTorch tell a bad fork by it). The child's objects
+// are its parent's, so the leak report at its exit is not made either.
+static _Atomic bool forked_after_init;
+
+static void fork_child(void) {
+    atomic_store_explicit(&forked_after_init, true, memory_order_relaxed);
+    atomic_store_explicit(&cuda_mock_initialized, false, memory_order_release);
+    umf_mock_leaks_disown();
+}
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
 static umf_mock_import_mode_t reopen_mode = UMF_MOCK_IMPORT_SHARE;
@@ -111,6 +124,10 @@ static void init_once_fn(void) {
         return;
     }
     cuda_mock_ctx_setup();
+    if (pthread_atfork(NULL, NULL, fork_child) != 0) {
+        UMF_MOCK_LOG_WARN("pthread_atfork failed: a child forked after cuInit "
+                          "will not be refused as a real driver refuses it");
+    }
     init_result = CUDA_SUCCESS;
     atomic_store_explicit(&cuda_mock_initialized, true, memory_order_release);
 }
@@ -125,6 +142,9 @@ CUDA_MOCK_API CUresult cuInit(unsigned int Flags) {
     CUDA_MOCK_ENTER_ANYTIME(cuInit);
     if (Flags != 0) {
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (atomic_load_explicit(&forked_after_init, memory_order_relaxed)) {
+        return CUDA_ERROR_NOT_INITIALIZED;
     }
     pthread_once(&init_once, init_once_fn);
     return init_result;

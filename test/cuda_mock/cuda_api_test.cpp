@@ -9,6 +9,8 @@
 // emulated driver alone are in cuda_emulated_test.cpp.
 
 #include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -66,6 +68,105 @@ UMF_TEST_CHILD(before_init) {
 TEST(CudaInit, EverythingButVersionAndErrorsNeedsCuInit) {
     int status = -1;
     ASSERT_TRUE(cuda_test_run_child("before_init", {}, &status, nullptr));
+    EXPECT_EQ(status, 0);
+}
+
+// ---------------------------------------------------------------------------
+// fork(): CUDA cannot be used in a child forked after cuInit without exec.
+// A real driver answers CUDA_ERROR_NOT_INITIALIZED to every call there,
+// cuInit included, and what works before cuInit still works (numba and
+// PyTorch tell a bad fork by this).
+
+// Runs `child` in a forked child; true if it returned true there.
+template <typename F> static bool in_forked_child(F child) {
+    fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        return false;
+    }
+    if (pid == 0) {
+        _exit(child() ? 0 : 1);
+    }
+    int status = -1;
+    return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+           WEXITSTATUS(status) == 0;
+}
+
+static bool refused_after_fork(const cuda_test_driver_t *cu) {
+    int count = -1, version = 0;
+    CUdevice dev;
+    CUcontext ctx;
+    CUdeviceptr p;
+    const char *name = nullptr;
+    return cu->cuInit(0) == CUDA_ERROR_NOT_INITIALIZED &&
+           cu->cuInit(1) == CUDA_ERROR_INVALID_VALUE &&
+           cu->cuDeviceGetCount(&count) == CUDA_ERROR_NOT_INITIALIZED &&
+           cu->cuDeviceGet(&dev, 0) == CUDA_ERROR_NOT_INITIALIZED &&
+           cu->cuCtxGetCurrent(&ctx) == CUDA_ERROR_NOT_INITIALIZED &&
+           cu->cuDevicePrimaryCtxRetain(&ctx, 0) ==
+               CUDA_ERROR_NOT_INITIALIZED &&
+           cu->cuMemAlloc_v2(&p, 64) == CUDA_ERROR_NOT_INITIALIZED &&
+           cu->cuDriverGetVersion(&version) == CUDA_SUCCESS && version > 0 &&
+           cu->cuGetErrorName(CUDA_ERROR_NOT_INITIALIZED, &name) ==
+               CUDA_SUCCESS &&
+           std::strcmp(name, "CUDA_ERROR_NOT_INITIALIZED") == 0;
+}
+
+TEST_F(CudaCtxTest, ForkedChildAfterCuInitGetsNotInitializedEvenFromCuInit) {
+    // The parent holds memory and a current context while it forks.
+    CUdeviceptr p;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&p, 4096));
+    EXPECT_TRUE(in_forked_child([&] {
+        CUdeviceptr q = 0;
+        return refused_after_fork(cu) &&
+               cu->cuMemcpyHtoD_v2(p, &q, sizeof(q)) ==
+                   CUDA_ERROR_NOT_INITIALIZED &&
+               cu->cuMemFree_v2(p) == CUDA_ERROR_NOT_INITIALIZED &&
+               // A grandchild is no better off.
+               in_forked_child([&] { return refused_after_fork(cu); });
+    }));
+    // The parent goes on as before, its memory intact.
+    uint64_t in = 0x0123456789abcdefull, out = 0;
+    CU_EXPECT_OK(cu->cuMemcpyHtoD_v2(p, &in, sizeof(in)));
+    CU_EXPECT_OK(cu->cuMemcpyDtoH_v2(&out, p, sizeof(out)));
+    EXPECT_EQ(out, in);
+    CU_EXPECT_OK(cu->cuMemFree_v2(p));
+    EXPECT_TRUE(in_forked_child([&] { return refused_after_fork(cu); }));
+}
+
+// In a fresh process: a child forked before cuInit initialises CUDA as any
+// process does, and so does the parent after it.
+UMF_TEST_CHILD(fork_before_init) {
+    (void)sock;
+    const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, false);
+    CHILD_ASSERT(cu != nullptr);
+    auto use_cuda = [cu] {
+        CUdevice dev;
+        CUcontext ctx;
+        CUdeviceptr p;
+        uint32_t in = 42, out = 0;
+        bool ok = cu->cuInit(0) == CUDA_SUCCESS &&
+                  cu->cuDeviceGet(&dev, 0) == CUDA_SUCCESS &&
+                  cu->cuDevicePrimaryCtxRetain(&ctx, dev) == CUDA_SUCCESS;
+        ok = ok && cu->cuCtxSetCurrent(ctx) == CUDA_SUCCESS &&
+             cu->cuMemAlloc_v2(&p, sizeof(in)) == CUDA_SUCCESS;
+        if (ok) {
+            ok = cu->cuMemcpyHtoD_v2(p, &in, sizeof(in)) == CUDA_SUCCESS &&
+                 cu->cuMemcpyDtoH_v2(&out, p, sizeof(out)) == CUDA_SUCCESS &&
+                 out == in;
+            ok = cu->cuMemFree_v2(p) == CUDA_SUCCESS && ok;
+        }
+        return ok && cu->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS &&
+               cu->cuDevicePrimaryCtxRelease_v2(dev) == CUDA_SUCCESS;
+    };
+    CHILD_ASSERT(in_forked_child(use_cuda));
+    CHILD_ASSERT(use_cuda());
+    return 0;
+}
+
+TEST(CudaFork, ChildForkedBeforeCuInitInitialisesNormally) {
+    int status = -1;
+    ASSERT_TRUE(cuda_test_run_child("fork_before_init", {}, &status, nullptr));
     EXPECT_EQ(status, 0);
 }
 
