@@ -292,8 +292,9 @@ static ze_result_t ZE_APICALL mock_VirtualMemSetAccessAttribute(
         return r;
     }
     // Any page range of a reservation ("a reserved virtual address
-    // region"): its mapped pages change, the others stay without access
-    // (a mapping is made with the access it is given), as on Intel's driver.
+    // region"), as on Intel's driver: its mapped pages change, and the
+    // others keep the attribute (zeVirtualMemGetAccessAttribute reads it)
+    // until they are mapped, with the access the mapping gives them.
     umf_mock_status_t s = umf_mock_va_set_access_within(
         ptr, size, UMF_MOCK_ALL_DEVICES, access_of(access));
     if (s == UMF_MOCK_ERR_NOT_FOUND) {
@@ -302,6 +303,14 @@ static ze_result_t ZE_APICALL mock_VirtualMemSetAccessAttribute(
                         ptr, size);
     }
     return ze_mock_result(s);
+}
+
+// Every device has the same access here: any device's mask tells.
+static ze_memory_access_attribute_t
+attribute_of(const umf_mock_va_info_t *info) {
+    return info->write_devices != 0  ? ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE
+           : info->read_devices != 0 ? ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY
+                                     : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
 }
 
 static ze_result_t ZE_APICALL mock_VirtualMemGetAccessAttribute(
@@ -324,11 +333,19 @@ static ze_result_t ZE_APICALL mock_VirtualMemGetAccessAttribute(
                         ptr);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    // Every device has the same access here: any device's mask tells.
-    *access = info.write_devices != 0  ? ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE
-              : info.read_devices != 0 ? ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY
-                                       : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
-    *outSize = info.same_access < size ? (size_t)info.same_access : size;
+    *access = attribute_of(&info);
+    // "If size and outSize are equal then the pages in the specified
+    // virtual address range have the same access attributes": the run goes
+    // on over mapped and unmapped pages alike while the attribute stays.
+    const char *end = (const char *)info.reservation + info.reservation_size;
+    size_t same = 0;
+    do {
+        same += (size_t)info.same_access;
+    } while (same < size && (const char *)ptr + same < end &&
+             umf_mock_va_query((const char *)ptr + same, &info) ==
+                 UMF_MOCK_OK &&
+             attribute_of(&info) == *access);
+    *outSize = same < size ? same : size;
     return ZE_RESULT_SUCCESS;
 }
 
