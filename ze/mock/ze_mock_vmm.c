@@ -109,9 +109,34 @@ static ze_result_t ZE_APICALL mock_PhysicalMemDestroy(
                : ze_mock_result(s);
 }
 
-void ze_mock_fill_physical_mem(ze_physical_mem_dditable_t *t) {
-    t->pfnCreate = mock_PhysicalMemCreate;
-    t->pfnDestroy = mock_PhysicalMemDestroy;
+// 1.15: "unique identifier for the physical memory object" (the core's id,
+// unique in the process and never reused) and its size. The stype is not
+// checked, as no other properties query of the driver checks it; a
+// structure chained on pNext is left as it is (no extension of it is
+// implemented: an export fd stays as the caller set it).
+static ze_result_t ZE_APICALL mock_PhysicalMemGetProperties(
+    ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+    ze_mock_physical_mem_properties_t *pMemProperties) {
+    ZE_MOCK_ENTER(zePhysicalMemGetProperties);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    umf_mock_phys_t *phys = (umf_mock_phys_t *)hPhysicalMem;
+    umf_mock_phys_info_t info;
+    if (phys == NULL || umf_mock_phys_query(phys, &info) != UMF_MOCK_OK) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    if (pMemProperties == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    pMemProperties->id = info.id;
+    pMemProperties->size = info.size;
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_physical_mem(ze_mock_physical_mem_dditable_t *t) {
+    t->v1_4.pfnCreate = mock_PhysicalMemCreate;
+    t->v1_4.pfnDestroy = mock_PhysicalMemDestroy;
+    t->pfnGetProperties = mock_PhysicalMemGetProperties;
 }
 
 // ---- Reservations -----------------------------------------------------------
