@@ -53,6 +53,14 @@ static probe_t works_on(ze_result_t r) {
 
 // ---- Probes -----------------------------------------------------------------
 
+// The driver's own table of `getter` at the newest version (of `size`
+// bytes, zeroed first); false where calls cannot go to the driver directly.
+static bool direct_table(const char *getter, void *table, size_t size) {
+    memset(table, 0, size);
+    return ze_test_direct_tables() &&
+           ze_test_driver_table(getter, ZE_MOCK_API_VERSION_NEWEST, table);
+}
+
 static probe_t relaxed_allocation_limits(ze_test_t *t) {
     ze_relaxed_allocation_limits_exp_desc_t relaxed = {
         ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC, NULL,
@@ -129,10 +137,7 @@ static probe_t event_query_timestamps(ze_test_t *t) {
 
 static probe_t event_query_kernel_timestamps(ze_test_t *t) {
     ze_mock_event_dditable_t et;
-    memset(&et, 0, sizeof(et));
-    if (!ze_test_direct_tables() ||
-        !ze_test_driver_table("zeGetEventProcAddrTable",
-                              ZE_MOCK_API_VERSION_NEWEST, &et)) {
+    if (!direct_table("zeGetEventProcAddrTable", &et, sizeof(et))) {
         return PROBE_UNKNOWN;
     }
     ze_event_pool_handle_t pool;
@@ -148,10 +153,7 @@ static probe_t event_query_kernel_timestamps(ze_test_t *t) {
 
 // The command list exp table (1.9), or false.
 static bool list_exp(ze_mock_command_list_exp_dditable_t *tb) {
-    memset(tb, 0, sizeof(*tb));
-    return ze_test_direct_tables() &&
-           ze_test_driver_table("zeGetCommandListExpProcAddrTable",
-                                ZE_MOCK_API_VERSION_NEWEST, tb);
+    return direct_table("zeGetCommandListExpProcAddrTable", tb, sizeof(*tb));
 }
 
 // A closed regular list on device 0 with `flags`, or NULL.
@@ -362,19 +364,7 @@ static probe_t images(ze_test_t *t) {
     if (ze_test_control_if_emulated() == NULL) {
         return PROBE_UNKNOWN;
     }
-    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
-                         NULL,
-                         0,
-                         ZE_IMAGE_TYPE_2D,
-                         {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
-                          ZE_IMAGE_FORMAT_TYPE_UNORM, ZE_IMAGE_FORMAT_SWIZZLE_R,
-                          ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
-                          ZE_IMAGE_FORMAT_SWIZZLE_A},
-                         16,
-                         16,
-                         1,
-                         0,
-                         0};
+    ze_image_desc_t d = ze_test_image_2d();
     ze_image_handle_t im = NULL;
     ze_result_t r = zeImageCreate(t->ctx, t->devices[0], &d, &im);
     if (r == ZE_RESULT_SUCCESS) {
@@ -385,10 +375,7 @@ static probe_t images(ze_test_t *t) {
 
 static probe_t vector_widths(ze_test_t *t) {
     ze_mock_device_dditable_t dt;
-    memset(&dt, 0, sizeof(dt));
-    if (!ze_test_direct_tables() ||
-        !ze_test_driver_table("zeGetDeviceProcAddrTable",
-                              ZE_MOCK_API_VERSION_NEWEST, &dt)) {
+    if (!direct_table("zeGetDeviceProcAddrTable", &dt, sizeof(dt))) {
         return PROBE_UNKNOWN;
     }
     uint32_t n = 0;
@@ -398,10 +385,7 @@ static probe_t vector_widths(ze_test_t *t) {
 
 static probe_t external_semaphores(ze_test_t *t) {
     ze_mock_device_dditable_t dt;
-    memset(&dt, 0, sizeof(dt));
-    if (!ze_test_direct_tables() ||
-        !ze_test_driver_table("zeGetDeviceProcAddrTable",
-                              ZE_MOCK_API_VERSION_NEWEST, &dt)) {
+    if (!direct_table("zeGetDeviceProcAddrTable", &dt, sizeof(dt))) {
         return PROBE_UNKNOWN;
     }
     // ze_external_semaphore_ext_desc_t (1.12): stype, pNext, flags (an
@@ -422,10 +406,7 @@ static probe_t external_semaphores(ze_test_t *t) {
 
 static probe_t rtas_builder(ze_test_t *t) {
     ze_mock_rtas_builder_dditable_t bt;
-    memset(&bt, 0, sizeof(bt));
-    if (!ze_test_direct_tables() ||
-        !ze_test_driver_table("zeGetRTASBuilderProcAddrTable",
-                              ZE_MOCK_API_VERSION_NEWEST, &bt)) {
+    if (!direct_table("zeGetRTASBuilderProcAddrTable", &bt, sizeof(bt))) {
         return PROBE_UNKNOWN;
     }
     // ze_rtas_builder_ext_desc_t (1.13): stype, pNext, builderVersion.

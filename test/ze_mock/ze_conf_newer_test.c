@@ -177,29 +177,12 @@ UMF_C_TEST(zeFabricVertexGetExp, NoVertexWithoutAFabric) {
 // ---- Refused: arguments first, then a documented result
 // ------------------------
 
-static ze_image_desc_t image_2d(void) {
-    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
-                         NULL,
-                         0,
-                         ZE_IMAGE_TYPE_2D,
-                         {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
-                          ZE_IMAGE_FORMAT_TYPE_UNORM, ZE_IMAGE_FORMAT_SWIZZLE_R,
-                          ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
-                          ZE_IMAGE_FORMAT_SWIZZLE_A},
-                         64,
-                         64,
-                         1,
-                         0,
-                         0};
-    return d;
-}
-
 UMF_C_TEST(zeImageCreate, NoImageFormatOnTheEmulatedDevice) {
     if (ze_test_control_if_emulated() == NULL) {
         return;
     }
     ZE_TEST_SETUP(t);
-    ze_image_desc_t d = image_2d();
+    ze_image_desc_t d = ze_test_image_2d();
     ze_image_handle_t image = NULL;
     UMF_EXPECT_EQ(zeImageCreate(t.ctx, t.devices[0], &d, &image),
                   ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);

@@ -47,6 +47,16 @@ static umf_mock_access_t access_of(ze_memory_access_attribute_t a) {
 
 // ---- Physical memory --------------------------------------------------------
 
+// The physical object of a handle, with what it is; NULL when the handle is
+// not a live object.
+static umf_mock_phys_t *phys_of(ze_physical_mem_handle_t h,
+                                umf_mock_phys_info_t *info) {
+    umf_mock_phys_t *phys = (umf_mock_phys_t *)h;
+    return phys != NULL && umf_mock_phys_query(phys, info) == UMF_MOCK_OK
+               ? phys
+               : NULL;
+}
+
 static ze_result_t ZE_APICALL mock_PhysicalMemCreate(
     ze_context_handle_t hContext, ze_device_handle_t hDevice,
     ze_physical_mem_desc_t *desc, ze_physical_mem_handle_t *phPhysicalMemory) {
@@ -89,9 +99,9 @@ static ze_result_t ZE_APICALL mock_PhysicalMemDestroy(
     ZE_MOCK_ENTER(zePhysicalMemDestroy);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
-    umf_mock_phys_t *phys = (umf_mock_phys_t *)hPhysicalMemory;
     umf_mock_phys_info_t info;
-    if (phys == NULL || umf_mock_phys_query(phys, &info) != UMF_MOCK_OK) {
+    umf_mock_phys_t *phys = phys_of(hPhysicalMemory, &info);
+    if (phys == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     umf_mock_status_t s = umf_mock_phys_release(phys, true);
@@ -120,9 +130,9 @@ static ze_result_t ZE_APICALL mock_PhysicalMemGetProperties(
     ZE_MOCK_ENTER(zePhysicalMemGetProperties);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
-    umf_mock_phys_t *phys = (umf_mock_phys_t *)hPhysicalMem;
     umf_mock_phys_info_t info;
-    if (phys == NULL || umf_mock_phys_query(phys, &info) != UMF_MOCK_OK) {
+    umf_mock_phys_t *phys = phys_of(hPhysicalMem, &info);
+    if (phys == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (pMemProperties == NULL) {
@@ -236,9 +246,9 @@ mock_VirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_t size,
                    ze_memory_access_attribute_t access) {
     ZE_MOCK_ENTER(zeVirtualMemMap);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
-    umf_mock_phys_t *phys = (umf_mock_phys_t *)hPhysicalMemory;
     umf_mock_phys_info_t info;
-    if (phys == NULL || umf_mock_phys_query(phys, &info) != UMF_MOCK_OK) {
+    umf_mock_phys_t *phys = phys_of(hPhysicalMemory, &info);
+    if (phys == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (ptr == NULL) {
