@@ -6,8 +6,11 @@
 // offsets), one mapping and one access per device; setting access on part
 // of a segment splits it, and neighbours that agree again are merged. A
 // mapping is a run of segments that one umf_mock_va_map made (less what was
-// unmapped since), and it is what the registry record covers. Everything
-// happens under `lock`.
+// unmapped since), and it is what the registry record covers. Pages that
+// are not mapped may hold an access of their own (`held`, set by
+// umf_mock_va_set_access_within: Level Zero keeps it); a held range never
+// overlaps a segment, since mapping a page drops what it held and
+// unmapping gives it none. Everything happens under `lock`.
 
 #include "mock_vmm.h"
 
@@ -59,12 +62,21 @@ typedef struct seg_t {
     uintptr_t owner; // the mapping's owner tag
 } seg_t;
 
+// An access held by unmapped pages.
+typedef struct held_t {
+    uintptr_t va;
+    uint64_t size;
+    uint64_t read, write; // device masks, not both 0
+} held_t;
+
 typedef struct resv_t {
     uintptr_t base;
     uint64_t size;
     uintptr_t owner;
     seg_t *segs;
     size_t nsegs, cap;
+    held_t *held; // sorted by address, disjoint
+    size_t nheld, held_cap;
 } resv_t;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -669,6 +681,75 @@ static void run_register(resv_t *r, size_t i, size_t j) {
 
 // ---- Mapping ---------------------------------------------------------------
 
+// ---- Access held by unmapped pages ----------------------------------------
+
+// Makes [va, va + size) hold `read` and `write` (nothing when both are 0),
+// replacing what it held (under `lock`). False: out of host memory, and
+// nothing changed.
+static bool held_set(resv_t *r, uintptr_t va, uint64_t size, uint64_t read,
+                     uint64_t write) {
+    if (r->nheld + 2 > r->held_cap) {
+        size_t cap = r->held_cap != 0 ? 2 * r->held_cap : 4;
+        held_t *n = realloc(r->held, cap * sizeof(*n));
+        if (n == NULL) {
+            return false;
+        }
+        r->held = n;
+        r->held_cap = cap;
+    }
+    uintptr_t end = va + size;
+    size_t i = 0;
+    while (i < r->nheld && r->held[i].va + r->held[i].size <= va) {
+        i++;
+    }
+    // [i, j): the held ranges that overlap; their pieces outside stay.
+    size_t j = i;
+    while (j < r->nheld && r->held[j].va < end) {
+        j++;
+    }
+    held_t left = {0}, right = {0};
+    if (i < j && r->held[i].va < va) {
+        left = r->held[i];
+        left.size = va - left.va;
+    }
+    if (i < j && r->held[j - 1].va + r->held[j - 1].size > end) {
+        right = r->held[j - 1];
+        right.size = right.va + right.size - end;
+        right.va = end;
+    }
+    held_t put[3];
+    size_t nput = 0;
+    if (left.size != 0) {
+        put[nput++] = left;
+    }
+    if (read != 0 || write != 0) {
+        put[nput++] = (held_t){va, size, read, write};
+    }
+    if (right.size != 0) {
+        put[nput++] = right;
+    }
+    memmove(&r->held[i + nput], &r->held[j], (r->nheld - j) * sizeof(*r->held));
+    memcpy(&r->held[i], put, nput * sizeof(*put));
+    r->nheld = r->nheld - (j - i) + nput;
+    return true;
+}
+
+// The held range holding `va`, or NULL; *next gets the start of the next
+// held range after `va` (or UINTPTR_MAX). Under `lock`.
+static const held_t *held_at(const resv_t *r, uintptr_t va, uintptr_t *next) {
+    *next = UINTPTR_MAX;
+    for (size_t i = 0; i < r->nheld; i++) {
+        if (r->held[i].va > va) {
+            *next = r->held[i].va;
+            return NULL;
+        }
+        if (va - r->held[i].va < r->held[i].size) {
+            return &r->held[i];
+        }
+    }
+    return NULL;
+}
+
 umf_mock_status_t umf_mock_va_map(const void *addr, uint64_t size,
                                   umf_mock_phys_t *phys, uint64_t offset,
                                   uintptr_t owner) {
@@ -695,7 +776,8 @@ umf_mock_status_t umf_mock_va_map(const void *addr, uint64_t size,
         status = UMF_MOCK_ERR_ALREADY_MAPPED;
         goto out;
     }
-    if (!segs_reserve(r, 1)) {
+    // What the pages held goes: the mapping has the access it is given.
+    if (!segs_reserve(r, 1) || !held_set(r, va, size, 0, 0)) {
         status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
         goto out;
     }
@@ -802,6 +884,7 @@ umf_mock_status_t umf_mock_va_free(const void *base, uint64_t size,
     memmove(&resvs[at - 1], &resvs[at], (nresvs - at) * sizeof(*resvs));
     nresvs--;
     free(r->segs);
+    free(r->held);
     free(r);
 out:
     pthread_mutex_unlock(&lock);
@@ -901,6 +984,39 @@ umf_mock_status_t umf_mock_va_unmap_within(const void *addr, uint64_t size) {
     return unmap_range(addr, size, UNMAP_WITHIN);
 }
 
+// The unmapped pages of [va, va + size) in `r` get `access` for `devices`
+// (under `lock`). False: out of host memory (some may have changed).
+static bool hold_gaps(resv_t *r, uintptr_t va, uint64_t size, uint64_t devices,
+                      umf_mock_access_t access) {
+    uintptr_t cursor = va, end = va + size;
+    for (size_t i = seg_index(r, va); cursor < end; i++) {
+        uintptr_t gap_end =
+            i < r->nsegs && r->segs[i].va < end ? r->segs[i].va : end;
+        // One held range at a time: the devices outside the mask keep what
+        // each part of the gap held.
+        while (cursor < gap_end) {
+            uintptr_t next;
+            const held_t *h = held_at(r, cursor, &next);
+            uint64_t read = h != NULL ? h->read : 0;
+            uint64_t write = h != NULL ? h->write : 0;
+            uintptr_t to = h != NULL ? h->va + h->size : next;
+            to = to < gap_end ? to : gap_end;
+            read = (access & UMF_MOCK_ACCESS_READ) != 0 ? read | devices
+                                                        : read & ~devices;
+            write = access == UMF_MOCK_ACCESS_READWRITE ? write | devices
+                                                        : write & ~devices;
+            if (!held_set(r, cursor, to - cursor, read, write)) {
+                return false;
+            }
+            cursor = to;
+        }
+        if (i < r->nsegs && r->segs[i].va < end) {
+            cursor = r->segs[i].va + r->segs[i].size;
+        }
+    }
+    return true;
+}
+
 static umf_mock_status_t set_access(const void *addr, uint64_t size,
                                     uint64_t devices, umf_mock_access_t access,
                                     bool within) {
@@ -919,7 +1035,14 @@ static umf_mock_status_t set_access(const void *addr, uint64_t size,
     size_t first, last;
     umf_mock_status_t status =
         range_segments(va, size, within, &r, &first, &last);
-    if (status != UMF_MOCK_OK || first > last || last >= r->nsegs) {
+    if (status != UMF_MOCK_OK) {
+        goto out;
+    }
+    if (within && !hold_gaps(r, va, size, devices, access)) {
+        status = UMF_MOCK_ERR_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    if (first > last || last >= r->nsegs) {
         goto out;
     }
     for (size_t i = first; i <= last; i++) {
@@ -973,7 +1096,16 @@ umf_mock_status_t umf_mock_va_query(const void *addr,
     uintptr_t end = r->base + r->size;
     if (!seg_holds(r, i, va)) {
         // Unmapped up to the next segment or the reservation's end.
+        // ... or to where what the pages hold changes.
         uintptr_t next = i < r->nsegs ? r->segs[i].va : end;
+        uintptr_t held_next;
+        const held_t *h = held_at(r, va, &held_next);
+        if (h != NULL) {
+            info->read_devices = h->read;
+            info->write_devices = h->write;
+            held_next = h->va + h->size;
+        }
+        next = held_next < next ? held_next : next;
         info->same_access = next - va;
         goto out;
     }
@@ -1184,6 +1316,7 @@ size_t umf_mock_vmm_release_owner(uintptr_t owner) {
         memmove(&resvs[k], &resvs[k + 1], (nresvs - k - 1) * sizeof(*resvs));
         nresvs--;
         free(r->segs);
+        free(r->held);
         free(r);
         n++;
     }

@@ -160,8 +160,9 @@ umf_mock_status_t umf_mock_va_set_access(const void *addr, uint64_t size,
 // Level Zero's leniency (Intel's driver's): the same for a page range that
 // need only lie in one reservation (NOT_FOUND otherwise). Unmap takes what
 // is mapped in it and leaves the rest; set-access changes the mapped pages
-// of it (an unmapped page has no access, and a mapping is made with the
-// access it is given).
+// of it, and the unmapped ones keep the access for umf_mock_va_query to
+// report (a later mapping is made with the access it is given, and an
+// unmapped page holds none until set-access gives it one again).
 umf_mock_status_t umf_mock_va_unmap_within(const void *addr, uint64_t size);
 umf_mock_status_t umf_mock_va_set_access_within(const void *addr, uint64_t size,
                                                 uint64_t devices,
@@ -177,9 +178,9 @@ typedef struct umf_mock_va_info_t {
     uint64_t mapping_size;
     umf_mock_phys_t *phys;
     uint64_t phys_offset;
-    // Devices that may read and write at the address (0 when unmapped),
-    // and the bytes from the address on that share these masks and the
-    // mapped state.
+    // Devices that may read and write at the address (when unmapped: what
+    // umf_mock_va_set_access_within left there, else 0), and the bytes
+    // from the address on that share these masks and the mapped state.
     uint64_t read_devices, write_devices;
     uint64_t same_access;
 } umf_mock_va_info_t;

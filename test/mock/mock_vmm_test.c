@@ -451,6 +451,80 @@ UMF_C_TEST(MockVmm, PartialUnmapSplitsTheMapping) {
     UMF_EXPECT_EQ(umf_mock_va_free(b, 4 * PAGE, NULL), UMF_MOCK_OK);
 }
 
+// umf_mock_va_set_access_within keeps the access of unmapped pages, per
+// device, for umf_mock_va_query; a mapping drops it, and unmapping leaves
+// none. The host gets no access to unmapped pages from it.
+UMF_C_TEST(MockVmm, UnmappedPagesHoldTheAccessSetWithin) {
+    if (!test_core_init()) {
+        return;
+    }
+    void *base;
+    UMF_ASSERT_EQ(umf_mock_va_reserve(6 * PAGE, 0, 0, 0, &base), UMF_MOCK_OK);
+    char *b = base;
+    umf_mock_phys_t *phys;
+    UMF_ASSERT_EQ(umf_mock_phys_create(0, PAGE, 0, 0, &phys), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_map(b + 2 * PAGE, PAGE, phys, 0, 0), UMF_MOCK_OK);
+    // Device 0 reads [0, 5) (page 2 is mapped), device 1 writes [1, 4).
+    UMF_ASSERT_EQ(
+        umf_mock_va_set_access_within(b, 5 * PAGE, 1, UMF_MOCK_ACCESS_READ),
+        UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_set_access_within(b + PAGE, 3 * PAGE, 2,
+                                                UMF_MOCK_ACCESS_READWRITE),
+                  UMF_MOCK_OK);
+    umf_mock_va_info_t va;
+    UMF_ASSERT_EQ(umf_mock_va_query(b, &va), UMF_MOCK_OK);
+    UMF_EXPECT(!va.mapped);
+    UMF_EXPECT_EQ(va.read_devices, 1);
+    UMF_EXPECT_EQ(va.write_devices, 0);
+    UMF_EXPECT_EQ(va.same_access, PAGE);
+    UMF_ASSERT_EQ(umf_mock_va_query(b + PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(va.read_devices, 3);
+    UMF_EXPECT_EQ(va.write_devices, 2);
+    UMF_EXPECT_EQ(va.same_access, PAGE); // then the mapped page
+    UMF_ASSERT_EQ(umf_mock_va_query(b + 2 * PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT(va.mapped);
+    UMF_EXPECT_EQ(va.read_devices, 3);
+    UMF_EXPECT_EQ(va.write_devices, 2);
+    UMF_ASSERT_EQ(umf_mock_va_query(b + 4 * PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(va.read_devices, 1);
+    UMF_EXPECT_EQ(va.write_devices, 0);
+    UMF_EXPECT_EQ(va.same_access, PAGE);
+    UMF_ASSERT_EQ(umf_mock_va_query(b + 5 * PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(va.read_devices, 0);
+    UMF_EXPECT_EQ(va.same_access, PAGE);
+    // Device 0 loses read on page 3 only: the held ranges split.
+    UMF_ASSERT_EQ(umf_mock_va_set_access_within(b + 3 * PAGE, PAGE, 1,
+                                                UMF_MOCK_ACCESS_NONE),
+                  UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_query(b + 3 * PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(va.read_devices, 2);
+    UMF_EXPECT_EQ(va.write_devices, 2);
+    UMF_EXPECT_EQ(va.same_access, PAGE);
+    // Nothing the host may touch: copies need a mapping.
+    UMF_EXPECT_EQ(umf_mock_vmm_check(b + PAGE, PAGE, 1, false),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    // A mapping over held pages starts with no access; unmapped, none.
+    umf_mock_phys_t *two;
+    UMF_ASSERT_EQ(umf_mock_phys_create(0, 2 * PAGE, 0, 0, &two), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_map(b, 2 * PAGE, two, 0, 0), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_query(b + PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT(va.mapped);
+    UMF_EXPECT_EQ(va.read_devices, 0);
+    UMF_EXPECT_EQ(umf_mock_va_unmap_within(b, 2 * PAGE), UMF_MOCK_OK);
+    UMF_ASSERT_EQ(umf_mock_va_query(b, &va), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(va.read_devices, 0);
+    UMF_EXPECT_EQ(va.same_access, 2 * PAGE);
+    // Past the reservation: NOT_FOUND, nothing changed.
+    UMF_EXPECT_EQ(umf_mock_va_set_access_within(b + 4 * PAGE, 3 * PAGE, 1,
+                                                UMF_MOCK_ACCESS_READWRITE),
+                  UMF_MOCK_ERR_NOT_FOUND);
+    UMF_ASSERT_EQ(umf_mock_va_query(b + 4 * PAGE, &va), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(va.write_devices, 0);
+    UMF_EXPECT_EQ(umf_mock_va_free(b, 6 * PAGE, NULL), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_phys_release(phys, false), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(umf_mock_phys_release(two, false), UMF_MOCK_OK);
+}
+
 UMF_C_TEST(MockVmm, ExportAndImportAsFileDescriptor) {
     if (!test_core_init()) {
         return;

@@ -177,29 +177,12 @@ UMF_C_TEST(zeFabricVertexGetExp, NoVertexWithoutAFabric) {
 // ---- Refused: arguments first, then a documented result
 // ------------------------
 
-static ze_image_desc_t image_2d(void) {
-    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
-                         NULL,
-                         0,
-                         ZE_IMAGE_TYPE_2D,
-                         {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
-                          ZE_IMAGE_FORMAT_TYPE_UNORM, ZE_IMAGE_FORMAT_SWIZZLE_R,
-                          ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
-                          ZE_IMAGE_FORMAT_SWIZZLE_A},
-                         64,
-                         64,
-                         1,
-                         0,
-                         0};
-    return d;
-}
-
 UMF_C_TEST(zeImageCreate, NoImageFormatOnTheEmulatedDevice) {
     if (ze_test_control_if_emulated() == NULL) {
         return;
     }
     ZE_TEST_SETUP(t);
-    ze_image_desc_t d = image_2d();
+    ze_image_desc_t d = ze_test_image_2d();
     ze_image_handle_t image = NULL;
     UMF_EXPECT_EQ(zeImageCreate(t.ctx, t.devices[0], &d, &image),
                   ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
@@ -331,6 +314,13 @@ UMF_C_TEST(zeDriverGetExtensionFunctionAddress, TheFunctionsRuntimesLookUp) {
         zeDriverGetExtensionFunctionAddress(t.driver, "zexNoSuchThing", &p),
         ZE_RESULT_ERROR_INVALID_ARGUMENT);
     UMF_EXPECT(p == NULL);
+    // No counter-based events: refused the same way, which the Unified
+    // Runtime's v2 adapter falls back from (to events of pools).
+    p = (void *)&t;
+    UMF_EXPECT_EQ(zeDriverGetExtensionFunctionAddress(
+                      t.driver, "zexCounterBasedEventCreate2", &p),
+                  ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    UMF_EXPECT(p == NULL);
 
     // Host memory imported, found by an address inside it, released.
     import_fn import = (import_fn)by_name(&t, "zexDriverImportExternalPointer");
@@ -458,6 +448,80 @@ UMF_C_TEST(zeDriverGetDefaultContext, OneContextForTheDriversLife) {
     UMF_EXPECT_EQ(zeContextDestroy(ctx), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     EXPECT_TEXT(&t, "zeContextDestroy", "default context");
     UMF_EXPECT_EQ(zeContextGetStatus(ctx), ZE_RESULT_SUCCESS); // still there
+    ze_test_teardown(&t);
+}
+
+// 1.15: "unique identifier for the physical memory object" and its size,
+// from the table of a 1.15 loader (a 1.14 one has no room for it) and by
+// name for older loaders; INVALID_NULL_HANDLE `nullptr == hContext`,
+// `nullptr == hPhysicalMem`, INVALID_NULL_POINTER `nullptr ==
+// pMemProperties`.
+UMF_C_TEST(zePhysicalMemGetProperties, IdAndSizeOfEachObject) {
+    ZE_TEST_SETUP(t);
+    if (!ze_test_direct_tables()) {
+        ze_test_teardown(&t);
+        return;
+    }
+    ze_mock_physical_mem_dditable_t pm;
+    memset(&pm, 0, sizeof(pm));
+    UMF_ASSERT(ze_test_driver_table("zeGetPhysicalMemProcAddrTable",
+                                    ZE_MOCK_API_VERSION(14), &pm));
+    UMF_EXPECT(pm.v1_4.pfnCreate != NULL);
+    UMF_EXPECT(pm.pfnGetProperties == NULL); // past a 1.14 table's end
+    UMF_ASSERT(ze_test_driver_table("zeGetPhysicalMemProcAddrTable",
+                                    ZE_MOCK_API_VERSION(15), &pm));
+    ze_mock_pfnPhysicalMemGetProperties_t get = pm.pfnGetProperties;
+    UMF_ASSERT(get != NULL);
+    void *named = by_name(&t, "zePhysicalMemGetProperties");
+    UMF_EXPECT(named != NULL && memcmp(&named, &get, sizeof(named)) == 0);
+
+    size_t page = 0;
+    UMF_ASSERT_EQ(zeVirtualMemQueryPageSize(t.ctx, t.devices[0], 4096, &page),
+                  ZE_RESULT_SUCCESS);
+    ze_physical_mem_handle_t ph[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        ze_physical_mem_desc_t d = {ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, NULL,
+                                    0, (size_t)(i + 1) * page};
+        UMF_ASSERT_EQ(zePhysicalMemCreate(t.ctx, t.devices[0], &d, &ph[i]),
+                      ZE_RESULT_SUCCESS);
+    }
+    ze_mock_physical_mem_properties_t p[2];
+    for (int i = 0; i < 2; i++) {
+        p[i] = (ze_mock_physical_mem_properties_t){
+            (ze_structure_type_t)ZE_MOCK_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES,
+            NULL, 0, 0};
+        UMF_EXPECT_EQ(get(t.ctx, ph[i], &p[i]), ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(p[i].size, (uint64_t)(i + 1) * page);
+    }
+    UMF_EXPECT(p[0].id != p[1].id);
+    // The same object, asked again: the same id; mapped, too.
+    ze_mock_physical_mem_properties_t again = p[0];
+    again.id = 0;
+    void *va = NULL;
+    // (Not a NULL start: the validation layer refuses it.)
+    UMF_ASSERT_EQ(
+        zeVirtualMemReserve(t.ctx, (const void *)(uintptr_t)page, page, &va),
+        ZE_RESULT_SUCCESS);
+    UMF_ASSERT_EQ(zeVirtualMemMap(t.ctx, va, page, ph[0], 0,
+                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                  ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(get(t.ctx, ph[0], &again), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(again.id, p[0].id);
+    UMF_EXPECT_EQ(again.size, page);
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va, page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, page), ZE_RESULT_SUCCESS);
+    // The clauses, and a destroyed object.
+    UMF_EXPECT_EQ(get(NULL, ph[0], &again),
+                  ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    UMF_EXPECT_EQ(get(t.ctx, NULL, &again),
+                  ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    UMF_EXPECT_EQ(get(t.ctx, ph[0], NULL),
+                  ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    for (int i = 0; i < 2; i++) {
+        UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph[i]), ZE_RESULT_SUCCESS);
+    }
+    UMF_EXPECT_EQ(get(t.ctx, ph[1], &again),
+                  ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     ze_test_teardown(&t);
 }
 

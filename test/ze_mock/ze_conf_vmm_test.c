@@ -513,7 +513,9 @@ UMF_C_TEST(zeVirtualMemSetAccessAttribute, ArgumentClauses) {
 // The range is "a reserved virtual address region": pages of it that are
 // not mapped may be part of it (Intel's driver takes them; programs set the
 // access of a whole reservation before or after mapping parts of it). They
-// stay without access, and a mapping made later has the access it is given.
+// keep the attribute ("page access attributes to apply to the virtual
+// address range"), and a mapping made later has the access it is given
+// (zeVirtualMemMap's own "page access attributes to apply").
 UMF_C_TEST(zeVirtualMemSetAccessAttribute, UnmappedPagesOfTheReservation) {
     ZE_TEST_SETUP(t);
     size_t page = page_for(&t, 4096);
@@ -524,36 +526,79 @@ UMF_C_TEST(zeVirtualMemSetAccessAttribute, UnmappedPagesOfTheReservation) {
     UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(
                       t.ctx, va, 3 * page, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY),
                   ZE_RESULT_SUCCESS);
+    // One attribute over mapped and unmapped pages: one run.
     size_t same;
     UMF_EXPECT_EQ(access_at(&t, va, 3 * page, &same),
                   ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
-    UMF_EXPECT_EQ(same, page);
+    UMF_EXPECT_EQ(same, 3 * page);
     UMF_EXPECT_EQ(access_at(&t, va + page, 2 * page, &same),
-                  ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
     UMF_EXPECT_EQ(same, 2 * page);
-    // Wholly unmapped pages: nothing changes.
+    // Wholly unmapped pages, one of two changed.
     UMF_EXPECT_EQ(
-        zeVirtualMemSetAccessAttribute(t.ctx, va + page, 2 * page,
+        zeVirtualMemSetAccessAttribute(t.ctx, va + 2 * page, page,
                                        ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
         ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(access_at(&t, va + page, 2 * page, &same),
-                  ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
-    ze_physical_mem_handle_t ph2 = make_phys(&t, page);
-    UMF_ASSERT(ph2 != NULL);
-    UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va + 2 * page, page, ph2, 0,
-                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
-                  ZE_RESULT_SUCCESS);
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
+    UMF_EXPECT_EQ(same, page);
     UMF_EXPECT_EQ(access_at(&t, va + 2 * page, page, &same),
                   ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
+    UMF_EXPECT_EQ(same, page);
+    // A mapping over a page that kept read-only: the mapping's access.
+    ze_physical_mem_handle_t ph2 = make_phys(&t, page);
+    UMF_ASSERT(ph2 != NULL);
+    UMF_EXPECT_EQ(zeVirtualMemMap(t.ctx, va + page, page, ph2, 0,
+                                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+                  ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(access_at(&t, va + page, 2 * page, &same),
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
+    UMF_EXPECT_EQ(same, 2 * page);
+    UMF_EXPECT(ze_test_fill_byte(&t, va + page, 0x3c, page));
+    UMF_EXPECT(ze_test_all_bytes(&t, va + page, 0x3c, page));
+    // "The page access attributes for virtual address range will revert
+    // back to none" on unmap, whatever was set before the mapping.
+    UMF_EXPECT_EQ(zeVirtualMemUnmap(t.ctx, va + page, page), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(access_at(&t, va + page, page, &same),
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+    UMF_EXPECT_EQ(same, page);
     if (emulated() != NULL) {
-        // Past the reservation: refused.
-        UMF_EXPECT_EQ(
-            zeVirtualMemSetAccessAttribute(t.ctx, va, 4 * page,
-                                           ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY),
-            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        // Past the reservation: refused, and nothing changed.
+        UMF_EXPECT_EQ(zeVirtualMemSetAccessAttribute(
+                          t.ctx, va, 4 * page, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE),
+                      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        UMF_EXPECT_EQ(access_at(&t, va + 2 * page, page, &same),
+                      ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
     }
     free_both(&t, va, 3 * page, ph);
     UMF_EXPECT_EQ(zePhysicalMemDestroy(t.ctx, ph2), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
+// Intel's conformance suite
+// (GivenVirtualMemoryReservationThenSettingTheMemoryAccessAttributeReturnsSuccess):
+// a reservation with nothing mapped takes each attribute and reads it back,
+// over the whole reservation.
+UMF_C_TEST(zeVirtualMemSetAccessAttribute, ReservationWithNothingMapped) {
+    ZE_TEST_SETUP(t);
+    size_t page = page_for(&t, 4096);
+    void *va = reserve(&t, 4 * page);
+    UMF_ASSERT(va != NULL);
+    size_t same;
+    UMF_EXPECT_EQ(access_at(&t, va, 4 * page, &same),
+                  ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+    UMF_EXPECT_EQ(same, 4 * page);
+    const ze_memory_access_attribute_t each[] = {
+        ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE,
+        ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE};
+    for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++) {
+        UMF_EXPECT_EQ(
+            zeVirtualMemSetAccessAttribute(t.ctx, va, 4 * page, each[i]),
+            ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(access_at(&t, va, 4 * page, &same), each[i]);
+        UMF_EXPECT_EQ(same, 4 * page);
+    }
+    UMF_EXPECT_EQ(zeVirtualMemFree(t.ctx, va, 4 * page), ZE_RESULT_SUCCESS);
     ze_test_teardown(&t);
 }
 

@@ -242,3 +242,20 @@ bool ze_test_all_bytes(ze_test_t *t, const void *src, unsigned char byte,
     free(buf);
     return ok;
 }
+
+ze_image_desc_t ze_test_image_2d(void) {
+    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
+                         NULL,
+                         0,
+                         ZE_IMAGE_TYPE_2D,
+                         {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
+                          ZE_IMAGE_FORMAT_TYPE_UNORM, ZE_IMAGE_FORMAT_SWIZZLE_R,
+                          ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
+                          ZE_IMAGE_FORMAT_SWIZZLE_A},
+                         64,
+                         64,
+                         1,
+                         0,
+                         0};
+    return d;
+}

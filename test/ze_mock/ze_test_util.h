@@ -107,4 +107,7 @@ bool ze_test_fill_byte(ze_test_t *t, void *dst, unsigned char byte,
 bool ze_test_all_bytes(ze_test_t *t, const void *src, unsigned char byte,
                        size_t size);
 
+// A 64x64 2D RGBA8 (unorm) image descriptor.
+ze_image_desc_t ze_test_image_2d(void);
+
 #endif // UMF_GPU_TEST_ZE_UTIL_H

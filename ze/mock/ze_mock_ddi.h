@@ -35,6 +35,10 @@
 // The newest version whose tables are declared here: what the driver
 // reports (zeDriverGetApiVersion) and fills at most.
 #define ZE_MOCK_API_VERSION_NEWEST ZE_MOCK_API_VERSION(14)
+// The newest version any table has an entry of: one entry of 1.15
+// (zePhysicalMemGetProperties), which clients need and which needs nothing
+// else of 1.15.
+#define ZE_MOCK_API_VERSION_TABLES ZE_MOCK_API_VERSION(15)
 
 // ---- Types of 1.5 and later that the driver reads --------------------------
 
@@ -54,6 +58,15 @@ typedef struct ze_mock_group_size_t {
     uint32_t groupSizeY;
     uint32_t groupSizeZ;
 } ze_mock_group_size_t;
+
+// zePhysicalMemGetProperties (1.15): what a physical memory object is.
+#define ZE_MOCK_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES 0x00020040
+typedef struct ze_mock_physical_mem_properties_t {
+    ze_structure_type_t stype;
+    void *pNext;
+    uint64_t id;   // [out] unique identifier of the object
+    uint64_t size; // [out] its size in bytes
+} ze_mock_physical_mem_properties_t;
 
 // Handles of objects of 1.7 and later (ray tracing, external semaphores).
 typedef struct ze_mock_rtas_builder_handle *ze_mock_rtas_builder_handle_t;
@@ -88,6 +101,9 @@ ZE_MOCK_PFN(DeviceReleaseExternalSemaphoreExt,
 ZE_MOCK_PFN(DeviceGetVectorWidthPropertiesExt, ze_device_handle_t, uint32_t *,
             void * /* ze_device_vector_width_properties_ext_t */);
 ZE_MOCK_PFN(DeviceSynchronize, ze_device_handle_t);
+// Physical memory
+ZE_MOCK_PFN(PhysicalMemGetProperties, ze_context_handle_t,
+            ze_physical_mem_handle_t, ze_mock_physical_mem_properties_t *);
 // Command queue
 ZE_MOCK_PFN(CommandQueueGetOrdinal, ze_command_queue_handle_t, uint32_t *);
 ZE_MOCK_PFN(CommandQueueGetIndex, ze_command_queue_handle_t, uint32_t *);
@@ -337,6 +353,16 @@ typedef struct ze_mock_mem_dditable_t {
     ze_mock_pfnMemGetPitchFor2dImage_t pfnGetPitchFor2dImage;
 } ze_mock_mem_dditable_t;
 
+// zeGetPhysicalMemProcAddrTable. Its 1.15 entry is the one entry past
+// 1.14 here: the Unified Runtime's v2 adapter needs it (a loader of 1.15
+// on fills it; older ones reach it by name, through
+// zeDriverGetExtensionFunctionAddress).
+typedef struct ze_mock_physical_mem_dditable_t {
+    ze_physical_mem_dditable_t v1_4;
+    // 1.15
+    ze_mock_pfnPhysicalMemGetProperties_t pfnGetProperties;
+} ze_mock_physical_mem_dditable_t;
+
 // zeGetMemExpProcAddrTable, new in 1.6
 typedef struct ze_mock_mem_exp_dditable_t {
     // 1.6
@@ -468,7 +494,7 @@ typedef struct zes_mock_device_dditable_t {
 #define ZE_MOCK_LAYOUT_KERNEL(X) X(0, 12)
 #define ZE_MOCK_LAYOUT_KERNEL_EXP(X) X(1, 1) X(2, 2) X(11, 3) X(14, 4)
 #define ZE_MOCK_LAYOUT_SAMPLER(X) X(0, 2)
-#define ZE_MOCK_LAYOUT_PHYSICAL_MEM(X) X(0, 2)
+#define ZE_MOCK_LAYOUT_PHYSICAL_MEM(X) X(0, 2) X(15, 3)
 #define ZE_MOCK_LAYOUT_VIRTUAL_MEM(X) X(0, 7)
 #define ZE_MOCK_LAYOUT_FABRIC_VERTEX_EXP(X) X(4, 4)
 #define ZE_MOCK_LAYOUT_FABRIC_EDGE_EXP(X) X(4, 3)

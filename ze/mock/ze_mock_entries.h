@@ -16,6 +16,7 @@
     X(zeDeviceSetCacheAdviceExt)                                               \
     X(zeDeviceGetVectorWidthPropertiesExt)                                     \
     X(zeDriverGetDefaultContext)                                               \
+    X(zePhysicalMemGetProperties)                                              \
     X(zexDriverImportExternalPointer)                                          \
     X(zexDriverReleaseImportedPointer)                                         \
     X(zexDriverGetHostPointerBaseAddress)                                      \

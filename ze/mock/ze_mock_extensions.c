@@ -14,6 +14,8 @@
 //   zexMemOpenIpcHandles                (zeMemGetIpcHandle, zeMemOpen-)
 //   zeIntelGetDriverVersionString       "major.minor.patch"
 //   zeDriverGetDefaultContext           the 1.14 entry point, by name
+//   zePhysicalMemGetProperties          the 1.15 entry point, by name (for
+//                                       loaders older than 1.15)
 
 #include <pthread.h>
 #include <stdio.h>
@@ -217,6 +219,9 @@ void *ze_mock_extension_function(const char *name) {
     ze_mock_driver_dditable_t driver;
     memset(&driver, 0, sizeof(driver));
     ze_mock_fill_driver_context(&driver);
+    ze_mock_physical_mem_dditable_t physical_mem;
+    memset(&physical_mem, 0, sizeof(physical_mem));
+    ze_mock_fill_physical_mem(&physical_mem);
     const struct {
         const char *name;
         void (*fn)(void);
@@ -233,6 +238,8 @@ void *ze_mock_extension_function(const char *name) {
          (void (*)(void))zeIntelGetDriverVersionString},
         {"zeDriverGetDefaultContext",
          (void (*)(void))driver.pfnGetDefaultContext},
+        {"zePhysicalMemGetProperties",
+         (void (*)(void))physical_mem.pfnGetProperties},
     };
     for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {
         if (strcmp(name, functions[i].name) == 0) {

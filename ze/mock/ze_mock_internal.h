@@ -392,7 +392,7 @@ void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t);
 void ze_mock_fill_device(ze_mock_device_dditable_t *t);
 void ze_mock_fill_context(ze_context_dditable_t *t);
 void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t);
-void ze_mock_fill_physical_mem(ze_physical_mem_dditable_t *t);
+void ze_mock_fill_physical_mem(ze_mock_physical_mem_dditable_t *t);
 
 // Virtual memory (ze_mock_vmm.c): the page size for a size (what
 // zeVirtualMemQueryPageSize says), and the IPC of memory mapped from

@@ -218,7 +218,7 @@ ZE_MOCK_GETTER(zeGetSamplerProcAddrTable, ze_sampler_dditable_t,
                ze_sampler_dditable_t, ZE_MOCK_LAYOUT_SAMPLER,
                ze_mock_fill_sampler)
 ZE_MOCK_GETTER(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t,
-               ze_physical_mem_dditable_t, ZE_MOCK_LAYOUT_PHYSICAL_MEM,
+               ze_mock_physical_mem_dditable_t, ZE_MOCK_LAYOUT_PHYSICAL_MEM,
                ze_mock_fill_physical_mem)
 ZE_MOCK_GETTER(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t,
                ze_virtual_mem_dditable_t, ZE_MOCK_LAYOUT_VIRTUAL_MEM,

@@ -47,6 +47,16 @@ static umf_mock_access_t access_of(ze_memory_access_attribute_t a) {
 
 // ---- Physical memory --------------------------------------------------------
 
+// The physical object of a handle, with what it is; NULL when the handle is
+// not a live object.
+static umf_mock_phys_t *phys_of(ze_physical_mem_handle_t h,
+                                umf_mock_phys_info_t *info) {
+    umf_mock_phys_t *phys = (umf_mock_phys_t *)h;
+    return phys != NULL && umf_mock_phys_query(phys, info) == UMF_MOCK_OK
+               ? phys
+               : NULL;
+}
+
 static ze_result_t ZE_APICALL mock_PhysicalMemCreate(
     ze_context_handle_t hContext, ze_device_handle_t hDevice,
     ze_physical_mem_desc_t *desc, ze_physical_mem_handle_t *phPhysicalMemory) {
@@ -89,9 +99,9 @@ static ze_result_t ZE_APICALL mock_PhysicalMemDestroy(
     ZE_MOCK_ENTER(zePhysicalMemDestroy);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
     (void)ctx;
-    umf_mock_phys_t *phys = (umf_mock_phys_t *)hPhysicalMemory;
     umf_mock_phys_info_t info;
-    if (phys == NULL || umf_mock_phys_query(phys, &info) != UMF_MOCK_OK) {
+    umf_mock_phys_t *phys = phys_of(hPhysicalMemory, &info);
+    if (phys == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     umf_mock_status_t s = umf_mock_phys_release(phys, true);
@@ -109,9 +119,34 @@ static ze_result_t ZE_APICALL mock_PhysicalMemDestroy(
                : ze_mock_result(s);
 }
 
-void ze_mock_fill_physical_mem(ze_physical_mem_dditable_t *t) {
-    t->pfnCreate = mock_PhysicalMemCreate;
-    t->pfnDestroy = mock_PhysicalMemDestroy;
+// 1.15: "unique identifier for the physical memory object" (the core's id,
+// unique in the process and never reused) and its size. The stype is not
+// checked, as no other properties query of the driver checks it; a
+// structure chained on pNext is left as it is (no extension of it is
+// implemented: an export fd stays as the caller set it).
+static ze_result_t ZE_APICALL mock_PhysicalMemGetProperties(
+    ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+    ze_mock_physical_mem_properties_t *pMemProperties) {
+    ZE_MOCK_ENTER(zePhysicalMemGetProperties);
+    ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
+    (void)ctx;
+    umf_mock_phys_info_t info;
+    umf_mock_phys_t *phys = phys_of(hPhysicalMem, &info);
+    if (phys == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    if (pMemProperties == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    pMemProperties->id = info.id;
+    pMemProperties->size = info.size;
+    return ZE_RESULT_SUCCESS;
+}
+
+void ze_mock_fill_physical_mem(ze_mock_physical_mem_dditable_t *t) {
+    t->v1_4.pfnCreate = mock_PhysicalMemCreate;
+    t->v1_4.pfnDestroy = mock_PhysicalMemDestroy;
+    t->pfnGetProperties = mock_PhysicalMemGetProperties;
 }
 
 // ---- Reservations -----------------------------------------------------------
@@ -211,9 +246,9 @@ mock_VirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_t size,
                    ze_memory_access_attribute_t access) {
     ZE_MOCK_ENTER(zeVirtualMemMap);
     ZE_MOCK_CONTEXT_OR_FAIL(ctx, hContext);
-    umf_mock_phys_t *phys = (umf_mock_phys_t *)hPhysicalMemory;
     umf_mock_phys_info_t info;
-    if (phys == NULL || umf_mock_phys_query(phys, &info) != UMF_MOCK_OK) {
+    umf_mock_phys_t *phys = phys_of(hPhysicalMemory, &info);
+    if (phys == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
     if (ptr == NULL) {
@@ -292,8 +327,9 @@ static ze_result_t ZE_APICALL mock_VirtualMemSetAccessAttribute(
         return r;
     }
     // Any page range of a reservation ("a reserved virtual address
-    // region"): its mapped pages change, the others stay without access
-    // (a mapping is made with the access it is given), as on Intel's driver.
+    // region"), as on Intel's driver: its mapped pages change, and the
+    // others keep the attribute (zeVirtualMemGetAccessAttribute reads it)
+    // until they are mapped, with the access the mapping gives them.
     umf_mock_status_t s = umf_mock_va_set_access_within(
         ptr, size, UMF_MOCK_ALL_DEVICES, access_of(access));
     if (s == UMF_MOCK_ERR_NOT_FOUND) {
@@ -302,6 +338,14 @@ static ze_result_t ZE_APICALL mock_VirtualMemSetAccessAttribute(
                         ptr, size);
     }
     return ze_mock_result(s);
+}
+
+// Every device has the same access here: any device's mask tells.
+static ze_memory_access_attribute_t
+attribute_of(const umf_mock_va_info_t *info) {
+    return info->write_devices != 0  ? ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE
+           : info->read_devices != 0 ? ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY
+                                     : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
 }
 
 static ze_result_t ZE_APICALL mock_VirtualMemGetAccessAttribute(
@@ -324,11 +368,19 @@ static ze_result_t ZE_APICALL mock_VirtualMemGetAccessAttribute(
                         ptr);
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    // Every device has the same access here: any device's mask tells.
-    *access = info.write_devices != 0  ? ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE
-              : info.read_devices != 0 ? ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY
-                                       : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
-    *outSize = info.same_access < size ? (size_t)info.same_access : size;
+    *access = attribute_of(&info);
+    // "If size and outSize are equal then the pages in the specified
+    // virtual address range have the same access attributes": the run goes
+    // on over mapped and unmapped pages alike while the attribute stays.
+    const char *end = (const char *)info.reservation + info.reservation_size;
+    size_t same = 0;
+    do {
+        same += (size_t)info.same_access;
+    } while (same < size && (const char *)ptr + same < end &&
+             umf_mock_va_query((const char *)ptr + same, &info) ==
+                 UMF_MOCK_OK &&
+             attribute_of(&info) == *access);
+    *outSize = same < size ? same : size;
     return ZE_RESULT_SUCCESS;
 }
 
