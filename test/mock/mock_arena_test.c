@@ -354,3 +354,47 @@ UMF_C_TEST(MockArena, KeptBlocksAreBoundedAndGiveWay) {
     umf_mock_arena_free(a, NULL, at, top, false);
     umf_mock_arena_destroy(a);
 }
+
+static void *large_blocks_in_thread(void *arg) {
+    umf_mock_arena_t *a = arg;
+    umf_mock_thread_t *t = umf_mock_thread();
+    unsigned order = umf_mock_arena_order(2 << 20, 0);
+    for (int round = 0; round < 50; round++) {
+        unsigned o = order + (unsigned)(round % 2);
+        void *p;
+        uint32_t page;
+        if (umf_mock_arena_alloc(a, t, o, &p, &page) != UMF_MOCK_OK) {
+            return (void *)1;
+        }
+        unsigned char *b = p;
+        size_t last = ((size_t)umf_mock_page_size << o) - 1;
+        if (b[0] != 0 || b[last] != 0) {
+            return (void *)2; // a kept block handed out unzeroed
+        }
+        b[0] = b[last] = (unsigned char)(round + 1);
+        umf_mock_arena_free(a, t, page, o, false);
+    }
+    return NULL;
+}
+
+// Threads that take and keep large blocks at once get them whole and zeroed,
+// and every block comes back.
+UMF_C_TEST(MockArena, KeptBlocksAcrossThreads) {
+    if (!test_core_init()) {
+        return;
+    }
+    umf_mock_arena_t *a = make(ARENA_DEV + 7, 64 << 20);
+    UMF_ASSERT(a != NULL);
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        UMF_ASSERT_EQ(pthread_create(&th[i], NULL, large_blocks_in_thread, a),
+                      0);
+    }
+    for (int i = 0; i < 4; i++) {
+        void *ret;
+        pthread_join(th[i], &ret);
+        UMF_EXPECT(ret == NULL);
+    }
+    UMF_EXPECT_EQ(umf_mock_arena_free_pages(a), umf_mock_arena_pages(a));
+    umf_mock_arena_destroy(a);
+}
