@@ -30,6 +30,11 @@
 //                                       one cuGraphLaunch of a graph of 100
 //                                       chained memcpy nodes (instantiated
 //                                       once); ratio: graph / stream
+//   fill_alone / fresh_alloc_fill_free  cuMemsetD8_v2 of 100 MiB of an
+//                                       existing allocation, against
+//                                       cuMemAlloc_v2 + cuMemsetD8_v2 +
+//                                       cuMemFree_v2 of 100 MiB; ratio:
+//                                       fresh / alone
 // Each is a distribution over the run's repetitions of ns per operation,
 // on the run's clock (host_func_latency: of single operations, wall
 // clock), written like every other result.
@@ -50,6 +55,7 @@ typedef struct calls_t {
     CUresult (*stream_synchronize)(CUstream);
     CUresult (*mem_alloc)(CUdeviceptr *, size_t);
     CUresult (*mem_free)(CUdeviceptr);
+    CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*mem_alloc_host)(void **, size_t);
     CUresult (*mem_free_host)(void *);
     CUresult (*htod_async)(CUdeviceptr, const void *, size_t, CUstream);
@@ -283,6 +289,34 @@ static bool alloc_free_sync(op_t *op, long n) {
     return true;
 }
 
+// The fill of fill_alone and fresh_alloc_fill_free.
+#define FRESH_SIZE ((size_t)100 << 20)
+
+static bool fill_alone(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        if (op->cu->memset_d8(op->dev, (unsigned char)i, op->size) !=
+            CUDA_SUCCESS) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool fresh_alloc_fill_free(op_t *op, long n) {
+    for (long i = 0; i < n; i++) {
+        CUdeviceptr p;
+        if (op->cu->mem_alloc(&p, op->size) != CUDA_SUCCESS) {
+            return false;
+        }
+        bool ok =
+            op->cu->memset_d8(p, (unsigned char)i, op->size) == CUDA_SUCCESS;
+        if (op->cu->mem_free(p) != CUDA_SUCCESS || !ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // Measures fn: a batch size that lasts about one repetition, the warm-up,
 // then o->reps samples of ns per operation into r.
 static bool measure(const bench_options_t *o, op_fn fn, op_t *op,
@@ -324,6 +358,7 @@ static bool resolve(bench_driver_t *d, calls_t *cu) {
         {"cuStreamSynchronize", (void **)&cu->stream_synchronize},
         {"cuMemAlloc_v2", (void **)&cu->mem_alloc},
         {"cuMemFree_v2", (void **)&cu->mem_free},
+        {"cuMemsetD8_v2", (void **)&cu->memset_d8},
         {"cuMemAllocHost_v2", (void **)&cu->mem_alloc_host},
         {"cuMemFreeHost", (void **)&cu->mem_free_host},
         {"cuMemcpyHtoDAsync_v2", (void **)&cu->htod_async},
@@ -442,6 +477,24 @@ static bool run_driver_calls(const bench_run_t *run) {
                 &base) ||
         !result(o, mode, "stream_alloc_free", alloc_free_async, &op, &base,
                 &r)) {
+        goto out;
+    }
+    // fill_alone on an allocation of its own, freed before the fresh ones
+    // (which can then take its place).
+    CUdeviceptr copy_buffer = op.dev, filled = 0;
+    if (cu.mem_alloc(&filled, FRESH_SIZE) != CUDA_SUCCESS) {
+        bench_fail("cuda", "cannot allocate %zu bytes for fill_alone",
+                   FRESH_SIZE);
+        goto out;
+    }
+    op.dev = filled;
+    op.size = FRESH_SIZE;
+    bool fills = result(o, mode, "fill_alone", fill_alone, &op, NULL, &base);
+    op.dev = copy_buffer;
+    fills = cu.mem_free(filled) == CUDA_SUCCESS && fills &&
+            result(o, mode, "fresh_alloc_fill_free", fresh_alloc_fill_free, &op,
+                   &base, &r);
+    if (!fills) {
         goto out;
     }
     op.size = 0;

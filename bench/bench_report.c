@@ -307,6 +307,17 @@ static size_t summarize(const bench_report_t *rep, summary_t *s) {
                                 first->median_ns / first->ratio);
             }
         }
+        const bench_result_t *fresh =
+            find_name(rep, "fresh_alloc_fill_free", pr, mode);
+        if (fresh != NULL) {
+            n = add_summary(s, n, pr, "fresh_fill_ratio", fresh->ratio, 3, true,
+                            "fresh %.0f MiB alloc + 1-byte fill + free / the "
+                            "fill alone on an existing allocation: %.2fx "
+                            "(%.2f / %.2f ms)",
+                            (double)fresh->size / (1 << 20), fresh->ratio,
+                            fresh->median_ns / 1e6,
+                            fresh->median_ns / fresh->ratio / 1e6);
+        }
         double worst_err = NAN;
         unsigned worst_threads = 0;
         for (unsigned t = 1; t <= BENCH_MAX_THREADS; t++) {
@@ -544,6 +555,10 @@ static const md_row_t md_rows[] = {
     {"ipc_first_over_cached_memfd",
      "IPC first open / cached open, memfd (≥ 50×)", 0, "×"},
     {"native_error_ns", "`get_last_native_error` (≤ 20 ns)", 1, " ns"},
+    {"fresh_fill_ratio",
+     "fresh 100 MiB alloc + 1-byte fill + free vs the fill alone on an "
+     "existing allocation (≤ 3×)",
+     2, "×"},
 };
 
 static void md_cell(FILE *f, const bench_report_t *rep, const md_row_t *row,

@@ -119,6 +119,8 @@ if(MOCKS)
         copy_immediate_4MiB
         copy_queue_64B
         copy_queue_4MiB
+        fill_alone
+        fresh_alloc_fill_free
         deferred_signal_to_run
         deferred_round_trip)
     set(cuda_arena_names
@@ -128,6 +130,8 @@ if(MOCKS)
         vmm_cycle
         sync_alloc_free
         stream_alloc_free
+        fill_alone
+        fresh_alloc_fill_free
         host_func_roundtrip
         host_func_latency
         stream_memcpy_100

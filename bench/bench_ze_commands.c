@@ -10,6 +10,9 @@
 // - copy_queue_<S>: the same copy recorded once in a regular list, then
 //   zeCommandQueueExecuteCommandLists and zeCommandQueueSynchronize, per
 //   copy;
+// - fill_alone / fresh_alloc_fill_free: a 1-byte fill of 100 MiB of an
+//   existing allocation on that list, against zeMemAllocDevice +
+//   the same fill + zeMemFree of 100 MiB; ratio: fresh / alone;
 // - deferred_signal_to_run: a command that waits for an event, appended
 //   first; the time from just before zeEventHostSignal to when the driver
 //   runs it (it writes the global timestamp: the device's clock, which
@@ -249,6 +252,73 @@ static bool measure_copies(const ctx_t *c) {
     return true;
 }
 
+// ---- Fresh allocations ----------------------------------------------------
+
+#define FRESH_SIZE ((size_t)100 << 20)
+
+static ze_result_t fill_alone_op(const ctx_t *c, void *arg) {
+    static const unsigned char pattern = 0x5a;
+    return c->f->fill(c->imm, arg, &pattern, 1, FRESH_SIZE, NULL, 0, NULL);
+}
+
+static ze_result_t fresh_op(const ctx_t *c, void *arg) {
+    (void)arg;
+    ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+                                     NULL, 0, 0};
+    void *p = NULL;
+    ze_result_t r = c->f->alloc(c->ctx, &dd, FRESH_SIZE, 0, c->dev, &p);
+    if (r != ZE_RESULT_SUCCESS) {
+        return r;
+    }
+    r = fill_alone_op(c, p);
+    ze_result_t freed = c->f->mem_free(c->ctx, p);
+    return r != ZE_RESULT_SUCCESS ? r : freed;
+}
+
+// One result of `name` (one operation per repetition), with its ratio
+// against `base` where given.
+static bool measure_one(const ctx_t *c, const char *name, op_fn op, void *arg,
+                        const bench_result_t *base, bench_result_t *out) {
+    double samples[BENCH_MAX_REPS];
+    for (unsigned rep = 0; rep < c->o->warmup + c->o->reps; rep++) {
+        double t0 = bench_now(c->o->clock);
+        ze_result_t r = op(c, arg);
+        if (r != ZE_RESULT_SUCCESS) {
+            bench_fail("ze", "%s: 0x%x", name, (unsigned)r);
+            return false;
+        }
+        if (rep >= c->o->warmup) {
+            samples[rep - c->o->warmup] = bench_now(c->o->clock) - t0;
+        }
+    }
+    bench_result_init(out, name, "ze", c->mode, (long long)FRESH_SIZE, 1, 0);
+    bench_summarize(out, samples, c->o->reps);
+    if (base != NULL) {
+        out->ratio = out->median_ns / base->median_ns;
+    }
+    bench_write_result(out);
+    return true;
+}
+
+// The fill alone on an allocation of its own, freed before the fresh ones
+// (which can then take its place).
+static bool measure_fresh(const ctx_t *c) {
+    ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+                                     NULL, 0, 0};
+    void *p = NULL;
+    ze_result_t r = c->f->alloc(c->ctx, &dd, FRESH_SIZE, 0, c->dev, &p);
+    if (r != ZE_RESULT_SUCCESS) {
+        bench_fail("ze", "%zu bytes of device memory for fill_alone: 0x%x",
+                   FRESH_SIZE, (unsigned)r);
+        return false;
+    }
+    bench_result_t base, fresh;
+    bool ok = measure_one(c, "fill_alone", fill_alone_op, p, NULL, &base);
+    ok = c->f->mem_free(c->ctx, p) == ZE_RESULT_SUCCESS && ok;
+    return ok && measure_one(c, "fresh_alloc_fill_free", fresh_op, NULL, &base,
+                             &fresh);
+}
+
 // ---- Deferred commands -----------------------------------------------------
 
 // One signal: appends a timestamp write that waits for `go` and signals
@@ -358,7 +428,7 @@ static bool run_ze_commands(const bench_run_t *run) {
         bench_fail("ze", "an immediate list and device memory: 0x%x",
                    (unsigned)r);
     }
-    ok = ok && measure_copies(&c) && measure_deferred(&c);
+    ok = ok && measure_copies(&c) && measure_fresh(&c) && measure_deferred(&c);
     if (c.a != NULL) {
         f.mem_free(c.ctx, c.a);
     }

@@ -25,8 +25,14 @@
 #define CACHE_BYTES (128u << 10)
 #define CACHE_CAP 32
 
-// Blocks of at least 2 MiB give their pages back when freed.
+// Blocks of at least 2 MiB give their pages back when freed, unless the
+// arena keeps them for reuse (see keep_extent).
 #define PUNCH_BYTES (2u << 20)
+// Freed blocks of at least PUNCH_BYTES kept with their pages: at most
+// EXTENT_SLOTS of them, and at most an eighth of the device's memory (up to
+// EXTENT_BUDGET_MAX bytes) together.
+#define EXTENT_SLOTS 16
+#define EXTENT_BUDGET_MAX (512ull << 20)
 
 // A slot word: [tag: 34 bits][block order: 6 bits][imports: 24 bits]. The
 // tag and order together are the export (see slot_export).
@@ -43,10 +49,10 @@ typedef struct page_meta_t {
     uint8_t state;       // BLOCK_*, on a block's first page
 } page_meta_t;
 
-typedef struct quarantined_t {
+typedef struct block_t {
     uint32_t page;
     uint8_t order;
-} quarantined_t;
+} block_t;
 
 struct umf_mock_arena_t {
     unsigned device;
@@ -69,9 +75,14 @@ struct umf_mock_arena_t {
     pthread_mutex_t lock; // everything below
     uint32_t free_head[MAX_ORDERS];
     uint64_t free_pages;
-    quarantined_t *quarantine;
+    block_t *quarantine;
     size_t quarantined, quarantine_cap;
     _Atomic size_t quarantine_size; // read without the lock
+    // Freed large blocks whose pages were kept, oldest first: out of the
+    // free lists, reused by an allocation of their order (see keep_extent).
+    block_t extents[EXTENT_SLOTS];
+    unsigned extent_count;
+    uint64_t extent_pages, extent_budget; // pages kept; the most
 };
 
 typedef struct umf_mock_arena_cache_t {
@@ -271,7 +282,7 @@ static bool slot_locked(const umf_mock_arena_t *a, uint32_t page) {
 static size_t reclaim_locked(umf_mock_arena_t *a) {
     size_t kept = 0;
     for (size_t i = 0; i < a->quarantined; i++) {
-        quarantined_t q = a->quarantine[i];
+        block_t q = a->quarantine[i];
         uint64_t w =
             atomic_load_explicit(&a->slots[q.page], memory_order_acquire);
         if (umf_mock_slot_imports(w) > 0 && !slot_locked(a, q.page)) {
@@ -334,6 +345,9 @@ umf_mock_status_t umf_mock_arena_create(unsigned device, uint64_t capacity,
     a->slots_size = (pages * sizeof(uint64_t) + umf_mock_page_size - 1) &
                     ~((uint64_t)umf_mock_page_size - 1);
     a->meta_size = pages * sizeof(page_meta_t);
+    uint64_t budget = capacity / 8;
+    budget = budget < EXTENT_BUDGET_MAX ? budget : EXTENT_BUDGET_MAX;
+    a->extent_budget = budget >> umf_mock_page_shift;
     for (unsigned i = 0; i < MAX_ORDERS; i++) {
         a->free_head[i] = NONE;
     }
@@ -502,6 +516,105 @@ static void *block_addr(umf_mock_arena_t *a, uint32_t page) {
     return a->data + ((uint64_t)page << umf_mock_page_shift);
 }
 
+// ---- Kept extents ---------------------------------------------------------
+//
+// Punching a freed large block and faulting its pages in again at its next
+// use cost far more than the use itself: a fresh 100 MiB fill ran at a
+// twentieth of the speed of the same fill of pages in place (each shared
+// page is allocated, zeroed and mapped by its own fault, and the punch frees
+// them one by one). So the arena keeps the most recently freed large blocks
+// with their pages, and an allocation of the same order takes one back. It
+// zeroes what the block holds first, so that a large allocation reads zero
+// as it did when its pages came fresh from the system.
+
+// Zeroes the pages of the block at `page` that hold data (the file's data
+// extents there: resident or swapped out) and leaves its holes alone, so
+// that no page is committed for nothing.
+static void zero_data(umf_mock_arena_t *a, uint32_t page, unsigned order) {
+    off_t start = (off_t)umf_mock_arena_data_offset(a, page);
+    off_t end = start + (off_t)((uint64_t)umf_mock_page_size << order);
+    char *base = block_addr(a, page);
+    off_t at = start;
+    while (at < end) {
+        off_t data = lseek(a->fd, at, SEEK_DATA);
+        if (data < 0 && errno == ENXIO) {
+            return; // no data left in the file
+        }
+        if (data >= end) {
+            return;
+        }
+        // Where the file cannot tell (it always can: memfd), all of it.
+        off_t hole = data < 0 ? end : lseek(a->fd, data, SEEK_HOLE);
+        data = data < 0 ? at : data;
+        hole = hole < 0 || hole > end ? end : hole;
+        memset(base + (data - start), 0, (size_t)(hole - data));
+        at = hole;
+    }
+}
+
+// Keeps a freed block of at least PUNCH_BYTES with its pages, giving the
+// oldest kept ones back to make room; false if it is not kept.
+static bool keep_extent(umf_mock_arena_t *a, uint32_t page, unsigned order) {
+    uint64_t pages = 1ull << order;
+    if (((uint64_t)umf_mock_page_size << order) < PUNCH_BYTES ||
+        pages > a->extent_budget) {
+        return false;
+    }
+    block_t gone[EXTENT_SLOTS];
+    unsigned n = 0;
+    pthread_mutex_lock(&a->lock);
+    while (a->extent_count == EXTENT_SLOTS ||
+           a->extent_pages + pages > a->extent_budget) {
+        gone[n++] = a->extents[0];
+        a->extent_pages -= 1ull << a->extents[0].order;
+        a->extent_count--;
+        memmove(a->extents, a->extents + 1,
+                a->extent_count * sizeof(a->extents[0]));
+    }
+    // Still marked in use, so that no buddy merges with it.
+    a->extents[a->extent_count++] = (block_t){page, (uint8_t)order};
+    a->extent_pages += pages;
+    pthread_mutex_unlock(&a->lock);
+    if (n == 0) {
+        return true;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        punch(a, gone[i].page, gone[i].order);
+    }
+    pthread_mutex_lock(&a->lock);
+    for (unsigned i = 0; i < n; i++) {
+        buddy_free(a, gone[i].page, gone[i].order);
+    }
+    pthread_mutex_unlock(&a->lock);
+    return true;
+}
+
+// Under the lock: the newest kept block of `order`, taken; NONE if none.
+static uint32_t take_extent(umf_mock_arena_t *a, unsigned order) {
+    for (unsigned i = a->extent_count; i-- > 0;) {
+        if (a->extents[i].order != order) {
+            continue;
+        }
+        uint32_t page = a->extents[i].page;
+        a->extent_count--;
+        memmove(&a->extents[i], &a->extents[i + 1],
+                (a->extent_count - i) * sizeof(a->extents[0]));
+        a->extent_pages -= 1ull << order;
+        return page;
+    }
+    return NONE;
+}
+
+// Under the lock: every kept block goes back to the free lists.
+static void drop_extents_locked(umf_mock_arena_t *a) {
+    for (unsigned i = 0; i < a->extent_count; i++) {
+        punch(a, a->extents[i].page, a->extents[i].order);
+        buddy_free(a, a->extents[i].page, a->extents[i].order);
+    }
+    a->extent_count = 0;
+    a->extent_pages = 0;
+}
+
 umf_mock_status_t umf_mock_arena_alloc(umf_mock_arena_t *a,
                                        umf_mock_thread_t *t, unsigned order,
                                        void **ptr, uint32_t *page) {
@@ -515,12 +628,19 @@ umf_mock_status_t umf_mock_arena_alloc(umf_mock_arena_t *a,
         *ptr = block_addr(a, *page);
         return UMF_MOCK_OK;
     }
-    uint32_t p;
     pthread_mutex_lock(&a->lock);
     if (a->quarantined > 0) {
         reclaim_locked(a);
     }
-    p = buddy_alloc(a, order);
+    uint32_t p = a->extent_count > 0 ? take_extent(a, order) : NONE;
+    bool kept = p != NONE;
+    if (p == NONE) {
+        p = buddy_alloc(a, order);
+    }
+    if (p == NONE && a->extent_count > 0) {
+        drop_extents_locked(a);
+        p = buddy_alloc(a, order);
+    }
     if (p == NONE && c != NULL) {
         // This thread's own caches may hold what is missing.
         for (unsigned o = 0; o < CACHE_ORDERS; o++) {
@@ -547,6 +667,9 @@ umf_mock_status_t umf_mock_arena_alloc(umf_mock_arena_t *a,
                           (unsigned long long)umf_mock_page_size << order);
         return UMF_MOCK_ERR_OUT_OF_DEVICE_MEMORY;
     }
+    if (kept) {
+        zero_data(a, p, order);
+    }
     *page = p;
     *ptr = block_addr(a, p);
     return UMF_MOCK_OK;
@@ -558,7 +681,7 @@ void umf_mock_arena_free(umf_mock_arena_t *a, umf_mock_thread_t *t,
         pthread_mutex_lock(&a->lock);
         if (a->quarantined == a->quarantine_cap) {
             size_t cap = a->quarantine_cap ? a->quarantine_cap * 2 : 16;
-            quarantined_t *q = realloc(a->quarantine, cap * sizeof(*q));
+            block_t *q = realloc(a->quarantine, cap * sizeof(*q));
             if (q == NULL) {
                 pthread_mutex_unlock(&a->lock);
                 // Keeping the block forever is safe; reusing it is not.
@@ -570,7 +693,7 @@ void umf_mock_arena_free(umf_mock_arena_t *a, umf_mock_thread_t *t,
             a->quarantine = q;
             a->quarantine_cap = cap;
         }
-        a->quarantine[a->quarantined++] = (quarantined_t){page, (uint8_t)order};
+        a->quarantine[a->quarantined++] = (block_t){page, (uint8_t)order};
         atomic_store_explicit(&a->quarantine_size, a->quarantined,
                               memory_order_relaxed);
         pthread_mutex_unlock(&a->lock);
@@ -586,6 +709,9 @@ void umf_mock_arena_free(umf_mock_arena_t *a, umf_mock_thread_t *t,
             pthread_mutex_unlock(&a->lock);
         }
         c->page[order][c->count[order]++] = page;
+        return;
+    }
+    if (keep_extent(a, page, order)) {
         return;
     }
     punch(a, page, order);
@@ -644,7 +770,7 @@ uint64_t umf_mock_arena_slot_offset(const umf_mock_arena_t *a, uint32_t page) {
 
 uint64_t umf_mock_arena_free_pages(umf_mock_arena_t *a) {
     pthread_mutex_lock(&a->lock);
-    uint64_t n = a->free_pages;
+    uint64_t n = a->free_pages + a->extent_pages;
     pthread_mutex_unlock(&a->lock);
     return n;
 }

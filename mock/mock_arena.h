@@ -23,8 +23,12 @@
 //
 // Speed: each thread keeps small caches of free blocks of the small orders
 // (up to 32 pages); only refills and flushes, in batches, take the arena's
-// lock. Large blocks (2 MiB and up) give their pages back to the system
-// when freed; small ones are kept for reuse.
+// lock. Small blocks are kept for reuse as they are. Large blocks (2 MiB and
+// up) give their pages back to the system when freed, except the most
+// recently freed ones (up to an eighth of the device's memory, at most
+// 512 MiB), which keep their pages for the next allocation of their order:
+// it zeroes the pages that hold data, so that it reads zero as a block with
+// fresh pages does, without a page fault per page.
 
 #ifndef UMF_GPU_MOCK_ARENA_H
 #define UMF_GPU_MOCK_ARENA_H 1
@@ -84,7 +88,8 @@ uint64_t umf_mock_arena_data_offset(const umf_mock_arena_t *arena,
                                     uint32_t page);
 uint64_t umf_mock_arena_slot_offset(const umf_mock_arena_t *arena,
                                     uint32_t page);
-// Pages in the arena's free lists (not those in thread caches). For tests.
+// Pages in the arena's free lists and in the freed large blocks it keeps
+// (not those in thread caches). For tests.
 uint64_t umf_mock_arena_free_pages(umf_mock_arena_t *arena);
 // Pages in the arena.
 uint64_t umf_mock_arena_pages(const umf_mock_arena_t *arena);

@@ -268,3 +268,133 @@ UMF_C_TEST(MockArena, BadCreation) {
     UMF_EXPECT_EQ(umf_mock_arena_create(0, 1 << 20, NULL),
                   UMF_MOCK_ERR_INVALID_ARGUMENT);
 }
+
+// Whether the arena's file holds data (a page, resident or swapped out)
+// anywhere in the `bytes` at `page`.
+static bool holds_data(umf_mock_arena_t *a, uint32_t page, uint64_t bytes) {
+    off_t start = (off_t)umf_mock_arena_data_offset(a, page);
+    off_t data = lseek(umf_mock_arena_fd(a), start, SEEK_DATA);
+    return data >= 0 && data < start + (off_t)bytes;
+}
+
+// A freed large block keeps its pages for the next allocation of its order,
+// which reads zero as fresh pages do, without pages where there were none.
+UMF_C_TEST(MockArena, FreedLargeBlocksAreReusedZeroed) {
+    if (!test_core_init()) {
+        return;
+    }
+    // 64 MiB: up to 8 MiB of freed large blocks kept.
+    umf_mock_arena_t *a = make(ARENA_DEV + 5, 64 << 20);
+    UMF_ASSERT(a != NULL);
+    unsigned order = umf_mock_arena_order(4 << 20, 0);
+    uint64_t bytes = (uint64_t)umf_mock_page_size << order;
+    void *p, *q;
+    uint32_t page, again;
+    UMF_ASSERT_EQ(umf_mock_arena_alloc(a, NULL, order, &p, &page), UMF_MOCK_OK);
+    unsigned char *b = p;
+    // Data in the first and last pages and one in the middle; none between.
+    memset(b, 0xa5, umf_mock_page_size);
+    b[bytes / 2 + 7] = 0x3c;
+    memset(b + bytes - umf_mock_page_size, 0x5a, umf_mock_page_size);
+    umf_mock_arena_free(a, NULL, page, order, false);
+    UMF_EXPECT_EQ(umf_mock_arena_free_pages(a), umf_mock_arena_pages(a));
+    UMF_EXPECT(holds_data(a, page, bytes)); // kept, not given back
+
+    UMF_ASSERT_EQ(umf_mock_arena_alloc(a, NULL, order, &q, &again),
+                  UMF_MOCK_OK);
+    UMF_EXPECT_EQ(again, page);
+    // The pages between held nothing and still hold nothing (checked
+    // first: reading a page of the file gives it one).
+    UMF_EXPECT(!holds_data(a, page + 1, bytes / 2 - 2 * umf_mock_page_size));
+    b = q;
+    size_t nonzero = 0;
+    for (uint64_t i = 0; i < bytes; i++) {
+        nonzero += b[i] != 0;
+    }
+    UMF_EXPECT_EQ(nonzero, 0);
+    umf_mock_arena_free(a, NULL, again, order, false);
+    umf_mock_arena_destroy(a);
+}
+
+// Kept blocks stay within their budget (the oldest are given back), and give
+// way to an allocation that needs their room.
+UMF_C_TEST(MockArena, KeptBlocksAreBoundedAndGiveWay) {
+    if (!test_core_init()) {
+        return;
+    }
+    umf_mock_arena_t *a = make(ARENA_DEV + 6, 64 << 20);
+    UMF_ASSERT(a != NULL);
+    unsigned order = umf_mock_arena_order(4 << 20, 0);
+    uint64_t bytes = (uint64_t)umf_mock_page_size << order;
+    enum { N = 3 };
+    void *p[N];
+    uint32_t page[N];
+    for (int i = 0; i < N; i++) {
+        UMF_ASSERT_EQ(umf_mock_arena_alloc(a, NULL, order, &p[i], &page[i]),
+                      UMF_MOCK_OK);
+        memset(p[i], 0x11 * (i + 1), bytes);
+    }
+    for (int i = 0; i < N; i++) {
+        umf_mock_arena_free(a, NULL, page[i], order, false);
+    }
+    // Three blocks of 4 MiB in a budget of 8: the first went back.
+    UMF_EXPECT(!holds_data(a, page[0], bytes));
+    UMF_EXPECT(holds_data(a, page[1], bytes));
+    UMF_EXPECT(holds_data(a, page[2], bytes));
+    UMF_EXPECT_EQ(umf_mock_arena_free_pages(a), umf_mock_arena_pages(a));
+
+    // The whole arena in one block: the kept ones give their room.
+    unsigned top = (unsigned)__builtin_ctzll(umf_mock_arena_pages(a));
+    void *all;
+    uint32_t at;
+    UMF_ASSERT_EQ(umf_mock_arena_alloc(a, NULL, top, &all, &at), UMF_MOCK_OK);
+    UMF_EXPECT_EQ(at, 0);
+    UMF_EXPECT(!holds_data(
+        a, 0, umf_mock_arena_pages(a) * (uint64_t)umf_mock_page_size));
+    umf_mock_arena_free(a, NULL, at, top, false);
+    umf_mock_arena_destroy(a);
+}
+
+static void *large_blocks_in_thread(void *arg) {
+    umf_mock_arena_t *a = arg;
+    umf_mock_thread_t *t = umf_mock_thread();
+    unsigned order = umf_mock_arena_order(2 << 20, 0);
+    for (int round = 0; round < 50; round++) {
+        unsigned o = order + (unsigned)(round % 2);
+        void *p;
+        uint32_t page;
+        if (umf_mock_arena_alloc(a, t, o, &p, &page) != UMF_MOCK_OK) {
+            return (void *)1;
+        }
+        unsigned char *b = p;
+        size_t last = ((size_t)umf_mock_page_size << o) - 1;
+        if (b[0] != 0 || b[last] != 0) {
+            return (void *)2; // a kept block handed out unzeroed
+        }
+        b[0] = b[last] = (unsigned char)(round + 1);
+        umf_mock_arena_free(a, t, page, o, false);
+    }
+    return NULL;
+}
+
+// Threads that take and keep large blocks at once get them whole and zeroed,
+// and every block comes back.
+UMF_C_TEST(MockArena, KeptBlocksAcrossThreads) {
+    if (!test_core_init()) {
+        return;
+    }
+    umf_mock_arena_t *a = make(ARENA_DEV + 7, 64 << 20);
+    UMF_ASSERT(a != NULL);
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        UMF_ASSERT_EQ(pthread_create(&th[i], NULL, large_blocks_in_thread, a),
+                      0);
+    }
+    for (int i = 0; i < 4; i++) {
+        void *ret;
+        pthread_join(th[i], &ret);
+        UMF_EXPECT(ret == NULL);
+    }
+    UMF_EXPECT_EQ(umf_mock_arena_free_pages(a), umf_mock_arena_pages(a));
+    umf_mock_arena_destroy(a);
+}
