@@ -283,6 +283,157 @@ TEST_F(CudaCoverage, DeviceQueries) {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Device resources (cuda.h, "Green Contexts"): an SM resource per device and
+// context, split into disjoint groups of at least minSmPartitionSize SMs, a
+// multiple of the alignment; a descriptor of groups of one split. Written
+// against what the device reports, so that it holds on a GPU too.
+
+static unsigned sm_union_count(const CUdevResource *r, unsigned n) {
+    unsigned sum = 0;
+    for (unsigned i = 0; i < n; i++) {
+        sum += r[i].sm.smCount;
+    }
+    return sum;
+}
+
+TEST_F(CudaCoverage, SmResourcesOfDevicesAndContexts) {
+    auto dev_res = CU_SYM(cuDeviceGetDevResource);
+    auto ctx_res = CU_SYM(cuCtxGetDevResource);
+    ASSERT_TRUE(dev_res && ctx_res);
+    int sms = 0;
+    CU_ASSERT_OK(cu->cuDeviceGetAttribute(
+        &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    CUdevResource r, c;
+    CU_ASSERT_OK(dev_res(dev, &r, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(r.type, CU_DEV_RESOURCE_TYPE_SM);
+    EXPECT_EQ(r.sm.smCount, static_cast<unsigned>(sms));
+    EXPECT_GE(r.sm.minSmPartitionSize, 1u);
+    ASSERT_GE(r.sm.smCoscheduledAlignment, 1u);
+    EXPECT_EQ(r.sm.smCount % r.sm.smCoscheduledAlignment, 0u)
+        << "smCount is a multiple of smCoscheduledAlignment";
+    CU_ASSERT_OK(ctx_res(ctx, &c, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(c.sm.smCount, r.sm.smCount) << "a context has the device's SMs";
+
+    EXPECT_EQ(dev_res(dev, nullptr, CU_DEV_RESOURCE_TYPE_SM),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(dev_res(count, &r, CU_DEV_RESOURCE_TYPE_SM),
+              CUDA_ERROR_INVALID_DEVICE);
+    EXPECT_EQ(dev_res(dev, &r, CU_DEV_RESOURCE_TYPE_INVALID),
+              CUDA_ERROR_INVALID_RESOURCE_TYPE);
+    EXPECT_EQ(ctx_res(ctx, nullptr, CU_DEV_RESOURCE_TYPE_SM),
+              CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_F(CudaCoverage, SmResourceSplitByCount) {
+    auto dev_res = CU_SYM(cuDeviceGetDevResource);
+    auto split = CU_SYM(cuDevSmResourceSplitByCount);
+    auto desc = CU_SYM(cuDevResourceGenerateDesc);
+    ASSERT_TRUE(dev_res && split && desc);
+    CUdevResource whole;
+    CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+    const unsigned total = whole.sm.smCount;
+    const unsigned min = whole.sm.minSmPartitionSize;
+
+    // "If result is NULL, the API simulates a split and provides the amount
+    // of groups that would be created in nbGroups."
+    unsigned n = 0;
+    CU_ASSERT_OK(split(nullptr, &n, &whole, nullptr, 0, min));
+    ASSERT_GE(n, 1u);
+    EXPECT_LE(n, total / min);
+
+    // Two groups of at least min SMs each, disjoint, the rest remaining.
+    std::vector<CUdevResource> groups(n + 2);
+    CUdevResource rest;
+    unsigned asked = 2;
+    CU_ASSERT_OK(split(groups.data(), &asked, &whole, &rest, 0, min));
+    EXPECT_EQ(asked, n < 2 ? n : 2u) << "nbGroups: the amount created";
+    for (unsigned g = 0; g < asked; g++) {
+        EXPECT_EQ(groups[g].type, CU_DEV_RESOURCE_TYPE_SM);
+        EXPECT_GE(groups[g].sm.smCount, min);
+        EXPECT_EQ(groups[g].sm.smCount, groups[0].sm.smCount)
+            << "symmetrical partitions";
+    }
+    EXPECT_EQ(sm_union_count(groups.data(), asked) + rest.sm.smCount, total);
+
+    // More groups asked than fit: as many as fit.
+    asked = n + 2;
+    CU_ASSERT_OK(split(groups.data(), &asked, &whole, nullptr, 0, 0));
+    EXPECT_GE(asked, 1u);
+    EXPECT_LE(sm_union_count(groups.data(), asked), total);
+
+    // A descriptor of two groups of one split; the same group twice, or a
+    // group with the device's whole resource, is not one.
+    unsigned two = 2;
+    CU_ASSERT_OK(split(groups.data(), &two, &whole, &rest, 0, min));
+    CUdevResourceDesc d = nullptr;
+    if (two == 2) {
+        CU_EXPECT_OK(desc(&d, groups.data(), 2));
+        EXPECT_NE(d, nullptr);
+        CUdevResource same[2] = {groups[0], groups[0]};
+        EXPECT_EQ(desc(&d, same, 2), CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION);
+    }
+    CU_EXPECT_OK(desc(&d, &groups[0], 1));
+    CUdevResource mixed[2] = {groups[0], whole};
+    EXPECT_EQ(desc(&d, mixed, 2), CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION);
+
+    // Bad input, per the header's rules.
+    EXPECT_EQ(split(nullptr, nullptr, &whole, nullptr, 0, min),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(split(nullptr, &n, nullptr, nullptr, 0, min),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(split(nullptr, &n, &whole, nullptr, 0, total + 1),
+              CUDA_ERROR_INVALID_VALUE)
+        << "minCount must be between 0 and the input's SM count";
+    CUdevResource wrong = whole;
+    wrong.type = CU_DEV_RESOURCE_TYPE_INVALID;
+    EXPECT_EQ(split(nullptr, &n, &wrong, nullptr, 0, min),
+              CUDA_ERROR_INVALID_RESOURCE_TYPE);
+    EXPECT_EQ(desc(nullptr, groups.data(), 1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(desc(&d, groups.data(), 0), CUDA_ERROR_INVALID_VALUE);
+}
+
+using CudaEmulatedCoverage = CudaEmulatedOnly<CudaCoverage>;
+
+TEST_F(CudaEmulatedCoverage, SmResourcesThatTheDriverDidNotMakeAreRefused) {
+    auto dev_res = CU_SYM(cuDeviceGetDevResource);
+    auto split = CU_SYM(cuDevSmResourceSplitByCount);
+    auto desc = CU_SYM(cuDevResourceGenerateDesc);
+    auto green = CU_SYM(cuGreenCtxCreate);
+    ASSERT_TRUE(dev_res && split && desc && green);
+    CUdevResource whole, forged;
+    CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+    // Counts claimed that the SMs behind them do not make, and junk.
+    forged = whole;
+    forged.sm.smCount = whole.sm.smCount + 8;
+    unsigned n = 0;
+    EXPECT_EQ(split(nullptr, &n, &forged, nullptr, 0, 8),
+              CUDA_ERROR_INVALID_VALUE);
+    std::memset(&forged, 0x5a, sizeof(forged));
+    forged.type = CU_DEV_RESOURCE_TYPE_SM;
+    EXPECT_EQ(split(nullptr, &n, &forged, nullptr, 0, 8),
+              CUDA_ERROR_INVALID_VALUE);
+    CUdevResourceDesc d = nullptr;
+    EXPECT_EQ(desc(&d, &forged, 1), CUDA_ERROR_INVALID_VALUE);
+    // A group cannot be split again without a green context.
+    CUdevResource group;
+    unsigned one = 1;
+    CU_ASSERT_OK(split(&group, &one, &whole, nullptr, 0, 0));
+    EXPECT_EQ(split(nullptr, &n, &group, nullptr, 0, 0),
+              CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION);
+    // Green contexts themselves are not emulated: the descriptor is checked,
+    // then the create is refused.
+    CU_ASSERT_OK(desc(&d, &group, 1));
+    CUgreenCtx g = nullptr;
+    EXPECT_EQ(green(&g, reinterpret_cast<CUdevResourceDesc>(&forged), dev,
+                    CU_GREEN_CTX_DEFAULT_STREAM),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(green(&g, d, dev, 0), CUDA_ERROR_INVALID_VALUE)
+        << "CU_GREEN_CTX_DEFAULT_STREAM is required";
+    EXPECT_EQ(green(&g, d, dev, CU_GREEN_CTX_DEFAULT_STREAM),
+              CUDA_ERROR_NOT_SUPPORTED);
+}
+
 TEST_F(CudaCoverage, PeerAttributesAndAtomics) {
     auto p2p = CU_SYM(cuDeviceGetP2PAttribute);
     auto host_atomics = CU_SYM(cuDeviceGetHostAtomicCapabilities);
@@ -691,8 +842,6 @@ TEST_F(CudaRefused, EachFamilyAnswersItsDocumentedError) {
           CU_SYM(cuDestroyExternalMemory)(static_cast<CUexternalMemory>(fake)));
 
     CUdevResource dr;
-    check("cuDeviceGetDevResource", CUDA_ERROR_NOT_SUPPORTED,
-          CU_SYM(cuDeviceGetDevResource)(dev, &dr, CU_DEV_RESOURCE_TYPE_SM));
     check(
         "cuDeviceGetDevResource type", CUDA_ERROR_INVALID_RESOURCE_TYPE,
         CU_SYM(cuDeviceGetDevResource)(dev, &dr, CU_DEV_RESOURCE_TYPE_INVALID));
