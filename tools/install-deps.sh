@@ -22,6 +22,9 @@ packages=(
     libgtest-dev    # GoogleTest
     libze-dev       # the Level Zero loader's headers and library
     libze1          # the Level Zero loader
+    libgl-dev       # GL/gl.h, EGL/eglext.h and vdpau/vdpau.h: the interop
+    libegl-dev      # headers' exports of the emulated libcuda
+    libvdpau-dev    # (cuda_mock_interop.c)
     git
 )
 
