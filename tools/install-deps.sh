@@ -25,6 +25,7 @@ packages=(
     libgl-dev       # GL/gl.h, EGL/eglext.h and vdpau/vdpau.h: the interop
     libegl-dev      # headers' exports of the emulated libcuda
     libvdpau-dev    # (cuda_mock_interop.c)
+    ffmpeg          # test/programs: Debian's ffmpeg on the emulated libcuda
     git
 )
 
