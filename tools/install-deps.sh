@@ -26,6 +26,7 @@ packages=(
     libegl-dev      # headers' exports of the emulated libcuda
     libvdpau-dev    # (cuda_mock_interop.c)
     ffmpeg          # test/programs: Debian's ffmpeg on the emulated libcuda
+    hashcat         # test/programs: Debian's hashcat on the emulated libcuda
     git
 )
 
