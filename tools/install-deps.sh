@@ -25,6 +25,11 @@ packages=(
     openmpi-bin     # mpirun, and libopenmpi-dev: examples/mpi_share.c
     libopenmpi-dev
     python3         # tools/file_cycles.py (the layers test), the benchmark's JSON check
+    libgl-dev       # GL/gl.h, EGL/eglext.h and vdpau/vdpau.h: the interop
+    libegl-dev      # headers' exports of the emulated libcuda
+    libvdpau-dev    # (cuda_mock_interop.c)
+    ffmpeg          # test/programs: Debian's ffmpeg on the emulated libcuda
+    hashcat         # test/programs: Debian's hashcat on the emulated libcuda
     git
 )
 

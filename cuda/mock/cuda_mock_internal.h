@@ -48,7 +48,8 @@
 //                        cuda_mock_library.c, cuda_mock_function.c
 //                        (functions, occupancy, launches),
 //                        cuda_mock_texture.c, cuda_mock_tensor_map.c,
-//                        cuda_mock_graphics.c, cuda_mock_external.c,
+//                        cuda_mock_graphics.c, cuda_mock_interop.c,
+//                        cuda_mock_external.c,
 //                        cuda_mock_green.c, cuda_mock_checkpoint.c,
 //                        cuda_mock_coredump.c, cuda_mock_multicast.c,
 //                        cuda_mock_logs.c, cuda_mock_stream_memop.c,
@@ -688,6 +689,42 @@
     X(cuGraphicsMapResources_ptsz)                                             \
     X(cuGraphicsUnmapResources)                                                \
     X(cuGraphicsUnmapResources_ptsz)                                           \
+    /* cudaGL.h, cudaEGL.h, cudaVDPAU.h (refused) */                           \
+    X(cuGraphicsGLRegisterBuffer)                                              \
+    X(cuGraphicsGLRegisterImage)                                               \
+    X(cuGLGetDevices_v2)                                                       \
+    X(cuGLGetDevices)                                                          \
+    X(cuGLCtxCreate_v2)                                                        \
+    X(cuGLCtxCreate)                                                           \
+    X(cuGLInit)                                                                \
+    X(cuGLRegisterBufferObject)                                                \
+    X(cuGLMapBufferObject_v2)                                                  \
+    X(cuGLMapBufferObject_v2_ptds)                                             \
+    X(cuGLMapBufferObject)                                                     \
+    X(cuGLMapBufferObjectAsync_v2)                                             \
+    X(cuGLMapBufferObjectAsync_v2_ptsz)                                        \
+    X(cuGLMapBufferObjectAsync)                                                \
+    X(cuGLUnmapBufferObject)                                                   \
+    X(cuGLUnmapBufferObjectAsync)                                              \
+    X(cuGLUnregisterBufferObject)                                              \
+    X(cuGLSetBufferObjectMapFlags)                                             \
+    X(cuGraphicsEGLRegisterImage)                                              \
+    X(cuEGLStreamConsumerConnect)                                              \
+    X(cuEGLStreamConsumerConnectWithFlags)                                     \
+    X(cuEGLStreamProducerConnect)                                              \
+    X(cuEGLStreamConsumerDisconnect)                                           \
+    X(cuEGLStreamProducerDisconnect)                                           \
+    X(cuEGLStreamConsumerAcquireFrame)                                         \
+    X(cuEGLStreamConsumerReleaseFrame)                                         \
+    X(cuEGLStreamProducerPresentFrame)                                         \
+    X(cuEGLStreamProducerReturnFrame)                                          \
+    X(cuGraphicsResourceGetMappedEglFrame)                                     \
+    X(cuEventCreateFromEGLSync)                                                \
+    X(cuVDPAUGetDevice)                                                        \
+    X(cuVDPAUCtxCreate_v2)                                                     \
+    X(cuVDPAUCtxCreate)                                                        \
+    X(cuGraphicsVDPAURegisterVideoSurface)                                     \
+    X(cuGraphicsVDPAURegisterOutputSurface)                                    \
     /* External memory and semaphores (refused) */                             \
     X(cuImportExternalMemory)                                                  \
     X(cuExternalMemoryGetMappedBuffer)                                         \

@@ -10,6 +10,13 @@
 #include <cudaProfiler.h>
 #include <cudaProfilerTypedefs.h>
 #include <cudaTypedefs.h>
+#ifdef UMF_GPU_CUDA_MOCK_INTEROP
+#include <vdpau/vdpau.h> // cudaVDPAU.h needs it first
+
+#include <cudaEGLTypedefs.h>
+#include <cudaGLTypedefs.h>
+#include <cudaVDPAUTypedefs.h>
+#endif
 
 #include <string.h>
 
@@ -499,6 +506,49 @@ static const proc_entry_t entries[] = {
     PT(cuGraphicsMapResources, 7000, _ptsz, cuGraphicsMapResources_ptsz),
     PT(cuGraphicsUnmapResources, 7000, _ptsz, cuGraphicsUnmapResources_ptsz),
     P(cuGetExportTable, 3000, cuGetExportTable),
+#ifdef UMF_GPU_CUDA_MOCK_INTEROP
+    // cudaGLTypedefs.h, cudaEGLTypedefs.h, cudaVDPAUTypedefs.h
+    // (cuda_mock_interop.c); cuWGLGetDevice is Windows'.
+    P(cuGraphicsGLRegisterBuffer, 3000, cuGraphicsGLRegisterBuffer),
+    P(cuGraphicsGLRegisterImage, 3000, cuGraphicsGLRegisterImage),
+    P(cuGLGetDevices, 4010, cuGLGetDevices),
+    P(cuGLGetDevices, 6050, cuGLGetDevices_v2),
+    P(cuGLCtxCreate, 2000, cuGLCtxCreate),
+    P(cuGLCtxCreate, 3020, cuGLCtxCreate_v2),
+    P(cuGLInit, 2000, cuGLInit),
+    P(cuGLRegisterBufferObject, 2000, cuGLRegisterBufferObject),
+    P(cuGLMapBufferObject, 2000, cuGLMapBufferObject),
+    P(cuGLMapBufferObject, 3020, cuGLMapBufferObject_v2),
+    PT(cuGLMapBufferObject, 7000, _ptds, cuGLMapBufferObject_v2_ptds),
+    P(cuGLUnmapBufferObject, 2000, cuGLUnmapBufferObject),
+    P(cuGLUnregisterBufferObject, 2000, cuGLUnregisterBufferObject),
+    P(cuGLSetBufferObjectMapFlags, 2030, cuGLSetBufferObjectMapFlags),
+    P(cuGLMapBufferObjectAsync, 2030, cuGLMapBufferObjectAsync),
+    P(cuGLMapBufferObjectAsync, 3020, cuGLMapBufferObjectAsync_v2),
+    PT(cuGLMapBufferObjectAsync, 7000, _ptsz, cuGLMapBufferObjectAsync_v2_ptsz),
+    P(cuGLUnmapBufferObjectAsync, 2030, cuGLUnmapBufferObjectAsync),
+    P(cuGraphicsEGLRegisterImage, 7000, cuGraphicsEGLRegisterImage),
+    P(cuEGLStreamConsumerConnect, 7000, cuEGLStreamConsumerConnect),
+    P(cuEGLStreamConsumerConnectWithFlags, 8000,
+      cuEGLStreamConsumerConnectWithFlags),
+    P(cuEGLStreamConsumerDisconnect, 7000, cuEGLStreamConsumerDisconnect),
+    P(cuEGLStreamConsumerAcquireFrame, 7000, cuEGLStreamConsumerAcquireFrame),
+    P(cuEGLStreamConsumerReleaseFrame, 7000, cuEGLStreamConsumerReleaseFrame),
+    P(cuEGLStreamProducerConnect, 7000, cuEGLStreamProducerConnect),
+    P(cuEGLStreamProducerDisconnect, 7000, cuEGLStreamProducerDisconnect),
+    P(cuEGLStreamProducerPresentFrame, 7000, cuEGLStreamProducerPresentFrame),
+    P(cuEGLStreamProducerReturnFrame, 7000, cuEGLStreamProducerReturnFrame),
+    P(cuGraphicsResourceGetMappedEglFrame, 7000,
+      cuGraphicsResourceGetMappedEglFrame),
+    P(cuEventCreateFromEGLSync, 9000, cuEventCreateFromEGLSync),
+    P(cuVDPAUGetDevice, 3010, cuVDPAUGetDevice),
+    P(cuVDPAUCtxCreate, 3010, cuVDPAUCtxCreate),
+    P(cuVDPAUCtxCreate, 3020, cuVDPAUCtxCreate_v2),
+    P(cuGraphicsVDPAURegisterVideoSurface, 3010,
+      cuGraphicsVDPAURegisterVideoSurface),
+    P(cuGraphicsVDPAURegisterOutputSurface, 3010,
+      cuGraphicsVDPAURegisterOutputSurface),
+#endif
     P(cuFuncGetModule, 11000, cuFuncGetModule),
     P(cuGetProcAddress, 11030, cuGetProcAddress),
     P(cuGetProcAddress, 12000, cuGetProcAddress_v2),

@@ -275,8 +275,15 @@ struct pfn_t {
 // cudaTypedefs.h, and cudaProfilerTypedefs.h for cudaProfiler.h.
 std::vector<pfn_t> typedefs_pfns() {
     std::stringstream text;
-    for (const char *path : {UMF_GPU_TEST_CUDA_TYPEDEFS_H,
-                             UMF_GPU_TEST_CUDA_PROFILER_TYPEDEFS_H}) {
+    std::vector<std::string> paths = {UMF_GPU_TEST_CUDA_TYPEDEFS_H,
+                                      UMF_GPU_TEST_CUDA_PROFILER_TYPEDEFS_H};
+#ifdef UMF_GPU_TEST_CUDA_INTEROP
+    for (const char *h :
+         {"/cudaGLTypedefs.h", "/cudaEGLTypedefs.h", "/cudaVDPAUTypedefs.h"}) {
+        paths.push_back(std::string(UMF_GPU_TEST_CUDA_INCLUDE) + h);
+    }
+#endif
+    for (const std::string &path : paths) {
         std::ifstream in(path);
         text << in.rdbuf();
     }
@@ -286,6 +293,9 @@ std::vector<pfn_t> typedefs_pfns() {
     std::vector<pfn_t> out;
     for (std::sregex_iterator it(s.begin(), s.end(), re), last; it != last;
          ++it) {
+        if ((*it)[1].str() == "cuWGLGetDevice") {
+            continue; // cudaGL.h declares it on Windows only
+        }
         if (seen.insert((*it)[0].str()).second) {
             out.push_back(
                 {(*it)[1].str(), std::stoi((*it)[2].str()), (*it)[3].matched});
@@ -302,7 +312,12 @@ std::set<std::string> cuda_h_declarations() {
     std::string cmd = std::string(UMF_GPU_TEST_CC) +
                       " -E -P -D__CUDA_API_VERSION_INTERNAL -I" +
                       UMF_GPU_TEST_CUDA_INCLUDE +
-                      " -include cuda.h -include cudaProfiler.h -x c /dev/null";
+                      " -include cuda.h -include cudaProfiler.h"
+#ifdef UMF_GPU_TEST_CUDA_INTEROP
+                      " -include cudaGL.h -include cudaEGL.h"
+                      " -include vdpau/vdpau.h -include cudaVDPAU.h"
+#endif
+                      " -x c /dev/null";
     std::string text;
     if (FILE *f = popen(cmd.c_str(), "r")) {
         char buf[65536];
