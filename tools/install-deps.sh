@@ -28,6 +28,11 @@ packages=(
     libgl-dev       # GL/gl.h, EGL/eglext.h and vdpau/vdpau.h: the interop
     libegl-dev      # headers' exports of the emulated libcuda
     libvdpau-dev    # (cuda_mock_interop.c)
+    opencl-c-headers # CL/cl.h: the emulated drivers' kernel engine (mock/mock_kernel.c)
+    pocl-opencl-icd # the kernels' CPU backend, found at run time through
+    ocl-icd-libopencl1 # libOpenCL.so.1; and the SPIR-V translator and
+    llvm-spirv-14   # clang-14, which build the test kernels (test/kernels)
+    clang-14
     ffmpeg          # test/programs: Debian's ffmpeg on the emulated libcuda
     hashcat         # test/programs: Debian's hashcat on the emulated libcuda
     git
