@@ -93,14 +93,20 @@ UMF_C_TEST(zeDeviceGetModuleProperties, FlagsAgreeWithTheirFields) {
     if ((p.flags & ZE_DEVICE_MODULE_FLAG_FP64) == 0) {
         UMF_EXPECT_EQ(p.fp64flags, 0);
     }
-    if (emulated()) { // no kernels: nothing at all
-        static const ze_native_kernel_uuid_t none;
-        UMF_EXPECT_EQ(p.spirvVersionSupported, 0);
+    static const ze_native_kernel_uuid_t none;
+    if (emulated() && p.spirvVersionSupported == 0) {
+        // No CPU backend, so no kernels: nothing at all.
         UMF_EXPECT_EQ(p.flags, 0);
         UMF_EXPECT_EQ(p.fp32flags, 0);
         UMF_EXPECT_EQ(p.maxArgumentsSize, 0);
         UMF_EXPECT_EQ(p.printfBufferSize, 0);
         UMF_EXPECT(memcmp(&p.nativeKernelSupported, &none, sizeof(none)) == 0);
+    } else if (emulated()) {
+        // What the CPU backend runs: single precision that rounds to
+        // nearest, as every OpenCL device must, arguments, a native format.
+        UMF_EXPECT((p.fp32flags & ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST) != 0);
+        UMF_EXPECT(p.maxArgumentsSize >= 1024);
+        UMF_EXPECT(memcmp(&p.nativeKernelSupported, &none, sizeof(none)) != 0);
     }
     if (ze_test_null_handles_checked()) {
         UMF_EXPECT_EQ(zeDeviceGetModuleProperties(t.devices[0], NULL),

@@ -73,6 +73,9 @@ bool ze_mock_cmd_keep(const ze_mock_cmd_t *c, ze_mock_cmd_t *out, bool queued) {
         }
         return false;
     }
+    if (c->kind == ZE_MOCK_CMD_CALL) {
+        c->u.call.ops->hold(c->u.call.arg);
+    }
     hold_events(out, true, false);
     return true;
 }
@@ -83,6 +86,9 @@ void ze_mock_cmd_drop(ze_mock_cmd_t *c, bool abandoned) {
     }
     hold_events(c, false, abandoned);
     free(c->wait);
+    if (c->kind == ZE_MOCK_CMD_CALL) {
+        c->u.call.ops->release(c->u.call.arg);
+    }
     if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
         free(c->u.query.events);
         free(c->u.query.offsets);

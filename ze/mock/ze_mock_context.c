@@ -9,6 +9,7 @@
 // context without closing them) relies on it, and the leak report counts
 // none of it.
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,14 +43,26 @@ bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind) {
     return true;
 }
 
+// The release functions of the kinds that API families above the core
+// own (modules and kernels: ze_mock_kernel.c), which they register.
+typedef void (*release_fn)(void *obj);
+static _Atomic(release_fn) family_release[ZE_MOCK_OBJ_KIND_COUNT];
+
+void ze_mock_object_kind_register(ze_mock_object_kind_t kind,
+                                  void (*release)(void *obj)) {
+    atomic_store(&family_release[kind], release);
+}
+
 // What a context owns, in the order it goes: command lists and queues
 // first (what still waits in them is dropped, before its events go),
-// events before their pools.
+// events before their pools. NULL: a family's kind.
 static const struct {
     ze_mock_object_kind_t kind;
     void (*release)(void *obj);
 } owned[] = {
     {ZE_MOCK_OBJ_COMMAND_LIST, ze_mock_command_list_release},
+    {ZE_MOCK_OBJ_KERNEL, NULL},
+    {ZE_MOCK_OBJ_MODULE, NULL},
     {ZE_MOCK_OBJ_COMMAND_QUEUE, ze_mock_command_queue_release},
     {ZE_MOCK_OBJ_FENCE, ze_mock_fence_release},
     {ZE_MOCK_OBJ_EVENT, ze_mock_event_release},
@@ -106,12 +119,18 @@ static bool of_context(const void *obj, const void *ctx) {
 static size_t release_objects(const ze_mock_context_t *ctx) {
     size_t n = 0;
     for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
+        release_fn release = owned[k].release != NULL
+                                 ? owned[k].release
+                                 : atomic_load(&family_release[owned[k].kind]);
+        if (release == NULL) {
+            continue; // the family made none of them
+        }
         size_t count;
         void **objs =
             ze_mock_objects_collect(owned[k].kind, of_context, ctx, &count);
         for (size_t i = 0; i < count; i++) {
             if (ze_mock_object_drop(objs[i], owned[k].kind)) {
-                owned[k].release(objs[i]);
+                release(objs[i]);
                 n++;
             }
         }

@@ -70,6 +70,8 @@ static const char *const object_kinds[ZE_MOCK_OBJ_KIND_COUNT] = {
     [ZE_MOCK_OBJ_FENCE] = "fence",
     [ZE_MOCK_OBJ_IMPORTED_EVENT_POOL] = "event pool opened from an IPC handle",
     [ZE_MOCK_OBJ_BUILD_LOG] = "module build log",
+    [ZE_MOCK_OBJ_MODULE] = "module",
+    [ZE_MOCK_OBJ_KERNEL] = "kernel",
 };
 
 const char umf_mock_log_name[] = "ze-mock";

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The devices and their queries. What an emulated device cannot do is
-// reported as the structures document it: no SPIR-V and no kernels
-// (zeDeviceGetModuleProperties), no images (zeDeviceGetImageProperties), no
+// reported as the structures document it: SPIR-V and kernels only where
+// the CPU backend runs them (zeDeviceGetModuleProperties and the compute
+// properties say what it runs), no images (zeDeviceGetImageProperties), no
 // external memory types (zeDeviceGetExternalMemoryProperties). Its timer
 // counts nanoseconds of CLOCK_MONOTONIC_RAW, the clock of its host
 // timestamps.
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mock_kernel.h"
 #include "ze_mock_internal.h"
 
 // One tick per nanosecond.
@@ -109,16 +111,25 @@ static ze_result_t ZE_APICALL mock_DeviceGetComputeProperties(
     if (p == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    p->maxTotalGroupSize = 1024;
-    p->maxGroupSizeX = 1024;
-    p->maxGroupSizeY = 1024;
-    p->maxGroupSizeZ = 64;
+    // Where kernels run, what the CPU backend runs; else a GPU's shape,
+    // which no kernel can use.
+    umf_mock_kernel_limits_t lim;
+    bool kernels = umf_mock_kernel_backend(&lim, NULL, 0);
+    p->maxTotalGroupSize = kernels ? lim.max_group_size : 1024;
+    p->maxGroupSizeX = kernels ? lim.max_group_dims[0] : 1024;
+    p->maxGroupSizeY = kernels ? lim.max_group_dims[1] : 1024;
+    p->maxGroupSizeZ = kernels ? lim.max_group_dims[2] : 64;
     p->maxGroupCountX = UINT32_MAX;
     p->maxGroupCountY = UINT32_MAX;
     p->maxGroupCountZ = UINT32_MAX;
-    p->maxSharedLocalMemory = 64 * 1024;
+    p->maxSharedLocalMemory =
+        kernels
+            ? (uint32_t)(lim.local_mem_size > UINT32_MAX ? UINT32_MAX
+                                                         : lim.local_mem_size)
+            : 64 * 1024;
+    // No subgroups on the CPU backend: each work-item is its own.
     p->numSubGroupSizes = 1;
-    p->subGroupSizes[0] = 16;
+    p->subGroupSizes[0] = kernels ? 1 : 16;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -236,16 +247,31 @@ static ze_result_t ZE_APICALL mock_DeviceGetModuleProperties(
     if (p == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     }
-    // No module can be built (zeModuleCreate): no SPIR-V version, no
-    // native binary format, nothing a kernel could use.
-    p->spirvVersionSupported = 0;
-    p->flags = 0;
+    // What the CPU backend builds and runs (ze_mock_kernel.c); without it
+    // no module can be built: no SPIR-V version, nothing a kernel could
+    // use. No fp16 (refused at build). The native format is the
+    // emulated driver's own (zeModuleGetNativeBinary).
+    umf_mock_kernel_limits_t lim;
+    bool kernels = umf_mock_kernel_backend(&lim, NULL, 0);
+    p->spirvVersionSupported =
+        kernels ? ZE_MAKE_VERSION(lim.spirv_version >> 16,
+                                  (lim.spirv_version >> 8) & 0xff)
+                : 0;
+    p->flags =
+        !kernels
+            ? 0
+            : (lim.fp64 ? ZE_DEVICE_MODULE_FLAG_FP64 : 0) |
+                  (lim.int64_atomics ? ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS : 0);
     p->fp16flags = 0;
-    p->fp32flags = 0;
-    p->fp64flags = 0;
-    p->maxArgumentsSize = 0;
+    p->fp32flags = kernels ? lim.fp32_flags : 0;
+    p->fp64flags = kernels ? lim.fp64_flags : 0;
+    p->maxArgumentsSize = kernels ? lim.max_args_size : 0;
     p->printfBufferSize = 0;
     memset(&p->nativeKernelSupported, 0, sizeof(p->nativeKernelSupported));
+    if (kernels) {
+        memcpy(&p->nativeKernelSupported, UMF_MOCK_NATIVE_FORMAT,
+               sizeof(p->nativeKernelSupported));
+    }
     return ZE_RESULT_SUCCESS;
 }
 

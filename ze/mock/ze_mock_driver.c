@@ -336,6 +336,9 @@ mock_DriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
         // The fabric queries answer as the extension defines for devices
         // that no fabric connects (ze_mock_fabric.c).
         {ZE_FABRIC_EXP_NAME, ZE_MAKE_VERSION(1, 0)},
+        // zeKernelSetGlobalOffsetExp (ze_mock_kernel.c): it works on every
+        // kernel, where kernels can be built.
+        {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
         // What ze_conf_extensions_test.c finds refused is not listed: the
         // list and the functions agree both ways there.
     };

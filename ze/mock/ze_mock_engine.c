@@ -262,6 +262,9 @@ static bool run(ze_mock_stream_t *s, const ze_mock_cmd_t *c) {
             c->u.fence.fence->signaled = true;
         }
         break;
+    case ZE_MOCK_CMD_CALL:
+        c->u.call.ops->run(c->u.call.arg, c->call);
+        break;
     case ZE_MOCK_CMD_BARRIER:
         break;
     }

@@ -111,6 +111,7 @@ typedef enum ze_mock_cmd_kind_t {
     ZE_MOCK_CMD_WRITE_TIMESTAMP,  // the global timestamp to dst
     ZE_MOCK_CMD_QUERY_TIMESTAMPS, // kernel timestamps of events to dst
     ZE_MOCK_CMD_FENCE,            // internal: signals a fence
+    ZE_MOCK_CMD_CALL,             // an API family's own work (u.call)
 } ze_mock_cmd_kind_t;
 
 // A range of memory a command reads or writes. `known`: it was memory of
@@ -126,6 +127,16 @@ typedef struct ze_mock_range_t {
 } ze_mock_range_t;
 
 struct ze_mock_fence_t;
+// The work of a ZE_MOCK_CMD_CALL command, which an API family above the
+// engine appends (kernel launches: ze_mock_kernel.c): the engine runs it in
+// order with the other commands through these functions, so that it never
+// calls into the family. `arg` is shared by the copies of the command,
+// each holding it once.
+typedef struct ze_mock_call_ops_t {
+    void (*run)(void *arg, const char *call); // logs its own failures
+    void (*hold)(void *arg);
+    void (*release)(void *arg);
+} ze_mock_call_ops_t;
 
 typedef struct ze_mock_cmd_t {
     ze_mock_cmd_kind_t kind;
@@ -171,6 +182,10 @@ typedef struct ze_mock_cmd_t {
         struct {
             struct ze_mock_fence_t *fence;
         } fence;
+        struct {
+            const ze_mock_call_ops_t *ops;
+            void *arg;
+        } call;
     } u;
 } ze_mock_cmd_t;
 

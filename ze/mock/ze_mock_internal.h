@@ -177,6 +177,8 @@ typedef enum ze_mock_object_kind_t {
     ZE_MOCK_OBJ_FENCE,
     ZE_MOCK_OBJ_IMPORTED_EVENT_POOL,
     ZE_MOCK_OBJ_BUILD_LOG,
+    ZE_MOCK_OBJ_MODULE,
+    ZE_MOCK_OBJ_KERNEL,
     ZE_MOCK_OBJ_KIND_COUNT
 } ze_mock_object_kind_t;
 
@@ -195,6 +197,8 @@ extern const umf_mock_driver_desc_t ze_mock_desc;
 #define ZE_MOCK_MAGIC_EVENT 0x7a65d007u
 #define ZE_MOCK_MAGIC_FENCE 0x7a65d008u
 #define ZE_MOCK_MAGIC_BUILD_LOG 0x7a65d009u
+#define ZE_MOCK_MAGIC_MODULE 0x7a65d00au
+#define ZE_MOCK_MAGIC_KERNEL 0x7a65d00bu
 
 // Devices and their sub-devices (UMF_GPU_MOCK_SUBDEVICES per device). A
 // sub-device is part of its device: its memory is charged to the same core
@@ -232,6 +236,11 @@ bool ze_mock_object_publish(void *obj, ze_mock_object_kind_t kind);
 // Unregisters an object; false if it was not live (destroyed, foreign).
 // The caller frees it.
 bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind);
+// How a context release frees the objects of a kind an API family above
+// the core owns (ZE_MOCK_OBJ_MODULE, ZE_MOCK_OBJ_KERNEL), registered by the
+// family when its tables are filled, before any object of it exists.
+void ze_mock_object_kind_register(ze_mock_object_kind_t kind,
+                                  void (*release)(void *obj));
 
 // The live objects of `kind` for which match(obj, arg) holds, in an array
 // the caller frees (NULL when none; when out of memory, those found).
@@ -387,8 +396,16 @@ void ze_mock_fill_driver(ze_mock_driver_dditable_t *t);
 void ze_mock_fill_mem(ze_mock_mem_dditable_t *t);
 void ze_mock_fill_mem_exp(ze_mock_mem_exp_dditable_t *t);
 void ze_mock_fill_driver_context(ze_mock_driver_dditable_t *t);
-void ze_mock_fill_module(ze_module_dditable_t *t);
 void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t);
+// Modules, kernels and their launches on the kernel engine of mock/
+// (ze_mock_kernel.c).
+void ze_mock_fill_module(ze_module_dditable_t *t);
+void ze_mock_fill_kernel(ze_kernel_dditable_t *t);
+void ze_mock_fill_kernel_exp(ze_mock_kernel_exp_dditable_t *t);
+void ze_mock_fill_command_list_launches(ze_mock_command_list_dditable_t *t);
+// A build log with `text` (taken: malloc'ed, or NULL for a static one).
+ze_module_build_log_handle_t
+ze_mock_build_log_new(ze_mock_context_t *ctx, const char *text, char *owned);
 void ze_mock_fill_device(ze_mock_device_dditable_t *t);
 void ze_mock_fill_context(ze_context_dditable_t *t);
 void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t);

@@ -7,9 +7,9 @@
 #include "ze_mock_refuse.h"
 
 static const char *const reasons[ZE_MOCK_FAMILY_COUNT] = {
-    [ZE_MOCK_FAMILY_KERNELS] =
-        "no kernels run on the emulated devices: no module can be built "
-        "(zeModuleCreate fails), so there is no module or kernel",
+    [ZE_MOCK_FAMILY_ATOMICS] =
+        "kernels run on the CPU, whose atomics work on all memory of the "
+        "emulated devices: there are no atomic access attributes to set",
     [ZE_MOCK_FAMILY_IMAGES] = "the emulated devices have no images or "
                               "samplers (zeDeviceGetImageProperties reports "
                               "none)",

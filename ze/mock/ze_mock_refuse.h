@@ -22,8 +22,7 @@
 #include "ze_mock_internal.h"
 
 typedef enum ze_mock_family_t {
-    ZE_MOCK_FAMILY_KERNELS,    // modules past zeModuleCreate, kernels,
-                               // launches, atomic access attributes
+    ZE_MOCK_FAMILY_ATOMICS,    // atomic access attributes of memory
     ZE_MOCK_FAMILY_IMAGES,     // images, samplers, image copies and
                                // residency, bindless image pitches
     ZE_MOCK_FAMILY_RTAS,       // ray tracing acceleration structures
@@ -83,11 +82,7 @@ ze_result_t ze_mock_refuse_handle(ze_mock_family_t family, const char *kind);
 
 // Table fillers of the families (ze_mock_tables.c puts them together with
 // the files that emulate the rest of each table).
-void ze_mock_fill_module_kernels(ze_module_dditable_t *t);
-void ze_mock_fill_kernel(ze_kernel_dditable_t *t);
-void ze_mock_fill_kernel_exp(ze_mock_kernel_exp_dditable_t *t);
-void ze_mock_fill_command_list_kernels(ze_mock_command_list_dditable_t *t);
-void ze_mock_fill_mem_exp_kernels(ze_mock_mem_exp_dditable_t *t);
+void ze_mock_fill_mem_exp_atomics(ze_mock_mem_exp_dditable_t *t);
 void ze_mock_fill_image(ze_mock_image_dditable_t *t);
 void ze_mock_fill_image_exp(ze_mock_image_exp_dditable_t *t);
 void ze_mock_fill_sampler(ze_sampler_dditable_t *t);

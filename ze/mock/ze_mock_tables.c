@@ -122,7 +122,7 @@ static void fill_command_queue(ze_mock_command_queue_dditable_t *t) {
 static void fill_command_list(ze_mock_command_list_dditable_t *t) {
     ze_mock_fill_command_list(t);            // ze_mock_commands.c
     ze_mock_fill_command_list_append(t);     // ze_mock_append.c
-    ze_mock_fill_command_list_kernels(t);    // refused
+    ze_mock_fill_command_list_launches(t);   // ze_mock_kernel.c
     ze_mock_fill_command_list_images(t);     // refused
     ze_mock_fill_command_list_semaphores(t); // refused
 }
@@ -138,7 +138,7 @@ static void fill_mem(ze_mock_mem_dditable_t *t) {
 
 static void fill_mem_exp(ze_mock_mem_exp_dditable_t *t) {
     ze_mock_fill_mem_exp(t);         // ze_mock_memory.c
-    ze_mock_fill_mem_exp_kernels(t); // refused
+    ze_mock_fill_mem_exp_atomics(t); // refused
 }
 
 static void fill_event_pool(ze_mock_event_pool_dditable_t *t) {
@@ -151,11 +151,6 @@ static void fill_event(ze_mock_event_dditable_t *t) {
 
 static void fill_event_exp(ze_event_exp_dditable_t *t) {
     ze_mock_fill_event_exp(t); // ze_mock_events.c
-}
-
-static void fill_module(ze_module_dditable_t *t) {
-    ze_mock_fill_module(t);         // ze_mock_module.c: zeModuleCreate
-    ze_mock_fill_module_kernels(t); // refused: there is no module
 }
 
 // ---- Core tables
@@ -205,15 +200,17 @@ ZE_MOCK_GETTER(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t,
                ze_event_exp_dditable_t, ZE_MOCK_LAYOUT_EVENT_EXP,
                fill_event_exp)
 ZE_MOCK_GETTER(zeGetModuleProcAddrTable, ze_module_dditable_t,
-               ze_module_dditable_t, ZE_MOCK_LAYOUT_MODULE, fill_module)
+               ze_module_dditable_t, ZE_MOCK_LAYOUT_MODULE,
+               ze_mock_fill_module) // ze_mock_kernel.c
 ZE_MOCK_GETTER(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t,
                ze_module_build_log_dditable_t, ZE_MOCK_LAYOUT_MODULE_BUILD_LOG,
                ze_mock_fill_module_build_log)
 ZE_MOCK_GETTER(zeGetKernelProcAddrTable, ze_kernel_dditable_t,
-               ze_kernel_dditable_t, ZE_MOCK_LAYOUT_KERNEL, ze_mock_fill_kernel)
+               ze_kernel_dditable_t, ZE_MOCK_LAYOUT_KERNEL,
+               ze_mock_fill_kernel) // ze_mock_kernel.c
 ZE_MOCK_GETTER(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t,
                ze_mock_kernel_exp_dditable_t, ZE_MOCK_LAYOUT_KERNEL_EXP,
-               ze_mock_fill_kernel_exp)
+               ze_mock_fill_kernel_exp) // ze_mock_kernel.c
 ZE_MOCK_GETTER(zeGetSamplerProcAddrTable, ze_sampler_dditable_t,
                ze_sampler_dditable_t, ZE_MOCK_LAYOUT_SAMPLER,
                ze_mock_fill_sampler)
