@@ -65,6 +65,11 @@ typedef struct demo_driver_t {
     // Copies with the driver's copy call; never dereferences device memory.
     int (*to_device)(void *dst, const void *src, size_t size, demo_why_t *why);
     int (*to_host)(void *dst, const void *src, size_t size, demo_why_t *why);
+    // Writes demo_pattern(i, seed) to the `size` bytes at `dst` with a
+    // kernel on the device: 0, -1 (why), or 1 where no kernel can run
+    // (the reason in why; the caller copies instead). NULL: never.
+    int (*pattern_kernel)(void *dst, size_t size, uint32_t seed,
+                          demo_why_t *why);
     // Releases what open() made; 0 or -1 (why).
     int (*close)(demo_why_t *why);
 } demo_driver_t;
@@ -107,6 +112,8 @@ typedef struct demo_steps_t {
 
 // Starts timing step `name`.
 void demo_step_begin(demo_steps_t *steps, const char *name);
+// Renames the current step (what it turned out to do).
+void demo_step_rename(demo_steps_t *steps, const char *name);
 // Ends the current step: `ret` 0 is success; otherwise the step failed and,
 // if it is the first failure, `why` is kept. Returns `ret`.
 int demo_step_end(demo_steps_t *steps, int ret, const demo_why_t *why);

@@ -84,10 +84,18 @@ int demo_consumer_main(const demo_driver_t *driver, int sock) {
         goto close_handle;
     }
 
-    demo_pattern_fill(host, size, req.seed_out);
-    demo_step_begin(steps, "change buffer (copy host -> device)");
-    ret =
-        demo_step_end(steps, driver->to_device(mapped, host, size, &why), &why);
+    // A kernel on the device changes the buffer where the driver runs one;
+    // a copy does elsewhere.
+    demo_step_begin(steps, "change buffer (kernel on the device)");
+    int changed = driver->pattern_kernel != NULL
+                      ? driver->pattern_kernel(mapped, size, req.seed_out, &why)
+                      : 1;
+    if (changed == 1) {
+        demo_step_rename(steps, "change buffer (copy host -> device)");
+        demo_pattern_fill(host, size, req.seed_out);
+        changed = driver->to_device(mapped, host, size, &why);
+    }
+    ret = demo_step_end(steps, changed, &why);
 
 close_handle:
     if (opened) {

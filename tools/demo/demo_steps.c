@@ -50,6 +50,11 @@ void demo_step_begin(demo_steps_t *steps, const char *name) {
     s->ms = demo_now_ms();
 }
 
+void demo_step_rename(demo_steps_t *steps, const char *name) {
+    demo_step_t *s = &steps->step[steps->count - 1];
+    snprintf(s->name, sizeof(s->name), "%s", name);
+}
+
 int demo_step_end(demo_steps_t *steps, int ret, const demo_why_t *why) {
     demo_step_t *s = &steps->step[steps->count - 1];
     s->ms = demo_now_ms() - s->ms;

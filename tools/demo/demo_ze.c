@@ -35,6 +35,16 @@ static struct {
     ze_pfnCommandListCreateImmediate_t zeCommandListCreateImmediate;
     ze_pfnCommandListAppendMemoryCopy_t zeCommandListAppendMemoryCopy;
     ze_pfnCommandListDestroy_t zeCommandListDestroy;
+    ze_pfnModuleCreate_t zeModuleCreate;
+    ze_pfnModuleDestroy_t zeModuleDestroy;
+    ze_pfnModuleBuildLogGetString_t zeModuleBuildLogGetString;
+    ze_pfnModuleBuildLogDestroy_t zeModuleBuildLogDestroy;
+    ze_pfnKernelCreate_t zeKernelCreate;
+    ze_pfnKernelDestroy_t zeKernelDestroy;
+    ze_pfnKernelSetArgumentValue_t zeKernelSetArgumentValue;
+    ze_pfnKernelSetGroupSize_t zeKernelSetGroupSize;
+    ze_pfnKernelSuggestGroupSize_t zeKernelSuggestGroupSize;
+    ze_pfnCommandListAppendLaunchKernel_t zeCommandListAppendLaunchKernel;
 
     ze_driver_handle_t driver;
     ze_device_handle_t device;
@@ -60,6 +70,16 @@ static int ze_open(char *info, size_t info_len, char *device, size_t device_len,
         ENTRY(zeCommandListCreateImmediate),
         ENTRY(zeCommandListAppendMemoryCopy),
         ENTRY(zeCommandListDestroy),
+        ENTRY(zeModuleCreate),
+        ENTRY(zeModuleDestroy),
+        ENTRY(zeModuleBuildLogGetString),
+        ENTRY(zeModuleBuildLogDestroy),
+        ENTRY(zeKernelCreate),
+        ENTRY(zeKernelDestroy),
+        ENTRY(zeKernelSetArgumentValue),
+        ENTRY(zeKernelSetGroupSize),
+        ENTRY(zeKernelSuggestGroupSize),
+        ENTRY(zeCommandListAppendLaunchKernel),
 #undef ENTRY
     };
     const char *loader;
@@ -210,6 +230,85 @@ static int ze_to_host(void *dst, const void *src, size_t size,
     return copy(dst, src, size, "device to host", why);
 }
 
+#ifdef UMF_GPU_HAVE_DEMO_KERNEL_SPIRV
+#include "demo_kernel_spirv.h"
+
+// The module of demo_kernel.cl, or NULL with the reason (its build log's
+// first line) in why.
+static ze_module_handle_t pattern_module(demo_why_t *why) {
+    ze_module_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+                             .format = ZE_MODULE_FORMAT_IL_SPIRV,
+                             .inputSize = sizeof(demo_kernel_spirv),
+                             .pInputModule = demo_kernel_spirv};
+    ze_module_handle_t module = NULL;
+    ze_module_build_log_handle_t log = NULL;
+    ze_result_t res =
+        ze.zeModuleCreate(ze.context, ze.device, &desc, &module, &log);
+    char text[256] = "";
+    size_t size = sizeof(text);
+    if (res != ZE_RESULT_SUCCESS && log != NULL &&
+        ze.zeModuleBuildLogGetString(log, &size, text) == ZE_RESULT_SUCCESS) {
+        text[strcspn(text, "\n")] = '\0';
+    }
+    if (log != NULL) {
+        ze.zeModuleBuildLogDestroy(log);
+    }
+    if (res != ZE_RESULT_SUCCESS) {
+        demo_why(why, "zeModuleCreate failed: ze_result_t 0x%x: %s",
+                 (unsigned)res, text);
+        return NULL;
+    }
+    return module;
+}
+
+static int ze_pattern_kernel(void *dst, size_t size, uint32_t seed,
+                             demo_why_t *why) {
+    ze_module_handle_t module = pattern_module(why);
+    if (module == NULL) {
+        return 1; // no kernel runs here: the consumer copies
+    }
+    ze_kernel_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC,
+                             .pKernelName = "demo_pattern"};
+    ze_kernel_handle_t kernel = NULL;
+    uint32_t gx = 1, gy = 1, gz = 1;
+    const char *call = "zeKernelCreate";
+    ze_result_t res =
+        size <= UINT32_MAX ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_SIZE;
+    if (res == ZE_RESULT_SUCCESS) {
+        res = ze.zeKernelCreate(module, &desc, &kernel);
+    }
+    if (res == ZE_RESULT_SUCCESS) {
+        call = "zeKernelSetArgumentValue";
+        res = ze.zeKernelSetArgumentValue(kernel, 0, sizeof(dst), &dst);
+    }
+    if (res == ZE_RESULT_SUCCESS) {
+        res = ze.zeKernelSetArgumentValue(kernel, 1, sizeof(seed), &seed);
+    }
+    if (res == ZE_RESULT_SUCCESS) {
+        call = "zeKernelSuggestGroupSize";
+        res = ze.zeKernelSuggestGroupSize(kernel, (uint32_t)size, 1, 1, &gx,
+                                          &gy, &gz);
+    }
+    if (res == ZE_RESULT_SUCCESS) {
+        call = "zeKernelSetGroupSize";
+        res = ze.zeKernelSetGroupSize(kernel, gx, gy, gz);
+    }
+    if (res == ZE_RESULT_SUCCESS) {
+        // A synchronous immediate list: done when the call returns.
+        call = "zeCommandListAppendLaunchKernel";
+        ze_group_count_t groups = {(uint32_t)size / gx, 1, 1};
+        res = ze.zeCommandListAppendLaunchKernel(ze.list, kernel, &groups, NULL,
+                                                 0, NULL);
+    }
+    int ret = res == ZE_RESULT_SUCCESS ? 0 : ze_failed(why, call, res);
+    if (kernel != NULL) {
+        ze.zeKernelDestroy(kernel);
+    }
+    ze.zeModuleDestroy(module);
+    return ret;
+}
+#endif
+
 static int ze_close(demo_why_t *why) {
     int ret = 0;
     if (ze.list != NULL) {
@@ -241,5 +340,8 @@ const demo_driver_t demo_ze_driver = {
     .create_provider = ze_create_provider,
     .to_device = ze_to_device,
     .to_host = ze_to_host,
+#ifdef UMF_GPU_HAVE_DEMO_KERNEL_SPIRV
+    .pattern_kernel = ze_pattern_kernel,
+#endif
     .close = ze_close,
 };
