@@ -241,6 +241,7 @@ extern const bench_measure_t bench_measure_ipc;         // bench_measures.c
 extern const bench_measure_t bench_measure_cuda_driver; // bench_cuda_driver.c
 extern const bench_measure_t bench_measure_ze_driver;   // bench_ze_driver.c
 extern const bench_measure_t bench_measure_ze_commands; // bench_ze_commands.c
+extern const bench_measure_t bench_measure_ze_kernels;  // bench_ze_kernels.c
 extern const bench_measure_t bench_measure_trust;       // bench_trust.c
 extern const bench_measure_t bench_measure_fd_server;   // bench_fd_server.c
 

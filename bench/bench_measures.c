@@ -34,6 +34,8 @@ const bench_measure_t *const bench_measures[] = {
     // fill_*, copy_immediate_*, copy_queue_*, deferred_*: Level Zero
     // commands
     &bench_measure_ze_commands,
+    // module_build_*, launch_*, vadd_*: Level Zero kernels
+    &bench_measure_ze_kernels,
     &bench_measure_trust, // ipc_fd_*: the fd transfer and its checks
     // ipc_fd_socket_*, ipc_fd_flood_*: the fd server, its proof, floods
     &bench_measure_fd_server,
