@@ -30,3 +30,13 @@ set(UMF_GPU_SANITIZER_TEST_ENV
     "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
     "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1")
+
+# And for the tests that build kernels on the emulated Level Zero driver,
+# whose CPU backend keeps what it compiles with until exit
+# (test/kernels/lsan.supp); empty outside the ASan build.
+set(UMF_GPU_KERNEL_TEST_ENV)
+if(UMF_GPU_SANITIZE MATCHES "address")
+    set(UMF_GPU_KERNEL_TEST_ENV
+        "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/test/kernels/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+    )
+endif()
