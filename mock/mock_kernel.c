@@ -32,6 +32,7 @@ extern char **environ;
 
 #define OPENCL_LIBRARY "libOpenCL.so.1"
 #define TRANSLATOR "llvm-spirv-14"
+#define LINKER "llvm-link-14"
 #define INSTALL_HINT                                                           \
     "install the Debian packages pocl-opencl-icd, ocl-icd-libopencl1 and "     \
     "llvm-spirv-14 to run kernels on the CPU"
@@ -70,12 +71,16 @@ static struct {
     bool ok;
     char why[768];
     char translator[512];
+    pthread_once_t linker_once;
+    char linker[512]; // "" when not found
     umf_mock_kernel_limits_t limits;
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;
     pthread_mutex_t lock; // launches and argument checks: one at a time
-} be = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
+} be = {.once = PTHREAD_ONCE_INIT,
+        .linker_once = PTHREAD_ONCE_INIT,
+        .lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void say(char *why, size_t why_size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -89,17 +94,17 @@ static void say(char *why, size_t why_size, const char *fmt, ...) {
     }
 }
 
-// The translator: UMF_GPU_MOCK_LLVM_SPIRV, else llvm-spirv-14 on PATH.
-static bool find_translator(void) {
-    const char *set = getenv("UMF_GPU_MOCK_LLVM_SPIRV");
+// A tool: the path in variable `env`, else `name` on PATH, into out[512].
+// False with the reason in why[768].
+static bool find_tool(const char *env, const char *name, char *out, char *why) {
+    const char *set = getenv(env);
     if (set != NULL && set[0] != '\0') {
         if (access(set, X_OK) != 0) {
-            say(be.why, sizeof(be.why),
-                "UMF_GPU_MOCK_LLVM_SPIRV=%s is not an executable: %s", set,
+            say(why, 768, "%s=%s is not an executable: %s", env, set,
                 strerror(errno));
             return false;
         }
-        snprintf(be.translator, sizeof(be.translator), "%s", set);
+        snprintf(out, 512, "%s", set);
         return true;
     }
     const char *path = getenv("PATH");
@@ -108,18 +113,35 @@ static bool find_translator(void) {
     }
     while (*path != '\0') {
         size_t len = strcspn(path, ":");
-        snprintf(be.translator, sizeof(be.translator), "%.*s/%s", (int)len,
-                 len > 0 ? path : ".", TRANSLATOR);
-        if (access(be.translator, X_OK) == 0) {
+        snprintf(out, 512, "%.*s/%s", (int)len, len > 0 ? path : ".", name);
+        if (access(out, X_OK) == 0) {
             return true;
         }
         path += len + (path[len] == ':');
     }
-    say(be.why, sizeof(be.why),
-        "no " TRANSLATOR " on PATH (or set UMF_GPU_MOCK_LLVM_SPIRV): "
-        "%s",
-        INSTALL_HINT);
+    say(why, 768, "no %s on PATH (or set %s)", name, env);
     return false;
+}
+
+// The translator: UMF_GPU_MOCK_LLVM_SPIRV, else llvm-spirv-14 on PATH.
+static bool find_translator(void) {
+    if (find_tool("UMF_GPU_MOCK_LLVM_SPIRV", TRANSLATOR, be.translator,
+                  be.why)) {
+        return true;
+    }
+    size_t len = strlen(be.why);
+    snprintf(be.why + len, sizeof(be.why) - len, ": %s", INSTALL_HINT);
+    return false;
+}
+
+// The linker of modules that import each other's functions (at the first
+// zeModuleDynamicLink that needs it): UMF_GPU_MOCK_LLVM_LINK, else
+// llvm-link-14 on PATH (Debian's llvm-14).
+static char linker_why[768];
+static void find_linker(void) {
+    if (!find_tool("UMF_GPU_MOCK_LLVM_LINK", LINKER, be.linker, linker_why)) {
+        be.linker[0] = '\0';
+    }
 }
 
 // pocl's CPU device among the platforms ocl-icd knows.
@@ -276,11 +298,17 @@ bool umf_mock_kernel_backend(umf_mock_kernel_limits_t *limits, char *why,
 
 struct umf_mock_program_t {
     _Atomic unsigned refs;
+    // Built by pocl: at once, or for a module that imports, when
+    // umf_mock_program_link links it (under be.lock; `built` then says so).
     cl_program program;
+    _Atomic bool built;
     umf_mock_spirv_t scan;
     uint32_t nkernels;
-    char **names; // into `name_text`
-    char *name_text;
+    const char **names; // into scan.kernels
+    char *flags;        // pocl's build flags
+    // The bitcode of a module that imports or exports, for the link.
+    char *bc;
+    size_t bc_size;
     unsigned char *native; // see native_header_t
     size_t native_size;
 };
@@ -432,15 +460,58 @@ static umf_mock_build_t spec_args(const umf_mock_spirv_t *scan, uint32_t n,
 
 // Runs the translator on the SPIR-V: the bitcode (malloc'ed) or NULL, with
 // its own words in the log.
-static char *translate(const void *il, size_t size, const char *specs,
-                       size_t *bc_size, text_t *log) {
+// Runs `tool` with `argv`, its output into the file `err`: true when it
+// exits 0; else its words go to the log, after `what`.
+static bool run_tool(const char *tool, char *const argv[], const char *err,
+                     const char *what, text_t *log) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, err, O_WRONLY | O_CREAT | O_TRUNC,
+                                     0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        text_add(log, "cannot run %s: %s\n", tool, strerror(rc));
+        return false;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            text_add(log, "waiting for %s: %s\n", tool, strerror(errno));
+            return false;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        return true;
+    }
+    size_t words_size = 0;
+    char *words = read_file(err, &words_size);
+    text_add(log, "%s (%s):\n%s", what, tool,
+             words != NULL ? words : "(no output)\n");
+    free(words);
+    return false;
+}
+
+// A directory of its own for a tool's files, in TMPDIR: false, logged.
+static bool tool_dir(char dir[512], text_t *log) {
     const char *tmp = getenv("TMPDIR");
-    char dir[512], in[600], out[600], err[600];
-    snprintf(dir, sizeof(dir), "%s/umf-gpu-spirv-XXXXXX",
+    snprintf(dir, 512, "%s/umf-gpu-spirv-XXXXXX",
              tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL) {
-        text_add(log, "cannot make a directory for the translator: %s\n",
+        text_add(log, "cannot make a directory for the SPIR-V tools: %s\n",
                  strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+static char *translate(const void *il, size_t size, const char *specs,
+                       size_t *bc_size, text_t *log) {
+    char dir[512], in[600], out[600], err[600];
+    if (!tool_dir(dir, log)) {
         return NULL;
     }
     snprintf(in, sizeof(in), "%s/in.spv", dir);
@@ -456,36 +527,10 @@ static char *translate(const void *il, size_t size, const char *specs,
     char *argv[] = {be.translator, "-r", in,
                     "-o",          out,  specs[0] != '\0' ? spec_opt : NULL,
                     NULL};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, err, O_WRONLY | O_CREAT | O_TRUNC,
-                                     0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    pid_t pid;
-    int rc = posix_spawn(&pid, be.translator, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        text_add(log, "cannot run %s: %s\n", be.translator, strerror(rc));
+    if (!run_tool(be.translator, argv, err,
+                  "the SPIR-V translator refused the module", log)) {
         goto out;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            text_add(log, "waiting for %s: %s\n", be.translator,
-                     strerror(errno));
-            goto out;
-        }
-    }
-    size_t words_size = 0;
-    char *words = read_file(err, &words_size);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        text_add(log, "the SPIR-V translator (%s -r) refused the module:\n%s",
-                 be.translator, words != NULL ? words : "(no output)\n");
-        free(words);
-        goto out;
-    }
-    free(words);
     bc = read_file(out, bc_size);
     if (bc == NULL) {
         text_add(log, "the translator left no bitcode in %s\n", out);
@@ -543,34 +588,61 @@ static void cl_options(const char *options, text_t *out, text_t *log) {
     }
 }
 
-static bool read_names(umf_mock_program_t *p) {
-    size_t len = 0;
-    if (cl.clGetProgramInfo(p->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL,
-                            &len) != CL_SUCCESS) {
-        len = 1;
-    }
-    p->name_text = calloc(1, len + 1);
-    if (p->name_text == NULL) {
-        return false;
-    }
-    if (len > 1) {
-        cl.clGetProgramInfo(p->program, CL_PROGRAM_KERNEL_NAMES, len,
-                            p->name_text, NULL);
-    }
-    uint32_t n = p->name_text[0] != '\0';
-    for (char *c = p->name_text; *c != '\0'; c++) {
-        n += *c == ';';
+// The kernels' names, as the module's entry points give them.
+static bool set_names(umf_mock_program_t *p) {
+    const umf_mock_names_t *k = &p->scan.kernels;
+    uint32_t n = 0;
+    for (size_t at = 0; at < k->size; at += strlen(k->s + at) + 1) {
+        n++;
     }
     p->names = calloc(n + 1, sizeof(*p->names));
     if (p->names == NULL) {
         return false;
     }
-    char *save = NULL;
-    for (char *tok = strtok_r(p->name_text, ";", &save); tok != NULL;
-         tok = strtok_r(NULL, ";", &save)) {
-        p->names[p->nkernels++] = tok;
+    for (size_t at = 0; at < k->size; at += strlen(k->s + at) + 1) {
+        p->names[p->nkernels++] = k->s + at;
     }
     return true;
+}
+
+// pocl builds `bc` (the module's, or the linked one) with the program's
+// flags; its words go to the log.
+static umf_mock_build_t compile(umf_mock_program_t *p, const char *bc,
+                                size_t bc_size, text_t *log) {
+    const unsigned char *bin = (const unsigned char *)bc;
+    cl_int bin_status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program program = cl.clCreateProgramWithBinary(
+        be.context, 1, &be.device, &bc_size, &bin, &bin_status, &err);
+    if (program == NULL) {
+        text_add(log, "pocl refused the translated bitcode (OpenCL error %d)\n",
+                 err);
+        return UMF_MOCK_BUILD_FAILED;
+    }
+    err = cl.clBuildProgram(program, 1, &be.device, p->flags, NULL, NULL);
+    size_t len = 0;
+    cl.clGetProgramBuildInfo(program, be.device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                             &len);
+    if (len > 1) {
+        char *words = malloc(len);
+        if (words != NULL &&
+            cl.clGetProgramBuildInfo(program, be.device, CL_PROGRAM_BUILD_LOG,
+                                     len, words, NULL) == CL_SUCCESS) {
+            text_add(log, "%s%s", words,
+                     words[strlen(words) - 1] == '\n' ? "" : "\n");
+        }
+        free(words);
+    }
+    if (err != CL_SUCCESS) {
+        text_add(log,
+                 "pocl could not build the module (OpenCL error %d, "
+                 "flags \"%s\")\n",
+                 err, p->flags);
+        cl.clReleaseProgram(program);
+        return UMF_MOCK_BUILD_FAILED;
+    }
+    p->program = program;
+    atomic_store_explicit(&p->built, true, memory_order_release);
+    return UMF_MOCK_BUILD_OK;
 }
 
 static bool keep_native(umf_mock_program_t *p, const char *options,
@@ -598,7 +670,7 @@ static bool keep_native(umf_mock_program_t *p, const char *options,
 static umf_mock_build_t build(const void *il, size_t size, const char *options,
                               umf_mock_spirv_t *scan, const char *specs,
                               umf_mock_program_t **out, text_t *log) {
-    if (scan->globals_size > 0) {
+    if (scan->globals.size > 0) {
         // pocl gives each kernel its own copy of such a variable: the
         // kernels of the module could not share it, nor the host read it.
         text_add(log,
@@ -606,8 +678,9 @@ static umf_mock_build_t build(const void *il, size_t size, const char *options,
                  "variables in global memory (%s%s), which the CPU backend "
                  "(pocl) keeps once per kernel rather than once per module; "
                  "pass the data as a kernel argument instead\n",
-                 scan->globals,
-                 strlen(scan->globals) + 1 < scan->globals_size ? ", ..." : "");
+                 scan->globals.s,
+                 strlen(scan->globals.s) + 1 < scan->globals.size ? ", ..."
+                                                                  : "");
         umf_mock_spirv_free(scan);
         return log->failed ? UMF_MOCK_BUILD_NO_MEMORY
                            : UMF_MOCK_BUILD_UNSUPPORTED;
@@ -618,63 +691,38 @@ static umf_mock_build_t build(const void *il, size_t size, const char *options,
         umf_mock_spirv_free(scan);
         return log->failed ? UMF_MOCK_BUILD_NO_MEMORY : UMF_MOCK_BUILD_FAILED;
     }
-    umf_mock_build_t result = UMF_MOCK_BUILD_NO_MEMORY;
-    text_t flags = {0};
     umf_mock_program_t *p = calloc(1, sizeof(*p));
     if (p == NULL) {
         free(bc);
         umf_mock_spirv_free(scan);
-        return result;
+        return UMF_MOCK_BUILD_NO_MEMORY;
     }
     atomic_init(&p->refs, 1);
+    atomic_init(&p->built, false);
     p->scan = *scan;
     memset(scan, 0, sizeof(*scan));
+    text_t flags = {0};
     cl_options(options, &flags, log);
-    if (flags.failed) {
-        goto fail;
-    }
-    const unsigned char *bin = (const unsigned char *)bc;
-    cl_int bin_status = CL_SUCCESS, err = CL_SUCCESS;
-    p->program = cl.clCreateProgramWithBinary(
-        be.context, 1, &be.device, &bc_size, &bin, &bin_status, &err);
-    if (p->program == NULL) {
-        text_add(log, "pocl refused the translated bitcode (OpenCL error %d)\n",
-                 err);
-        result = UMF_MOCK_BUILD_FAILED;
-        goto fail;
-    }
-    err = cl.clBuildProgram(p->program, 1, &be.device, flags.s, NULL, NULL);
-    size_t len = 0;
-    cl.clGetProgramBuildInfo(p->program, be.device, CL_PROGRAM_BUILD_LOG, 0,
-                             NULL, &len);
-    if (len > 1) {
-        char *words = malloc(len);
-        if (words != NULL && cl.clGetProgramBuildInfo(
-                                 p->program, be.device, CL_PROGRAM_BUILD_LOG,
-                                 len, words, NULL) == CL_SUCCESS) {
-            text_add(log, "%s%s", words,
-                     words[strlen(words) - 1] == '\n' ? "" : "\n");
-        }
-        free(words);
-    }
-    if (err != CL_SUCCESS) {
-        text_add(log,
-                 "pocl could not build the module (OpenCL error %d, "
-                 "flags \"%s\")\n",
-                 err, flags.s);
-        result = UMF_MOCK_BUILD_FAILED;
-        goto fail;
-    }
-    if (!read_names(p) ||
+    p->flags = text_take(&flags);
+    umf_mock_build_t result = UMF_MOCK_BUILD_NO_MEMORY;
+    if (flags.failed || !set_names(p) ||
         !keep_native(p, options != NULL ? options : "", specs, il, size)) {
         goto fail;
     }
-    free(flags.s);
-    free(bc);
+    // A module that imports is built when it is linked.
+    if (p->scan.imports.size == 0 &&
+        (result = compile(p, bc, bc_size, log)) != UMF_MOCK_BUILD_OK) {
+        goto fail;
+    }
+    if (p->scan.imports.size > 0 || p->scan.exports.size > 0) {
+        p->bc = bc;
+        p->bc_size = bc_size;
+    } else {
+        free(bc);
+    }
     *out = p;
     return UMF_MOCK_BUILD_OK;
 fail:
-    free(flags.s);
     free(bc);
     umf_mock_program_unref(p);
     return result;
@@ -747,7 +795,10 @@ umf_mock_build_t umf_mock_program_build_native(const void *binary, size_t size,
         h.specs_size > rest - h.options_size ||
         h.spirv_size != rest - h.options_size - h.specs_size ||
         options[h.options_size - 1] != '\0' ||
-        specs[h.specs_size - 1] != '\0') {
+        specs[h.specs_size - 1] != '\0' ||
+        // What spec_args writes ("7:i32:99 8:f32:1.5e+10"), nothing the
+        // translator could take as another option.
+        strspn(specs, "0123456789abcdefinINFA:.+- ") != h.specs_size - 1) {
         text_add(&log,
                  "not a native binary of the umf-gpu emulated driver "
                  "(zeModuleGetNativeBinary's): its header does not "
@@ -771,6 +822,128 @@ umf_mock_build_t umf_mock_program_build_native(const void *binary, size_t size,
                   &log, log_out);
 }
 
+// The module of `programs` that exports `name` for program `self`: NULL
+// with the reason logged when none or several do.
+static const umf_mock_program_t *exporter(umf_mock_program_t *const *programs,
+                                          uint32_t n, uint32_t self,
+                                          const char *name, text_t *log) {
+    const umf_mock_program_t *found = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == self ||
+            !umf_mock_names_has(&programs[i]->scan.exports, name)) {
+            continue;
+        }
+        if (found != NULL) {
+            text_add(log,
+                     "module %u: its import %s is exported by more than one "
+                     "module (an ambiguous dependency)\n",
+                     self, name);
+            return NULL;
+        }
+        found = programs[i];
+    }
+    if (found == NULL) {
+        text_add(log, "module %u: unresolved import %s\n", self, name);
+    }
+    return found;
+}
+
+// Links program `self` with the modules that export what it imports
+// (llvm-link, only what is needed of them), then builds it.
+static umf_mock_build_t link_one(umf_mock_program_t *const *programs,
+                                 uint32_t n, uint32_t self, text_t *log) {
+    umf_mock_program_t *p = programs[self];
+    char dir[512];
+    if (!tool_dir(dir, log)) {
+        return UMF_MOCK_BUILD_FAILED;
+    }
+    // The files: the module's bitcode first, then every module of the
+    // link that exports something (llvm-link takes only what is needed).
+    size_t nfiles = 0;
+    char(*files)[600] = calloc(n + 2, sizeof(*files));
+    char **argv = calloc(n + 6, sizeof(*argv));
+    umf_mock_build_t r = UMF_MOCK_BUILD_NO_MEMORY;
+    size_t linked_size = 0;
+    char *linked = NULL;
+    if (files == NULL || argv == NULL) {
+        goto out;
+    }
+    size_t argc = 0;
+    argv[argc++] = be.linker;
+    r = UMF_MOCK_BUILD_FAILED;
+    for (uint32_t i = 0; i <= n; i++) {
+        const umf_mock_program_t *q = i == 0 ? p : programs[i - 1];
+        if (i > 0 && (q == p || q->scan.exports.size == 0)) {
+            continue;
+        }
+        snprintf(files[nfiles], sizeof(files[0]), "%s/%zu.bc", dir, nfiles);
+        if (!write_file(files[nfiles], q->bc, q->bc_size)) {
+            text_add(log, "cannot write %s: %s\n", files[nfiles],
+                     strerror(errno));
+            nfiles++;
+            goto out;
+        }
+        argv[argc++] = files[nfiles++];
+        if (i == 0) {
+            argv[argc++] = "--only-needed";
+        }
+    }
+    snprintf(files[nfiles], sizeof(files[0]), "%s/linked.bc", dir);
+    char err[600];
+    snprintf(err, sizeof(err), "%s/log", dir);
+    argv[argc++] = "-o";
+    argv[argc++] = files[nfiles++];
+    if (run_tool(be.linker, argv, err, "the bitcode linker refused the modules",
+                 log) &&
+        (linked = read_file(files[nfiles - 1], &linked_size)) != NULL) {
+        r = compile(p, linked, linked_size, log);
+    }
+    unlink(err);
+out:
+    for (size_t i = 0; i < nfiles; i++) {
+        unlink(files[i]);
+    }
+    rmdir(dir);
+    free(linked);
+    free(files);
+    free(argv);
+    return r;
+}
+
+umf_mock_build_t umf_mock_program_link(umf_mock_program_t *const *programs,
+                                       uint32_t n, char **log_out) {
+    text_t log = {0};
+    // Every import of the set must be met by exactly one other module, the
+    // imports of modules linked before included: no partial link.
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const umf_mock_names_t *im = &programs[i]->scan.imports;
+        for (size_t at = 0; at < im->size; at += strlen(im->s + at) + 1) {
+            ok = exporter(programs, n, i, im->s + at, &log) != NULL && ok;
+        }
+    }
+    if (!ok) {
+        return finish(UMF_MOCK_BUILD_FAILED, &log, log_out);
+    }
+    pthread_once(&be.linker_once, find_linker);
+    umf_mock_build_t r = UMF_MOCK_BUILD_OK;
+    pthread_mutex_lock(&be.lock);
+    for (uint32_t i = 0; i < n && r == UMF_MOCK_BUILD_OK; i++) {
+        if (umf_mock_program_built(programs[i])) {
+            continue; // linked once, or never needed it
+        }
+        if (be.linker[0] == '\0') {
+            text_add(&log, "umf-gpu emulated driver: %s: install llvm-14\n",
+                     linker_why);
+            r = UMF_MOCK_BUILD_UNAVAILABLE;
+            break;
+        }
+        r = link_one(programs, n, i, &log);
+    }
+    pthread_mutex_unlock(&be.lock);
+    return finish(r, &log, log_out);
+}
+
 void umf_mock_program_ref(umf_mock_program_t *p) {
     atomic_fetch_add(&p->refs, 1);
 }
@@ -784,7 +957,8 @@ void umf_mock_program_unref(umf_mock_program_t *p) {
     }
     umf_mock_spirv_free(&p->scan);
     free(p->names);
-    free(p->name_text);
+    free(p->flags);
+    free(p->bc);
     free(p->native);
     free(p);
 }
@@ -805,7 +979,11 @@ const char *umf_mock_program_kernel_name(const umf_mock_program_t *p,
 }
 
 bool umf_mock_program_imports(const umf_mock_program_t *p) {
-    return p->scan.imports;
+    return p->scan.imports.size > 0;
+}
+
+bool umf_mock_program_built(const umf_mock_program_t *p) {
+    return atomic_load_explicit(&p->built, memory_order_acquire);
 }
 
 // ---- Kernels ----------------------------------------------------------------
@@ -829,6 +1007,9 @@ umf_mock_status_t umf_mock_kernel_new(umf_mock_program_t *p, const char *name,
     }
     if (!known) {
         return UMF_MOCK_ERR_NOT_FOUND;
+    }
+    if (!umf_mock_program_built(p)) {
+        return UMF_MOCK_ERR_INVALID_ARGUMENT; // it waits for its link
     }
     umf_mock_kernel_t *k = calloc(1, sizeof(*k));
     if (k == NULL || (k->name = strdup(name)) == NULL) {

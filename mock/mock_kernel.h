@@ -112,6 +112,17 @@ const char *umf_mock_program_kernel_name(const umf_mock_program_t *p,
                                          uint32_t index);
 // True when the program imports functions another program must provide.
 bool umf_mock_program_imports(const umf_mock_program_t *p);
+// True once the backend built the program: at once, or for one that
+// imports, at its link. Kernels are made of built programs only.
+bool umf_mock_program_built(const umf_mock_program_t *p);
+// Links the `n` programs: each that imports takes what it imports from the
+// one other program that exports it, and is built. A program is linked
+// once; later links leave it. UMF_MOCK_BUILD_FAILED when an import of the
+// set has no exporter or several (nothing is linked then), or the linker or
+// the compiler refuses; UMF_MOCK_BUILD_UNAVAILABLE without the linker
+// (llvm-link-14, or UMF_GPU_MOCK_LLVM_LINK). *log as for a build.
+umf_mock_build_t umf_mock_program_link(umf_mock_program_t *const *programs,
+                                       uint32_t n, char **log);
 
 // ---- Kernels ----------------------------------------------------------------
 

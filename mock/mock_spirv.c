@@ -17,6 +17,7 @@
 
 enum {
     OP_NAME = 5,
+    OP_ENTRY_POINT = 15,
     OP_CAPABILITY = 17,
     OP_TYPE_BOOL = 20,
     OP_TYPE_INT = 21,
@@ -65,6 +66,7 @@ enum {
     DECORATION_BUILTIN = 11,
     DECORATION_LINKAGE = 41,
     LINKAGE_IMPORT = 1,
+    EXECUTION_MODEL_KERNEL = 6,
     STORAGE_CROSS_WORKGROUP = 5,
     STORAGE_GENERIC = 8,
     SCOPE_SUBGROUP = 3,
@@ -124,9 +126,8 @@ typedef struct id_info_t {
     uint8_t kind;     // OpTypeBool/Int/Float: its opcode
     uint8_t width;
     bool constant;
-    bool imported; // decorated with Import linkage
-    bool builtin;  // decorated BuiltIn (imported by name, not from a module)
-    bool half;     // a 16-bit float type, or a vector of them
+    bool builtin; // decorated BuiltIn (imported by name, not from a module)
+    bool half;    // a 16-bit float type, or a vector of them
 } id_info_t;
 
 // A literal string at words[0..n): its length within them, or -1 when
@@ -189,16 +190,25 @@ static bool add_spec(umf_mock_spirv_t *s, uint32_t id) {
     return true;
 }
 
-static bool add_global(umf_mock_spirv_t *s, const char *name) {
+static bool add_name(umf_mock_names_t *names, const char *name) {
     size_t len = strlen(name) + 1;
-    char *grown = realloc(s->globals, s->globals_size + len);
+    char *grown = realloc(names->s, names->size + len);
     if (grown == NULL) {
         return false;
     }
-    memcpy(grown + s->globals_size, name, len);
-    s->globals = grown;
-    s->globals_size += len;
+    memcpy(grown + names->size, name, len);
+    names->s = grown;
+    names->size += len;
     return true;
+}
+
+bool umf_mock_names_has(const umf_mock_names_t *names, const char *name) {
+    for (size_t at = 0; at < names->size; at += strlen(names->s + at) + 1) {
+        if (strcmp(names->s + at, name) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 typedef struct scan_t {
@@ -326,15 +336,7 @@ static bool note_instruction(scan_t *sc, umf_mock_spirv_t *out,
             }
             sc->spec_of[in[1]] = (uint32_t)out->nspecs;
         } else if (n >= 4 && in[2] == DECORATION_BUILTIN && id_ok(sc, in[1])) {
-            sc->ids[in[1]].builtin = true;
-        } else if (n >= 4 && in[2] == DECORATION_LINKAGE) {
-            if (in[n - 1] == LINKAGE_IMPORT) {
-                if (id_ok(sc, in[1])) {
-                    sc->ids[in[1]].imported = true;
-                }
-            } else {
-                out->exports = true;
-            }
+            sc->ids[in[1]].builtin = true; // see collect_names
         }
         break;
     case OP_SPEC_CONSTANT_TRUE:
@@ -362,15 +364,30 @@ static bool note_instruction(scan_t *sc, umf_mock_spirv_t *out,
     return true;
 }
 
-// The names of the program-scope variables: OpName comes before the
-// variables in a module, so a second pass finds them.
-static bool collect_globals(const scan_t *sc, umf_mock_spirv_t *out) {
+// The names a second pass finds, once every id is known: the
+// program-scope variables (OpName comes before the variables), the kernels,
+// and the linkage names of what is imported (built-ins left out: the
+// translator imports them by name, "__spirv_BuiltInGlobalInvocationId",
+// from no module) and exported.
+static bool collect_names(const scan_t *sc, umf_mock_spirv_t *out) {
     for (size_t i = HEADER_WORDS; i < sc->nwords;) {
-        uint32_t n = sc->w[i] >> 16, op = sc->w[i] & 0xffffu;
-        if (op == OP_NAME && n >= 3 && id_ok(sc, sc->w[i + 1]) &&
-            sc->global[sc->w[i + 1]] &&
-            literal_length(&sc->w[i + 2], n - 2) >= 0 &&
-            !add_global(out, (const char *)&sc->w[i + 2])) {
+        const uint32_t *in = &sc->w[i];
+        uint32_t n = in[0] >> 16, op = in[0] & 0xffffu;
+        umf_mock_names_t *list = NULL;
+        const uint32_t *name = NULL;
+        size_t room = 0;
+        if (op == OP_NAME && n >= 3 && id_ok(sc, in[1]) && sc->global[in[1]]) {
+            list = &out->globals, name = &in[2], room = n - 2;
+        } else if (op == OP_ENTRY_POINT && n >= 4 &&
+                   in[1] == EXECUTION_MODEL_KERNEL) {
+            list = &out->kernels, name = &in[3], room = n - 3;
+        } else if (op == OP_DECORATE && n >= 5 && in[2] == DECORATION_LINKAGE &&
+                   id_ok(sc, in[1]) && !sc->ids[in[1]].builtin) {
+            list = in[n - 1] == LINKAGE_IMPORT ? &out->imports : &out->exports;
+            name = &in[3], room = n - 4;
+        }
+        if (list != NULL && literal_length(name, room) >= 0 &&
+            !add_name(list, (const char *)name)) {
             return false;
         }
         i += n;
@@ -438,11 +455,6 @@ bool umf_mock_spirv_scan(const void *words, size_t size, umf_mock_spirv_t *out,
                                               : in_function;
         i += n;
     }
-    // The translator imports built-in variables by name
-    // ("__spirv_BuiltInGlobalInvocationId"): those need no other module.
-    for (uint32_t id = 0; id < sc.bound; id++) {
-        out->imports |= sc.ids[id].imported && !sc.ids[id].builtin;
-    }
     for (size_t i = 0; i < out->nspecs; i++) {
         if (out->specs[i].bits == 0) {
             say(why, why_size,
@@ -452,7 +464,7 @@ bool umf_mock_spirv_scan(const void *words, size_t size, umf_mock_spirv_t *out,
             goto out;
         }
     }
-    if (!collect_globals(&sc, out)) {
+    if (!collect_names(&sc, out)) {
         say(why, why_size, "out of host memory");
         goto out;
     }
@@ -470,7 +482,10 @@ out:
 
 void umf_mock_spirv_free(umf_mock_spirv_t *s) {
     free(s->specs);
-    free(s->globals);
+    free(s->globals.s);
+    free(s->imports.s);
+    free(s->exports.s);
+    free(s->kernels.s);
     memset(s, 0, sizeof(*s));
 }
 

@@ -29,16 +29,25 @@ typedef struct umf_mock_spec_info_t {
     uint32_t bits; // 8 for a bool (read as one byte), else the type's width
 } umf_mock_spec_info_t;
 
+// Names, each NUL-terminated, one after another (malloc'ed, or NULL).
+typedef struct umf_mock_names_t {
+    char *s;
+    size_t size; // bytes of s
+} umf_mock_names_t;
+
+// True when `name` is one of `names`.
+bool umf_mock_names_has(const umf_mock_names_t *names, const char *name);
+
 typedef struct umf_mock_spirv_t {
     uint32_t version; // the header's: 0x00010200 for 1.2
     size_t nspecs;
     umf_mock_spec_info_t *specs; // malloc'ed
-    // The names of the module-scope variables in CrossWorkgroup storage,
-    // each NUL-terminated, one after another (malloc'ed, or NULL).
-    char *globals;
-    size_t globals_size;
-    bool imports; // a function decorated with Import linkage
-    bool exports; // a function decorated with Export linkage
+    // The module-scope variables in CrossWorkgroup storage.
+    umf_mock_names_t globals;
+    // What the module takes from others (Import linkage, built-in
+    // variables left out) and gives them (Export linkage), and its kernels
+    // (its OpEntryPoint Kernel names).
+    umf_mock_names_t imports, exports, kernels;
 } umf_mock_spirv_t;
 
 // Scans `words` (size bytes). False, with the reason in why[why_size],

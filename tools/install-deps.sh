@@ -18,7 +18,8 @@ packages=(
     libclang-rt-14-dev # clang's sanitizer and libFuzzer runtimes
     libomp-14-dev   # LLVM's OpenMP offload runtime and its CUDA plugin, and
     clang-tools-14  # clang's offload wrappers: examples/openmp_offload.c
-    llvm            # llvm-symbolizer, for readable sanitizer reports
+    llvm            # llvm-symbolizer, for readable sanitizer reports; its
+    llvm-14         # llvm-link-14 links kernels' modules (mock/mock_kernel.c)
     libgtest-dev    # GoogleTest
     libze-dev       # the Level Zero loader's headers and library
     libze1          # the Level Zero loader

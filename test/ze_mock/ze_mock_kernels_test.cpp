@@ -487,6 +487,62 @@ TEST_F(ZeKernels, MultipleKernelsIndirectLaunchesTheCountRead) {
     }
 }
 
+// "All module import requirements must be satisfied via linking before
+// kernel objects can be created from them"; "Unsatisfiable import
+// dependencies in the set of modules passed to zeModuleDynamicLink will
+// result in ZE_RESULT_ERROR_MODULE_LINK_FAILURE"; "Modules will only be
+// linked once".
+TEST_F(ZeKernels, DynamicLinkGivesAnImportingModuleItsKernels) {
+    ze_module_handle_t user = nullptr, lib = nullptr;
+    std::string log;
+    ASSERT_EQ(create(read_spirv("link_user.spv"), &user, &log),
+              ZE_RESULT_SUCCESS)
+        << log;
+    ASSERT_EQ(create(read_spirv("link_lib.spv"), &lib, &log), ZE_RESULT_SUCCESS)
+        << log;
+    ze_module_properties_t mp = {ZE_STRUCTURE_TYPE_MODULE_PROPERTIES, nullptr,
+                                 0};
+    EXPECT_EQ(zeModuleGetProperties(user, &mp), ZE_RESULT_SUCCESS);
+    EXPECT_NE(mp.flags & ZE_MODULE_PROPERTY_FLAG_IMPORTS, 0u);
+    ze_kernel_desc_t kd = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0,
+                           "use_twice"};
+    ze_kernel_handle_t k = nullptr;
+    EXPECT_EQ(zeKernelCreate(user, &kd, &k),
+              ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED);
+    // Alone, its import has no exporter: nothing is linked, and the log
+    // names it.
+    ze_module_build_log_handle_t link_log = nullptr;
+    EXPECT_EQ(zeModuleDynamicLink(1, &user, &link_log),
+              ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
+    log = log_text(link_log);
+    EXPECT_NE(log.find("unresolved import twice"), std::string::npos) << log;
+    EXPECT_EQ(zeKernelCreate(user, &kd, &k),
+              ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED);
+    ze_module_handle_t both[2] = {user, lib};
+    ASSERT_EQ(zeModuleDynamicLink(2, both, &link_log), ZE_RESULT_SUCCESS)
+        << log_text(link_log);
+    log_text(link_log);
+    EXPECT_EQ(zeModuleDynamicLink(2, both, nullptr), ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeKernelCreate(user, &kd, &k), ZE_RESULT_SUCCESS);
+    constexpr uint32_t N = 32;
+    int *out = (int *)device_alloc(N * sizeof(int));
+    ASSERT_EQ(zeKernelSetArgumentValue(k, 0, sizeof(out), &out),
+              ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeKernelSetGroupSize(k, 8, 1, 1), ZE_RESULT_SUCCESS);
+    ze_group_count_t g = {N / 8, 1, 1};
+    ASSERT_EQ(zeCommandListAppendLaunchKernel(imm, k, &g, nullptr, 0, nullptr),
+              ZE_RESULT_SUCCESS);
+    std::vector<int> h(N);
+    copy(h.data(), out, N * sizeof(int));
+    for (uint32_t i = 0; i < N; i++) {
+        ASSERT_EQ(h[i], 2 * (int)i) << i;
+    }
+    EXPECT_EQ(zeKernelDestroy(k), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeMemFree(ctx, out), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeModuleDestroy(user), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeModuleDestroy(lib), ZE_RESULT_SUCCESS);
+}
+
 // "ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP: Indicates all events in pool will
 // contain kernel timestamps": a launch that signals one times itself.
 TEST_F(ZeKernels, ALaunchSignalsKernelTimestamps) {

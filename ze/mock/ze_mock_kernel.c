@@ -240,8 +240,10 @@ mock_ModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGlobalName,
     return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME);
 }
 
-// Modules that import nothing link as they are; imports are refused with
-// a log (the backend builds each module alone).
+// "All module import requirements must be satisfied via linking before
+// kernel objects can be created from them": each module that imports
+// takes what it imports from the one other module of the set that exports
+// it (the kernel engine links their bitcode), once.
 static ze_result_t ZE_APICALL
 mock_ModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModules,
                        ze_module_build_log_handle_t *phLinkLog) {
@@ -250,27 +252,37 @@ mock_ModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModules,
     if (phLinkLog != NULL) {
         *phLinkLog = NULL;
     }
-    const char *why = NULL;
-    module_t *first = NULL;
     for (uint32_t i = 0; i < numModules; i++) {
         MODULE_OR_FAIL(m, phModules[i]);
-        first = first != NULL ? first : m;
-        if (umf_mock_program_imports(m->program)) {
-            why = "umf-gpu emulated driver: a module imports functions of "
-                  "another module, and the CPU backend builds each module "
-                  "alone: link them into one SPIR-V module before "
-                  "zeModuleCreate (spirv-link)\n";
-        }
+        (void)m;
     }
-    if (phLinkLog != NULL && first != NULL) {
-        *phLinkLog =
-            ze_mock_build_log_new(first->obj.ctx, why != NULL ? why : "", NULL);
+    umf_mock_program_t **programs = calloc(numModules + 1, sizeof(*programs));
+    if (programs == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     }
-    if (why != NULL) {
-        ZE_MOCK_EXPLAIN("%s", why);
+    for (uint32_t i = 0; i < numModules; i++) {
+        programs[i] = module_of(phModules[i])->program;
+    }
+    char *log = NULL;
+    umf_mock_build_t r = umf_mock_program_link(programs, numModules, &log);
+    free(programs);
+    if (r != UMF_MOCK_BUILD_OK && log != NULL && log[0] != '\0') {
+        ZE_MOCK_EXPLAIN("%s", log);
+    }
+    if (phLinkLog != NULL && numModules > 0) {
+        *phLinkLog = ze_mock_build_log_new(module_of(phModules[0])->obj.ctx,
+                                           log != NULL ? log : "", log);
+    } else {
+        free(log);
+    }
+    switch (r) {
+    case UMF_MOCK_BUILD_OK:
+        return ZE_RESULT_SUCCESS;
+    case UMF_MOCK_BUILD_NO_MEMORY:
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    default:
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
     }
-    return ZE_RESULT_SUCCESS;
 }
 
 // Function pointers: pocl has none.
@@ -335,6 +347,13 @@ static ze_result_t ZE_APICALL mock_KernelCreate(ze_module_handle_t hModule,
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
     *phKernel = NULL;
+    if (!umf_mock_program_built(m->program)) {
+        ZE_MOCK_EXPLAIN("zeKernelCreate(%.64s): the module imports functions "
+                        "of other modules: link it first "
+                        "(zeModuleDynamicLink)",
+                        desc->pKernelName);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED);
+    }
     umf_mock_kernel_t *uk = NULL;
     umf_mock_status_t s =
         umf_mock_kernel_new(m->program, desc->pKernelName, &uk);
