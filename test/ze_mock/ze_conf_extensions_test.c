@@ -334,6 +334,36 @@ static probe_t bandwidth_properties(ze_test_t *t) {
     return works_if(r == ZE_RESULT_SUCCESS && bw.logicalBandwidth != 0);
 }
 
+// Counter-based events: Intel's zexCounterBasedEventCreate2, by name.
+static probe_t counter_based_event(ze_test_t *t) {
+    if (!ze_test_direct_tables()) {
+        return PROBE_UNKNOWN; // it takes the driver's own handles
+    }
+    typedef ze_result_t(ZE_APICALL *
+                        create_fn)(ze_context_handle_t, ze_device_handle_t,
+                                   const void *, ze_event_handle_t *);
+    void *fn = NULL;
+    if (zeDriverGetExtensionFunctionAddress(t->driver,
+                                            "zexCounterBasedEventCreate2",
+                                            &fn) != ZE_RESULT_SUCCESS) {
+        return PROBE_REFUSED;
+    }
+    // zex_counter_based_event_desc_t: stype, pNext, flags (IMMEDIATE),
+    // signal and wait scopes.
+    struct {
+        ze_structure_type_t stype;
+        const void *pNext;
+        uint32_t flags;
+        ze_event_scope_flags_t signal, wait;
+    } d = {(ze_structure_type_t)0x0003001C, NULL, 1, 0, 0};
+    ze_event_handle_t e = NULL;
+    ze_result_t r = ((create_fn)fn)(t->ctx, t->devices[0], &d, &e);
+    if (r == ZE_RESULT_SUCCESS) {
+        UMF_EXPECT_EQ(zeEventDestroy(e), ZE_RESULT_SUCCESS);
+    }
+    return works_on(r);
+}
+
 // Modules and kernels: whatever extends them needs a kernel first. This
 // one, "__kernel void empty(void) {}", is what clang-14 -cl-std=CL2.0
 // -target spir64 and llvm-spirv-14 make of it. It may not build on a real
@@ -571,6 +601,7 @@ static const extension_t extensions[] = {
     // Listed where kernels run (the CPU backend is installed).
     {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT,
      global_offset},
+    {"ZEX_counter_based_event", ZE_MAKE_VERSION(1, 0), counter_based_event},
     // Refused here: unlisted.
     {ZE_CACHE_RESERVATION_EXT_NAME, 0, cache_reservation},
     {ZE_FLOAT_ATOMICS_EXT_NAME, 0, float_atomics},

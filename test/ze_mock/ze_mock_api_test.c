@@ -47,8 +47,8 @@ UMF_C_TEST(ZeDriver, GetCountsAndProperties) {
     uint32_t ne = 0;
     UMF_EXPECT_EQ(zeDriverGetExtensionProperties(t.driver, &ne, NULL),
                   ZE_RESULT_SUCCESS);
-    UMF_ASSERT_EQ(ne, 10);
-    ze_driver_extension_properties_t ext[10];
+    UMF_ASSERT_EQ(ne, 11);
+    ze_driver_extension_properties_t ext[11];
     UMF_EXPECT_EQ(zeDriverGetExtensionProperties(t.driver, &ne, ext),
                   ZE_RESULT_SUCCESS);
     UMF_EXPECT_STREQ(ext[0].name, ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME);
@@ -66,6 +66,7 @@ UMF_C_TEST(ZeDriver, GetCountsAndProperties) {
     UMF_EXPECT_STREQ(ext[7].name, ZE_DEVICE_MEMORY_PROPERTIES_EXT_NAME);
     UMF_EXPECT_STREQ(ext[8].name, ZE_FABRIC_EXP_NAME);
     UMF_EXPECT_STREQ(ext[9].name, ZE_GLOBAL_OFFSET_EXP_NAME);
+    UMF_EXPECT_STREQ(ext[10].name, "ZEX_counter_based_event");
     ne = 1; // fewer than there are: only those
     UMF_EXPECT_EQ(zeDriverGetExtensionProperties(t.driver, &ne, ext),
                   ZE_RESULT_SUCCESS);

@@ -41,6 +41,7 @@ struct ze_mock_list_t {
     ze_bool_t immediate;
     uint32_t ordinal, index;       // of its queue group: 0
     ze_command_list_flags_t flags; // of a regular list
+    bool in_order; // made with IN_ORDER (the list's, or its queue's flag)
     // Immediate: its stream. Regular: its recorded commands, owned.
     ze_mock_stream_t *stream;
     bool closed;
@@ -73,6 +74,18 @@ static void clear_commands(list_t *l) {
 }
 
 ze_result_t ze_mock_list_add(ze_mock_list_t *l, const ze_mock_cmd_t *cmd) {
+    // "Counter-based events can be used only with in-orders lists", and
+    // "must not be reset".
+    if ((cmd->signal != NULL && ze_mock_event_counter_based(cmd->signal) &&
+         !l->in_order) ||
+        (cmd->kind == ZE_MOCK_CMD_RESET &&
+         ze_mock_event_counter_based(cmd->event))) {
+        ZE_MOCK_EXPLAIN("%s: a counter-based event is %s", cmd->call,
+                        cmd->kind == ZE_MOCK_CMD_RESET
+                            ? "never reset"
+                            : "signalled by in-order command lists only");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
     if (l->immediate) {
         size_t one = 1;
         return ze_mock_stream_submit(l->stream, &cmd, &one, 1, NULL);
@@ -298,6 +311,10 @@ static ze_result_t list_create(ze_context_handle_t hContext,
         l->device = (int)ze_mock_device(hDevice)->index;
         l->immediate = immediate != NULL;
         l->flags = flags;
+        l->in_order =
+            immediate != NULL
+                ? (immediate->flags & ZE_MOCK_COMMAND_QUEUE_FLAG_IN_ORDER) != 0
+                : (flags & ZE_MOCK_COMMAND_LIST_FLAG_IN_ORDER) != 0;
         if (immediate != NULL) {
             l->stream = ze_mock_stream_new(
                 l->device,

@@ -339,6 +339,8 @@ mock_DriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
         // zeKernelSetGlobalOffsetExp (ze_mock_kernel.c): it works on every
         // kernel, where kernels can be built.
         {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
+        // zexCounterBasedEventCreate2 (ze_mock_events.c), by name.
+        {"ZEX_counter_based_event", ZE_MAKE_VERSION(1, 0)},
         // What ze_conf_extensions_test.c finds refused is not listed: the
         // list and the functions agree both ways there.
     };

@@ -270,7 +270,8 @@ static bool run(ze_mock_stream_t *s, const ze_mock_cmd_t *c) {
     }
     (void)s;
     if (c->signal != NULL) {
-        ze_mock_event_signal(c->signal, start, timed ? ze_mock_timer_now() : 0);
+        ze_mock_event_signal(c->signal, c->signal_gen, start,
+                             timed ? ze_mock_timer_now() : 0);
     }
     return true;
 }
@@ -560,7 +561,12 @@ static bool enqueue(ze_mock_stream_t *s, const ze_mock_cmd_t *c) {
 }
 
 // Runs `c` now if it can, else queues it (under the lock).
-static ze_result_t submit_one(ze_mock_stream_t *s, const ze_mock_cmd_t *c) {
+static ze_result_t submit_one(ze_mock_stream_t *s, const ze_mock_cmd_t *cmd) {
+    ze_mock_cmd_t armed = *cmd; // this submission of it
+    const ze_mock_cmd_t *c = &armed;
+    if (armed.signal != NULL) {
+        armed.signal_gen = ze_mock_event_arm(armed.signal);
+    }
     if (s->head == NULL && blocker_of(c) == NULL) {
         s->submitted++;
         s->finished++;

@@ -69,8 +69,19 @@ typedef struct ze_mock_kernel_timestamps_results_t {
 // The event of a live handle, or NULL.
 ze_mock_event_t *ze_mock_event(ze_event_handle_t handle);
 // Signals the event; `start` and `end` (device timer ticks) are its kernel
-// timestamps when its pool keeps them.
-void ze_mock_event_signal(ze_mock_event_t *event, uint64_t start, uint64_t end);
+// timestamps when its pool keeps them. `gen`: the submission that signals
+// a counter-based event (ze_mock_event_arm), which a later one supersedes;
+// 0 for other events.
+void ze_mock_event_signal(ze_mock_event_t *event, uint64_t gen, uint64_t start,
+                          uint64_t end);
+// Counter-based events (Intel's zexCounterBasedEventCreate2): "a signaled
+// counter-based event always represents the completion of the last call to
+// which it was passed as signal event". A command that signals one, when
+// submitted (appended to an immediate list, or its regular list executed),
+// takes the event: it is not signalled again until that command runs. The
+// submission's number, or 0 for another event.
+uint64_t ze_mock_event_arm(ze_mock_event_t *event);
+bool ze_mock_event_counter_based(const ze_mock_event_t *event);
 void ze_mock_event_reset(ze_mock_event_t *event);
 bool ze_mock_event_signaled(const ze_mock_event_t *event);
 // True when the event's pool keeps kernel timestamps.
@@ -150,7 +161,10 @@ typedef struct ze_mock_cmd_t {
     uint32_t waits;
     ze_mock_event_t **wait;
     ze_mock_event_t *signal; // or NULL
-    ze_mock_event_t *event;  // RESET
+    // A counter-based signal event's submission (ze_mock_event_arm): the
+    // command signals it only while no later submission took it.
+    uint64_t signal_gen;
+    ze_mock_event_t *event; // RESET
     ze_mock_range_t ranges[2];
     union {
         struct {

@@ -21,6 +21,7 @@
     X(zexDriverReleaseImportedPointer)                                         \
     X(zexDriverGetHostPointerBaseAddress)                                      \
     X(zexMemGetIpcHandles)                                                     \
+    X(zexCounterBasedEventCreate2)                                             \
     X(zexMemOpenIpcHandles)                                                    \
     X(zeIntelGetDriverVersionString)                                           \
     X(zeFabricVertexGetExp)                                                    \

@@ -70,6 +70,9 @@ struct ze_mock_event_t {
     uint32_t index;
     ze_event_scope_flags_t signal_scope, wait_scope;
     _Atomic uint32_t refs; // the handle, and each command holding it
+    // Counter-based: alone in a pool of its own, which it owns.
+    bool counter_based;
+    _Atomic uint64_t gen; // its latest submission (ze_mock_event_arm)
 };
 
 static event_pool_t *as_pool(ze_event_pool_handle_t h) {
@@ -174,8 +177,13 @@ static void event_destroy_handle(ze_mock_event_t *e) {
 
 // ---- What commands use ------------------------------------------------------
 
-void ze_mock_event_signal(ze_mock_event_t *e, uint64_t start, uint64_t end) {
+void ze_mock_event_signal(ze_mock_event_t *e, uint64_t gen, uint64_t start,
+                          uint64_t end) {
     event_pool_t *p = e->pool;
+    if (e->counter_based &&
+        gen != atomic_load_explicit(&e->gen, memory_order_acquire)) {
+        return; // a later submission took the event
+    }
     if (p->ts != NULL) {
         atomic_store_explicit(&p->ts[e->index].start, start,
                               memory_order_relaxed);
@@ -185,6 +193,19 @@ void ze_mock_event_signal(ze_mock_event_t *e, uint64_t start, uint64_t end) {
                           memory_order_relaxed);
     umf_mock_event_signal(p->slots, e->index); // releases the timestamps
     ze_mock_engine_notify();
+}
+
+uint64_t ze_mock_event_arm(ze_mock_event_t *e) {
+    if (!e->counter_based) {
+        return 0;
+    }
+    uint64_t gen = atomic_fetch_add_explicit(&e->gen, 1, memory_order_acq_rel);
+    ze_mock_event_reset(e);
+    return gen + 1;
+}
+
+bool ze_mock_event_counter_based(const ze_mock_event_t *e) {
+    return e->counter_based;
 }
 
 void ze_mock_event_reset(ze_mock_event_t *e) {
@@ -518,6 +539,38 @@ void ze_mock_fill_event_pool(ze_mock_event_pool_dditable_t *t) {
 
 // ---- Events -----------------------------------------------------------------
 
+// An event of pool `p` at a valid index of `desc`.
+static ze_result_t event_make(event_pool_t *p, const ze_event_desc_t *desc,
+                              bool counter_based, ze_event_handle_t *phEvent) {
+    ze_mock_event_t *e = ze_mock_object_new(sizeof(ze_mock_event_t),
+                                            ZE_MOCK_MAGIC_EVENT, p->obj.ctx);
+    if (e == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    e->pool = p;
+    e->index = desc->index;
+    e->signal_scope = desc->signal;
+    e->wait_scope = desc->wait;
+    e->counter_based = counter_based;
+    atomic_init(&e->gen, 0);
+    atomic_init(&e->refs, 1);
+    atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
+    // An index that has an event already: both alias its one state, as on
+    // Intel's driver (the spec leaves it to the program).
+    atomic_fetch_add_explicit(&p->info[e->index].handles, 1,
+                              memory_order_seq_cst);
+    orphan_take(e);
+    if (!ze_mock_object_publish(e, ZE_MOCK_OBJ_EVENT)) {
+        event_destroy_handle(e);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    if (!p->imported) {
+        ze_mock_event_reset(e); // a new event is not signalled
+    }
+    *phEvent = (ze_event_handle_t)e;
+    return ZE_RESULT_SUCCESS;
+}
+
 static ze_result_t ZE_APICALL
 mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
                  ze_event_handle_t *phEvent) {
@@ -537,31 +590,7 @@ mock_EventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
                         desc->index, umf_mock_events_count(p->slots));
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    ze_mock_event_t *e = ze_mock_object_new(sizeof(ze_mock_event_t),
-                                            ZE_MOCK_MAGIC_EVENT, p->obj.ctx);
-    if (e == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
-    }
-    e->pool = p;
-    e->index = desc->index;
-    e->signal_scope = desc->signal;
-    e->wait_scope = desc->wait;
-    atomic_init(&e->refs, 1);
-    atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
-    // An index that has an event already: both alias its one state, as on
-    // Intel's driver (the spec leaves it to the program).
-    atomic_fetch_add_explicit(&p->info[e->index].handles, 1,
-                              memory_order_seq_cst);
-    orphan_take(e);
-    if (!ze_mock_object_publish(e, ZE_MOCK_OBJ_EVENT)) {
-        event_destroy_handle(e);
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
-    }
-    if (!p->imported) {
-        ze_mock_event_reset(e); // a new event is not signalled
-    }
-    *phEvent = (ze_event_handle_t)e;
-    return ZE_RESULT_SUCCESS;
+    return event_make(p, desc, false, phEvent);
 }
 
 static ze_result_t ZE_APICALL mock_EventDestroy(ze_event_handle_t hEvent) {
@@ -588,14 +617,26 @@ void ze_mock_event_pool_release(void *obj) {
     pool_unref(obj);
 }
 
+// "Counter-based events must not be reset ... must not be signaled from
+// host".
+static ze_result_t counter_based_refusal(const char *call) {
+    ZE_MOCK_EXPLAIN("%s: a counter-based event is signalled by the commands "
+                    "that take it, and never reset",
+                    call);
+    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
 static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
     ZE_MOCK_ENTER(zeEventHostSignal);
     ze_mock_event_t *e = ze_mock_event(hEvent);
     if (e == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
+    if (e->counter_based) {
+        return counter_based_refusal("zeEventHostSignal");
+    }
     uint64_t now = e->pool->ts != NULL ? ze_mock_timer_now() : 0;
-    ze_mock_event_signal(e, now, now);
+    ze_mock_event_signal(e, 0, now, now);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -646,8 +687,87 @@ static ze_result_t ZE_APICALL mock_EventHostReset(ze_event_handle_t hEvent) {
     if (e == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
+    if (e->counter_based) {
+        return counter_based_refusal("zeEventHostReset");
+    }
     ze_mock_event_reset(e);
     return ZE_RESULT_SUCCESS;
+}
+
+// ---- Counter-based events ---------------------------------------------------
+//
+// zexCounterBasedEventCreate2 (Intel's extension, by name): an event alone
+// in a pool of its own that the event owns (its handle is dropped at once,
+// so the pool goes with the event); ze_mock_event_arm gives it its
+// counter's meaning. Not shared between processes (the IPC flag is
+// refused: Intel's own IPC entry points for them are not emulated).
+
+#define ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC ((ze_structure_type_t)0x0003001C)
+#define ZEX_COUNTER_BASED_EVENT_FLAG_IMMEDIATE (1u << 0)
+#define ZEX_COUNTER_BASED_EVENT_FLAG_NON_IMMEDIATE (1u << 1)
+#define ZEX_COUNTER_BASED_EVENT_FLAG_HOST_VISIBLE (1u << 2)
+#define ZEX_COUNTER_BASED_EVENT_FLAG_IPC (1u << 3)
+#define ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_TIMESTAMP (1u << 4)
+#define ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_MAPPED_TIMESTAMP (1u << 5)
+#define ZEX_COUNTER_BASED_EVENT_FLAGS 0x3fu
+
+ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice,
+    const ze_mock_counter_based_event_desc_t *desc,
+    ze_event_handle_t *phEvent) {
+    ZE_MOCK_ENTER(zexCounterBasedEventCreate2);
+    ze_mock_context_t *ctx = ze_mock_context(hContext);
+    if (ctx == NULL || ze_mock_device(hDevice) == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    if (desc == NULL || phEvent == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    if (desc->stype != ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC) {
+        ZE_MOCK_EXPLAIN("zexCounterBasedEventCreate2: stype 0x%x, not "
+                        "ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC",
+                        (unsigned)desc->stype);
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    if ((desc->flags & ~ZEX_COUNTER_BASED_EVENT_FLAGS) ||
+        (desc->signalScope & ~SCOPE_FLAGS) ||
+        (desc->waitScope & ~SCOPE_FLAGS)) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
+    }
+    if (desc->flags & ZEX_COUNTER_BASED_EVENT_FLAG_IPC) {
+        ZE_MOCK_EXPLAIN("zexCounterBasedEventCreate2: counter-based events "
+                        "are not shared between processes here (use an "
+                        "event pool made with ZE_EVENT_POOL_FLAG_IPC)");
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    }
+    ze_event_pool_flags_t pool_flags =
+        ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
+        ((desc->flags & ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_TIMESTAMP)
+             ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP
+             : 0) |
+        ((desc->flags & ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_MAPPED_TIMESTAMP)
+             ? ZE_MOCK_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP
+             : 0);
+    umf_mock_events_t *slots;
+    umf_mock_status_t s = umf_mock_events_create(1, false, &slots);
+    if (s != UMF_MOCK_OK) {
+        return ze_mock_result(s);
+    }
+    ze_event_pool_handle_t pool;
+    ze_result_t r = pool_make(ctx, pool_flags, slots, false, &pool);
+    if (r != ZE_RESULT_SUCCESS) {
+        umf_mock_events_release(slots);
+        return r;
+    }
+    ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+                          desc->signalScope, desc->waitScope};
+    r = event_make(as_pool(pool), &ed, true, phEvent);
+    // The pool is the event's alone: it goes with it.
+    event_pool_t *p = as_pool(pool);
+    if (ze_mock_object_drop(p, ZE_MOCK_OBJ_EVENT_POOL)) {
+        pool_unref(p);
+    }
+    return r;
 }
 
 // ---- Kernel timestamps ------------------------------------------------------

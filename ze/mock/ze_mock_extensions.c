@@ -16,6 +16,8 @@
 //   zeDriverGetDefaultContext           the 1.14 entry point, by name
 //   zePhysicalMemGetProperties          the 1.15 entry point, by name (for
 //                                       loaders older than 1.15)
+//   zexCounterBasedEventCreate2         counter-based events
+//                                       (ze_mock_events.c)
 
 #include <pthread.h>
 #include <stdio.h>
@@ -236,6 +238,8 @@ void *ze_mock_extension_function(const char *name) {
         {"zexMemOpenIpcHandles", (void (*)(void))zexMemOpenIpcHandles},
         {"zeIntelGetDriverVersionString",
          (void (*)(void))zeIntelGetDriverVersionString},
+        {"zexCounterBasedEventCreate2",
+         (void (*)(void))ze_mock_counter_based_event_create},
         {"zeDriverGetDefaultContext",
          (void (*)(void))driver.pfnGetDefaultContext},
         {"zePhysicalMemGetProperties",

@@ -293,6 +293,17 @@ void ze_mock_sysman_core_init(void);
 // The functions zeDriverGetExtensionFunctionAddress gives by name
 // (ze_mock_extensions.c); NULL for any other name.
 void *ze_mock_extension_function(const char *name);
+// zexCounterBasedEventCreate2 (ze_mock_events.c), by name: Intel's
+// zex_counter_based_event_desc_t.
+typedef struct ze_mock_counter_based_event_desc_t {
+    ze_structure_type_t stype; // ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC
+    const void *pNext;
+    uint32_t flags; // zex_counter_based_event_exp_flags_t
+    ze_event_scope_flags_t signalScope, waitScope;
+} ze_mock_counter_based_event_desc_t;
+ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice,
+    const ze_mock_counter_based_event_desc_t *desc, ze_event_handle_t *phEvent);
 // The device of a handle, or NULL when it is not one of ours. Its index is
 // the core's device (what ZE_AFFINITY_MASK names); handles are numbered by
 // the mask, from 0.
