@@ -41,6 +41,7 @@ struct CUctx_st {
     _Atomic int shmem_config;
     int retains; // primary contexts: the reference count (under `lock`)
     bool primary;
+    bool green; // the context of a green context (cuda_mock_green.c)
     // cuCtxSetLimit's values; the defaults at bring-up.
     _Atomic size_t limits[CU_LIMIT_MAX];
     // Contexts whose memory this one may access (cuCtxEnablePeerAccess;
@@ -474,16 +475,11 @@ static CUresult check_affinity(const CUexecAffinityParam *params, int count,
     return CUDA_SUCCESS;
 }
 
-static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
-                           const char *call) {
-    if (pctx == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    CUDA_MOCK_CHECK_DEVICE(dev);
-    CUresult res = check_ctx_flags(flags, call);
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
+// A user context of `dev`: made current (pushed) unless it is a green
+// context's, which starts current nowhere.
+static CUresult ctx_make(CUcontext *pctx, unsigned flags, CUdevice dev,
+                         bool green, const char *call) {
+    CUresult res;
 
     struct CUctx_st *ctx = NULL;
     pthread_mutex_lock(&lock);
@@ -504,8 +500,9 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
     }
     atomic_store_explicit(&ctx->device, dev, memory_order_relaxed);
     atomic_store_explicit(&ctx->flags, flags, memory_order_relaxed);
+    ctx->green = green;
     res = bring_up(ctx, call);
-    if (res == CUDA_SUCCESS) {
+    if (res == CUDA_SUCCESS && !green) {
         res = push(ref_of(ctx));
         if (res != CUDA_SUCCESS) {
             teardown(ctx);
@@ -516,6 +513,24 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
         *pctx = ctx;
     }
     return res;
+}
+
+static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
+                           const char *call) {
+    if (pctx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUDA_MOCK_CHECK_DEVICE(dev);
+    CUresult res = check_ctx_flags(flags, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    return ctx_make(pctx, flags, dev, false, call);
+}
+
+CUresult cuda_mock_ctx_create_green(CUdevice dev, CUcontext *out,
+                                    const char *call) {
+    return ctx_make(out, 0, dev, true, call);
 }
 
 CUDA_MOCK_API CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
@@ -564,7 +579,7 @@ CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v4");
 }
 
-static CUresult ctx_destroy(CUcontext ctx, const char *call) {
+static CUresult ctx_destroy(CUcontext ctx, bool green, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -573,10 +588,13 @@ static CUresult ctx_destroy(CUcontext ctx, const char *call) {
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    if (c->primary) {
-        UMF_MOCK_LOG_ERROR("%s(%p): a primary context is released with "
-                           "cuDevicePrimaryCtxRelease, not destroyed",
-                           call, (void *)ctx);
+    if (c->primary || c->green != green) {
+        UMF_MOCK_LOG_ERROR("%s(%p): %s", call, (void *)ctx,
+                           c->primary ? "a primary context is released with "
+                                        "cuDevicePrimaryCtxRelease, not "
+                                        "destroyed"
+                                      : "a green context goes with "
+                                        "cuGreenCtxDestroy");
         return CUDA_ERROR_INVALID_CONTEXT;
     }
     // Its queued work first, outside the lock (host functions may run).
@@ -597,16 +615,20 @@ static CUresult ctx_destroy(CUcontext ctx, const char *call) {
     return CUDA_SUCCESS;
 }
 
+CUresult cuda_mock_ctx_destroy_green(CUcontext ctx, const char *call) {
+    return ctx_destroy(ctx, true, call);
+}
+
 CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxDestroy_v2);
-    return ctx_destroy(ctx, "cuCtxDestroy_v2");
+    return ctx_destroy(ctx, false, "cuCtxDestroy_v2");
 }
 
 // CUDA 2's name (the same arguments), as loaders that resolve the old names
 // call it.
 CUDA_MOCK_API CUresult cuCtxDestroy(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxDestroy);
-    return ctx_destroy(ctx, "cuCtxDestroy");
+    return ctx_destroy(ctx, false, "cuCtxDestroy");
 }
 
 // ---------------------------------------------------------------------------

@@ -13,11 +13,13 @@
 // structure's internal bytes name the device, the SMs and the split) and
 // refuses anything else as an invalid value.
 //
-// Green contexts themselves are refused (CUDA_ERROR_NOT_SUPPORTED after the
-// argument checks): a context whose streams and events are confined to a
-// set of SMs is not emulated, so no green context can exist
-// (CUDA_ERROR_INVALID_HANDLE). cuStreamGetGreenCtx answers NULL: no stream
-// belongs to a green context.
+// A green context is a context of its own (cuCtxFromGreenCtx gives it;
+// cuda_mock_ctx_create_green), current nowhere when made, holding a
+// retain of its device's primary context, and the SMs of its descriptor,
+// which cuGreenCtxGetDevResource and cuCtxGetDevResource report. The
+// emulated devices run no kernels, so nothing is confined to those SMs:
+// its memory, streams and events are those of any context. A handle is
+// looked up in the list of live green contexts, never followed.
 
 #include "cuda_mock_internal.h"
 
@@ -27,8 +29,6 @@
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-
-#define WHY "green contexts are not emulated"
 
 // ---- SM resources ----------------------------------------------------------
 
@@ -115,8 +115,39 @@ static CUresult resource_read(const char *call, const CUdevResource *r,
     return CUDA_SUCCESS;
 }
 
-static CUresult no_green_ctx(const char *call, CUgreenCtx g) {
-    return cuda_mock_refuse_handle(call, "green context", (uintptr_t)g, WHY);
+// ---- Green contexts: the list -----------------------------------------
+
+struct CUgreenCtx_st {
+    struct CUgreenCtx_st *next;
+    CUcontext ctx;
+    CUcontext primary; // of its device, which it retains
+    CUdevice dev;
+    sm_set_t set;
+    unsigned long long id; // unique in the process, from 1
+};
+
+static pthread_mutex_t greens_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUgreenCtx_st *greens;
+static unsigned long long green_ids;
+
+// The live green context `h` (under greens_lock), or NULL.
+static struct CUgreenCtx_st *green_of(CUgreenCtx h) {
+    for (struct CUgreenCtx_st *g = greens; g != NULL; g = g->next) {
+        if (g == h) {
+            return g;
+        }
+    }
+    return NULL;
+}
+
+// The green context whose context is `ctx` (under greens_lock), or NULL.
+static struct CUgreenCtx_st *green_with_ctx(CUcontext ctx) {
+    for (struct CUgreenCtx_st *g = greens; g != NULL; g = g->next) {
+        if (g->ctx == ctx) {
+            return g;
+        }
+    }
+    return NULL;
 }
 
 static bool type_ok(CUdevResourceType type) {
@@ -154,8 +185,17 @@ CUDA_MOCK_API CUresult cuCtxGetDevResource(CUcontext hCtx,
     if (!type_ok(type)) {
         return CUDA_ERROR_INVALID_RESOURCE_TYPE;
     }
-    // A context that is not green has every SM of its device.
-    device_resource(cuda_mock_ctx_device(ctx), resource);
+    // A green context's context has its SMs; any other, every SM of its
+    // device.
+    pthread_mutex_lock(&greens_lock);
+    struct CUgreenCtx_st *g = green_with_ctx(hCtx);
+    if (g != NULL) {
+        resource_write(resource, &g->set, SM_GROUP_MIN, SM_FINE_ALIGN);
+    }
+    pthread_mutex_unlock(&greens_lock);
+    if (g == NULL) {
+        device_resource(cuda_mock_ctx_device(ctx), resource);
+    }
     return CUDA_SUCCESS;
 }
 
@@ -307,6 +347,32 @@ CUDA_MOCK_API CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc,
     return CUDA_SUCCESS;
 }
 
+// ---- Green contexts -----------------------------------------------------
+
+// What a call on green context `h` needs: its context and device, or
+// CUDA_ERROR_INVALID_CONTEXT (logged).
+static CUresult green_get(CUgreenCtx h, const char *call, CUcontext *ctx,
+                          CUdevice *dev, sm_set_t *set) {
+    pthread_mutex_lock(&greens_lock);
+    struct CUgreenCtx_st *g = green_of(h);
+    if (g != NULL) {
+        *ctx = g->ctx;
+        if (dev != NULL) {
+            *dev = g->dev;
+        }
+        if (set != NULL) {
+            *set = g->set;
+        }
+    }
+    pthread_mutex_unlock(&greens_lock);
+    if (g == NULL) {
+        UMF_MOCK_LOG_ERROR("%s: %p is not a live green context", call,
+                           (void *)h);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    return CUDA_SUCCESS;
+}
+
 CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
                                         CUdevResourceDesc desc, CUdevice dev,
                                         unsigned int flags) {
@@ -328,12 +394,61 @@ CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
                            __func__, set.device, (int)dev);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return cuda_mock_refuse(__func__, WHY);
+    struct CUgreenCtx_st *g = calloc(1, sizeof(*g));
+    if (g == NULL) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    // "creates a green context ... will retain the primary context".
+    CUcontext primary;
+    CUresult res = cuDevicePrimaryCtxRetain(&primary, dev);
+    if (res == CUDA_SUCCESS) {
+        res = cuda_mock_ctx_create_green(dev, &g->ctx, __func__);
+        if (res != CUDA_SUCCESS) {
+            (void)cuDevicePrimaryCtxRelease_v2(dev);
+        }
+    }
+    if (res != CUDA_SUCCESS) {
+        free(g);
+        return res;
+    }
+    g->dev = dev;
+    g->primary = primary;
+    g->set = set;
+    g->set.split = 0; // its own SMs, which may be split again
+    pthread_mutex_lock(&greens_lock);
+    g->id = ++green_ids;
+    g->next = greens;
+    greens = g;
+    pthread_mutex_unlock(&greens_lock);
+    *phCtx = g;
+    return CUDA_SUCCESS;
 }
 
+// "The API does not destroy streams created via cuGreenCtxStreamCreate":
+// its context's objects go as a destroyed context's do (memory, streams,
+// events), which later calls see as CUDA_ERROR_CONTEXT_IS_DESTROYED or
+// invalid handles.
 CUDA_MOCK_API CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
     CUDA_MOCK_ENTER(cuGreenCtxDestroy);
-    return no_green_ctx(__func__, hCtx);
+    pthread_mutex_lock(&greens_lock);
+    struct CUgreenCtx_st *g = green_of(hCtx);
+    if (g != NULL) {
+        struct CUgreenCtx_st **at = &greens;
+        while (*at != g) {
+            at = &(*at)->next;
+        }
+        *at = g->next;
+    }
+    pthread_mutex_unlock(&greens_lock);
+    if (g == NULL) {
+        UMF_MOCK_LOG_ERROR("%s: %p is not a live green context", __func__,
+                           (void *)hCtx);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    CUresult res = cuda_mock_ctx_destroy_green(g->ctx, __func__);
+    CUresult released = cuDevicePrimaryCtxRelease_v2(g->dev);
+    free(g);
+    return res != CUDA_SUCCESS ? res : released;
 }
 
 CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
@@ -341,7 +456,7 @@ CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
     if (pContext == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, hCtx);
+    return green_get(hCtx, __func__, pContext, NULL, NULL);
 }
 
 CUDA_MOCK_API CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx,
@@ -351,19 +466,38 @@ CUDA_MOCK_API CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx,
     if (resource == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, hCtx);
+    CUcontext ctx;
+    sm_set_t set;
+    CUresult res = green_get(hCtx, __func__, &ctx, NULL, &set);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (!type_ok(type)) {
+        return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    }
+    resource_write(resource, &set, SM_GROUP_MIN, SM_FINE_ALIGN);
+    return CUDA_SUCCESS;
 }
 
+// "Captures in hEvent all the activities of the green context": those of
+// its context (cuCtxRecordEvent), the event being of the same one.
 CUDA_MOCK_API CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuGreenCtxRecordEvent);
-    return no_green_ctx(__func__, hCtx);
+    CUcontext ctx;
+    CUresult res = green_get(hCtx, __func__, &ctx, NULL, NULL);
+    return res != CUDA_SUCCESS ? res : cuCtxRecordEvent(ctx, hEvent);
 }
 
 CUDA_MOCK_API CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuGreenCtxWaitEvent);
-    return no_green_ctx(__func__, hCtx);
+    CUcontext ctx;
+    CUresult res = green_get(hCtx, __func__, &ctx, NULL, NULL);
+    return res != CUDA_SUCCESS ? res : cuCtxWaitEvent(ctx, hEvent);
 }
 
+// "ignores the context that is current to the calling thread and creates
+// a stream in the specified green context"; CU_STREAM_NON_BLOCKING "must
+// be specified".
 CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
                                               CUgreenCtx greenCtx,
                                               unsigned int flags,
@@ -372,20 +506,58 @@ CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
     if (phStream == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, greenCtx);
+    CUcontext ctx;
+    CUresult res = green_get(greenCtx, __func__, &ctx, NULL, NULL);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (!(flags & CU_STREAM_NON_BLOCKING)) {
+        UMF_MOCK_LOG_ERROR("%s: flags 0x%x lack CU_STREAM_NON_BLOCKING, "
+                           "which must be given",
+                           __func__, flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    res = cuCtxPushCurrent_v2(ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    res = cuStreamCreateWithPriority(phStream, flags, priority);
+    CUcontext popped;
+    (void)cuCtxPopCurrent_v2(&popped);
+    return res;
 }
 
+// "If green context is supplied as NULL and the current context is set to
+// a green context, the Id of the current green context is returned."
 CUDA_MOCK_API CUresult cuGreenCtxGetId(CUgreenCtx greenCtx,
                                        unsigned long long *greenCtxId) {
     CUDA_MOCK_ENTER(cuGreenCtxGetId);
     if (greenCtxId == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, greenCtx);
+    CUcontext current = NULL;
+    if (greenCtx == NULL && cuCtxGetCurrent(&current) != CUDA_SUCCESS) {
+        current = NULL;
+    }
+    pthread_mutex_lock(&greens_lock);
+    struct CUgreenCtx_st *g = greenCtx != NULL  ? green_of(greenCtx)
+                              : current != NULL ? green_with_ctx(current)
+                                                : NULL;
+    if (g != NULL) {
+        *greenCtxId = g->id;
+    }
+    pthread_mutex_unlock(&greens_lock);
+    if (g == NULL) {
+        UMF_MOCK_LOG_ERROR("%s: %p is not a live green context (nor is the "
+                           "current context one)",
+                           __func__, (void *)greenCtx);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    return CUDA_SUCCESS;
 }
 
-// Emulated: every stream (the default ones of a context too) belongs to a
-// context, none to a green context.
+// The green context whose context `ctx` is, or NULL: the stream's, or for
+// the NULL and legacy streams the current context's.
 CUDA_MOCK_API CUresult cuStreamGetGreenCtx(CUstream hStream,
                                            CUgreenCtx *phCtx) {
     CUDA_MOCK_ENTER(cuStreamGetGreenCtx);
@@ -395,7 +567,46 @@ CUDA_MOCK_API CUresult cuStreamGetGreenCtx(CUstream hStream,
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_stream_resolve(hStream, __func__, &ctx);
     if (res == CUDA_SUCCESS) {
-        *phCtx = NULL;
+        pthread_mutex_lock(&greens_lock);
+        *phCtx = green_with_ctx(ctx);
+        pthread_mutex_unlock(&greens_lock);
     }
     return res;
+}
+
+// "If the stream is associated with a green context, the API returns the
+// green context in pGreenCtx and the primary context of the associated
+// device in pCtx"; the special streams tell of the current context.
+static CUresult get_ctx_v2(CUstream h, CUcontext *pctx, CUgreenCtx *pgreen,
+                           const char *call) {
+    if (pctx == NULL && pgreen == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(h, call, &ctx);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    pthread_mutex_lock(&greens_lock);
+    struct CUgreenCtx_st *g = green_with_ctx(ctx);
+    if (pctx != NULL) {
+        *pctx = g != NULL ? g->primary : ctx;
+    }
+    if (pgreen != NULL) {
+        *pgreen = g;
+    }
+    pthread_mutex_unlock(&greens_lock);
+    return CUDA_SUCCESS;
+}
+
+CUDA_MOCK_API CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
+                                         CUgreenCtx *pGreenCtx) {
+    CUDA_MOCK_ENTER(cuStreamGetCtx_v2);
+    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2");
+}
+
+CUDA_MOCK_API CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
+                                              CUgreenCtx *pGreenCtx) {
+    CUDA_MOCK_ENTER(cuStreamGetCtx_v2_ptsz);
+    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2_ptsz");
 }

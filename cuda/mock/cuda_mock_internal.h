@@ -981,6 +981,12 @@ enum {
 // for anything else, logged with `call`.
 CUresult cuda_mock_ctx_live(CUcontext handle, const char *call,
                             cuda_mock_ctx_t **out);
+// The context of a green context (cuda_mock_green.c): a user context of
+// `dev`, current nowhere when made, which cuCtxDestroy refuses; destroyed
+// with the green context (its queued work first, as cuCtxDestroy does).
+CUresult cuda_mock_ctx_create_green(CUdevice dev, CUcontext *out,
+                                    const char *call);
+CUresult cuda_mock_ctx_destroy_green(CUcontext ctx, const char *call);
 
 // A reference to a context that tells later whether it is still the same
 // live context (a destroyed one's slot may be reused).

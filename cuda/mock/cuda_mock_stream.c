@@ -269,36 +269,6 @@ CUDA_MOCK_API CUresult cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx) {
 
 // CUDA 12.5's form: the context, and the green context the stream was made
 // in (the emulation has no green contexts: NULL).
-static CUresult get_ctx_v2(CUstream h, CUcontext *pctx, CUgreenCtx *pgreen,
-                           const char *call) {
-    if (pctx == NULL && pgreen == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(h, call, &ctx);
-    if (res == CUDA_SUCCESS) {
-        if (pctx != NULL) {
-            *pctx = ctx;
-        }
-        if (pgreen != NULL) {
-            *pgreen = NULL;
-        }
-    }
-    return res;
-}
-
-CUDA_MOCK_API CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
-                                         CUgreenCtx *pGreenCtx) {
-    CUDA_MOCK_ENTER(cuStreamGetCtx_v2);
-    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2");
-}
-
-CUDA_MOCK_API CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
-                                              CUgreenCtx *pGreenCtx) {
-    CUDA_MOCK_ENTER(cuStreamGetCtx_v2_ptsz);
-    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2_ptsz");
-}
-
 // Flags, priority and id of a stream; the default streams have flags 0,
 // the default priority 0, and ids of their own.
 typedef enum what_t { FLAGS, PRIORITY, ID } what_t;

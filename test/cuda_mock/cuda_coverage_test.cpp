@@ -421,8 +421,8 @@ TEST_F(CudaEmulatedCoverage, SmResourcesThatTheDriverDidNotMakeAreRefused) {
     CU_ASSERT_OK(split(&group, &one, &whole, nullptr, 0, 0));
     EXPECT_EQ(split(nullptr, &n, &group, nullptr, 0, 0),
               CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION);
-    // Green contexts themselves are not emulated: the descriptor is checked,
-    // then the create is refused.
+    // A green context takes only descriptors of cuDevResourceGenerateDesc,
+    // with CU_GREEN_CTX_DEFAULT_STREAM.
     CU_ASSERT_OK(desc(&d, &group, 1));
     CUgreenCtx g = nullptr;
     EXPECT_EQ(green(&g, reinterpret_cast<CUdevResourceDesc>(&forged), dev,
@@ -430,8 +430,109 @@ TEST_F(CudaEmulatedCoverage, SmResourcesThatTheDriverDidNotMakeAreRefused) {
               CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(green(&g, d, dev, 0), CUDA_ERROR_INVALID_VALUE)
         << "CU_GREEN_CTX_DEFAULT_STREAM is required";
-    EXPECT_EQ(green(&g, d, dev, CU_GREEN_CTX_DEFAULT_STREAM),
-              CUDA_ERROR_NOT_SUPPORTED);
+    // Handles that are no green context's.
+    CUcontext c = nullptr;
+    EXPECT_EQ(CU_SYM(cuCtxFromGreenCtx)(&c, reinterpret_cast<CUgreenCtx>(&d)),
+              CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ(CU_SYM(cuGreenCtxDestroy)(nullptr), CUDA_ERROR_INVALID_CONTEXT);
+}
+
+// Green contexts as cuda.h describes them: made of a descriptor's SMs on a
+// device, "not set current", converted "into the primary context ... with
+// the resources of the specified green context", which then works as any
+// context (memory, streams, events), with streams of its own.
+TEST_F(CudaCoverage, GreenContextsWorkAsContextsOfTheirSms) {
+    auto dev_res = CU_SYM(cuDeviceGetDevResource);
+    auto split = CU_SYM(cuDevSmResourceSplitByCount);
+    auto desc = CU_SYM(cuDevResourceGenerateDesc);
+    auto create = CU_SYM(cuGreenCtxCreate);
+    auto destroy = CU_SYM(cuGreenCtxDestroy);
+    auto to_ctx = CU_SYM(cuCtxFromGreenCtx);
+    auto green_res = CU_SYM(cuGreenCtxGetDevResource);
+    auto ctx_res = CU_SYM(cuCtxGetDevResource);
+    auto get_id = CU_SYM(cuGreenCtxGetId);
+    auto stream_create = CU_SYM(cuGreenCtxStreamCreate);
+    auto stream_green = CU_SYM(cuStreamGetGreenCtx);
+    auto record = CU_SYM(cuGreenCtxRecordEvent);
+    auto wait = CU_SYM(cuGreenCtxWaitEvent);
+    ASSERT_TRUE(dev_res && split && desc && create && destroy && to_ctx &&
+                green_res && ctx_res && get_id && stream_create &&
+                stream_green && record && wait);
+    CUdevResource whole, group;
+    CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+    unsigned one = 1;
+    CU_ASSERT_OK(split(&group, &one, &whole, nullptr, 0, 0));
+    CUdevResourceDesc d = nullptr;
+    CU_ASSERT_OK(desc(&d, &group, 1));
+    CUgreenCtx g = nullptr;
+    CUresult r = create(&g, d, dev, CU_GREEN_CTX_DEFAULT_STREAM);
+    if (r == CUDA_ERROR_NOT_SUPPORTED) {
+        GTEST_SKIP() << "this device has no green contexts";
+    }
+    CU_ASSERT_OK(r);
+    CUcontext gc = nullptr, current = nullptr;
+    CU_ASSERT_OK(to_ctx(&gc, g));
+    CU_ASSERT_OK(cu->cuCtxGetCurrent(&current));
+    EXPECT_NE(gc, current) << "the API does not set the green context current";
+
+    // Its resources: the descriptor's SMs, through either handle.
+    CUdevResource res;
+    CU_ASSERT_OK(green_res(g, &res, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(res.sm.smCount, group.sm.smCount);
+    CU_ASSERT_OK(ctx_res(gc, &res, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(res.sm.smCount, group.sm.smCount);
+    CU_ASSERT_OK(ctx_res(ctx, &res, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(res.sm.smCount, whole.sm.smCount);
+    unsigned long long id = 0, id_current = 0;
+    CU_ASSERT_OK(get_id(g, &id));
+
+    // Current, it allocates and copies as any context; its stream is its.
+    CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(gc));
+    CU_EXPECT_OK(get_id(nullptr, &id_current));
+    EXPECT_EQ(id_current, id) << "NULL: the current green context";
+    CUdeviceptr p = 0;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&p, 4096));
+    CUstream s = nullptr;
+    EXPECT_EQ(stream_create(&s, g, 0, 0), CUDA_ERROR_INVALID_VALUE)
+        << "CU_STREAM_NON_BLOCKING must be specified";
+    CU_ASSERT_OK(stream_create(&s, g, CU_STREAM_NON_BLOCKING, 0));
+    CUgreenCtx of = nullptr;
+    CU_EXPECT_OK(stream_green(s, &of));
+    EXPECT_EQ(of, g);
+    // cuStreamGetCtx_v2: "the green context in pGreenCtx and the primary
+    // context of the associated device in pCtx".
+    CUcontext primary = nullptr, of_ctx = nullptr;
+    CU_EXPECT_OK(cu->cuDevicePrimaryCtxRetain(&primary, dev));
+    of = nullptr;
+    CU_EXPECT_OK(CU_SYM(cuStreamGetCtx_v2)(s, &of_ctx, &of));
+    EXPECT_EQ(of, g);
+    EXPECT_EQ(of_ctx, primary);
+    CU_EXPECT_OK(cu->cuDevicePrimaryCtxRelease_v2(dev));
+    std::vector<unsigned char> in(4096, 0x3c), out(4096, 0);
+    CU_EXPECT_OK(cu->cuMemcpyHtoDAsync_v2(p, in.data(), in.size(), s));
+    CU_EXPECT_OK(cu->cuStreamSynchronize(s));
+    CU_EXPECT_OK(cu->cuMemcpyDtoH_v2(out.data(), p, out.size()));
+    EXPECT_EQ(out, in);
+    CUevent ev = nullptr;
+    CU_ASSERT_OK(cu->cuEventCreate(&ev, 0));
+    CU_EXPECT_OK(record(g, ev));
+    CU_EXPECT_OK(cu->cuEventSynchronize(ev));
+    CU_EXPECT_OK(wait(g, ev));
+    CU_EXPECT_OK(cu->cuEventDestroy_v2(ev));
+    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
+    CU_EXPECT_OK(cu->cuMemFree_v2(p));
+    CUcontext popped = nullptr;
+    CU_EXPECT_OK(cu->cuCtxPopCurrent_v2(&popped));
+    EXPECT_EQ(popped, gc);
+    if (cu->emulated()) {
+        EXPECT_EQ(cu->cuCtxDestroy_v2(gc), CUDA_ERROR_INVALID_CONTEXT)
+            << "it goes with cuGreenCtxDestroy";
+    }
+    CU_EXPECT_OK(destroy(g));
+    if (cu->emulated()) {
+        EXPECT_EQ(to_ctx(&gc, g), CUDA_ERROR_INVALID_CONTEXT);
+        EXPECT_EQ(destroy(g), CUDA_ERROR_INVALID_CONTEXT);
+    }
 }
 
 TEST_F(CudaCoverage, PeerAttributesAndAtomics) {
@@ -845,7 +946,7 @@ TEST_F(CudaRefused, EachFamilyAnswersItsDocumentedError) {
     check(
         "cuDeviceGetDevResource type", CUDA_ERROR_INVALID_RESOURCE_TYPE,
         CU_SYM(cuDeviceGetDevResource)(dev, &dr, CU_DEV_RESOURCE_TYPE_INVALID));
-    check("cuGreenCtxDestroy", CUDA_ERROR_INVALID_HANDLE,
+    check("cuGreenCtxDestroy", CUDA_ERROR_INVALID_CONTEXT,
           CU_SYM(cuGreenCtxDestroy)(static_cast<CUgreenCtx>(fake)));
 
     CUprocessState ps;
