@@ -232,6 +232,12 @@ static void read_limits(void) {
 }
 
 static void load_backend(void) {
+    const char *want = getenv("UMF_GPU_MOCK_KERNELS");
+    if (want != NULL && strcmp(want, "off") == 0) {
+        say(be.why, sizeof(be.why),
+            "UMF_GPU_MOCK_KERNELS=off: the CPU backend is not loaded");
+        return;
+    }
     if (!find_translator()) {
         return;
     }

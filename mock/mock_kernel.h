@@ -15,7 +15,8 @@
 // log that says what to install. The device memory of the emulated drivers
 // is host memory, so a device pointer is a kernel argument as it is.
 //
-// Variables (read once, at the first use): UMF_GPU_MOCK_LLVM_SPIRV, the
+// Variables (read once, at the first use): UMF_GPU_MOCK_KERNELS=off, no
+// backend (as if pocl were missing); UMF_GPU_MOCK_LLVM_SPIRV, the
 // translator's path (default: llvm-spirv-14 on PATH). pocl's own, such as
 // POCL_CACHE_DIR (where built kernels are kept across processes) and
 // POCL_MAX_PTHREAD_COUNT, reach pocl unchanged.
