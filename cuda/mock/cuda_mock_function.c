@@ -20,6 +20,13 @@ static CUresult no_function(const char *call, CUfunction f) {
     return cuda_mock_refuse_handle(call, "function", (uintptr_t)f, WHY);
 }
 
+// Where cuda.h lists no CUDA_ERROR_INVALID_HANDLE among a call's results, a
+// NULL handle is CUDA_ERROR_INVALID_VALUE (as cuFuncGetName's "If either
+// **name or hfunc is NULL"); any other is one that cannot exist here.
+static CUresult no_function_value(const char *call, CUfunction h) {
+    return h == NULL ? CUDA_ERROR_INVALID_VALUE : no_function(call, h);
+}
+
 // ---------------------------------------------------------------------------
 // Queries and settings
 
@@ -48,7 +55,7 @@ CUDA_MOCK_API CUresult cuFuncSetCacheConfig(CUfunction hfunc,
     if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, hfunc);
+    return no_function_value(__func__, hfunc);
 }
 
 CUDA_MOCK_API CUresult cuFuncSetSharedMemConfig(CUfunction hfunc,
@@ -65,7 +72,7 @@ CUDA_MOCK_API CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
     if (hmod == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, hfunc);
+    return no_function_value(__func__, hfunc);
 }
 
 CUDA_MOCK_API CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
@@ -86,7 +93,7 @@ CUDA_MOCK_API CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex,
     if (paramOffset == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuFuncIsLoaded(CUfunctionLoadingState *state,
@@ -112,7 +119,7 @@ CUDA_MOCK_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(
     if (numBlocks == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
@@ -122,7 +129,7 @@ CUDA_MOCK_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     if (numBlocks == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuOccupancyMaxPotentialBlockSize(
@@ -133,7 +140,7 @@ CUDA_MOCK_API CUresult cuOccupancyMaxPotentialBlockSize(
     if (minGridSize == NULL || blockSize == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
@@ -144,7 +151,7 @@ CUDA_MOCK_API CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
     if (minGridSize == NULL || blockSize == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(
@@ -153,7 +160,7 @@ CUDA_MOCK_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(
     if (dynamicSmemSize == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuOccupancyMaxPotentialClusterSize(
@@ -162,7 +169,7 @@ CUDA_MOCK_API CUresult cuOccupancyMaxPotentialClusterSize(
     if (clusterSize == NULL || config == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 CUDA_MOCK_API CUresult cuOccupancyMaxActiveClusters(
@@ -171,7 +178,7 @@ CUDA_MOCK_API CUresult cuOccupancyMaxActiveClusters(
     if (numClusters == NULL || config == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_function(__func__, func);
+    return no_function_value(__func__, func);
 }
 
 // ---------------------------------------------------------------------------

@@ -21,6 +21,17 @@ static CUresult no_kernel(const char *call, CUkernel kernel) {
     return cuda_mock_refuse_handle(call, "kernel", (uintptr_t)kernel, WHY);
 }
 
+// Where cuda.h lists no CUDA_ERROR_INVALID_HANDLE among a call's results, a
+// NULL handle is CUDA_ERROR_INVALID_VALUE (as cuKernelGetName's "If either
+// **name or hfunc is NULL"); any other is one that cannot exist here.
+static CUresult no_library_value(const char *call, CUlibrary lib) {
+    return lib == NULL ? CUDA_ERROR_INVALID_VALUE : no_library(call, lib);
+}
+
+static CUresult no_kernel_value(const char *call, CUkernel kernel) {
+    return kernel == NULL ? CUDA_ERROR_INVALID_VALUE : no_kernel(call, kernel);
+}
+
 // Options come as counts and arrays; an array may be NULL only when its
 // count is 0. A library needs no context.
 static CUresult load(CUlibrary *library, const void *what, unsigned jit_count,
@@ -62,7 +73,7 @@ CUDA_MOCK_API CUresult cuLibraryLoadFromFile(
 
 CUDA_MOCK_API CUresult cuLibraryUnload(CUlibrary library) {
     CUDA_MOCK_ENTER(cuLibraryUnload);
-    return no_library(__func__, library);
+    return no_library_value(__func__, library);
 }
 
 CUDA_MOCK_API CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library,
@@ -201,5 +212,5 @@ CUDA_MOCK_API CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
     if (paramOffset == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_kernel(__func__, kernel);
+    return no_kernel_value(__func__, kernel);
 }

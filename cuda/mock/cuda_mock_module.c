@@ -26,6 +26,13 @@ static CUresult no_module(const char *call, CUmodule hmod) {
     return cuda_mock_refuse_handle(call, "module", (uintptr_t)hmod, WHY);
 }
 
+// Where cuda.h lists no CUDA_ERROR_INVALID_HANDLE among a call's results, a
+// NULL handle is CUDA_ERROR_INVALID_VALUE (as cuFuncGetName's "If either
+// **name or hfunc is NULL"); any other is one that cannot exist here.
+static CUresult no_module_value(const char *call, CUmodule h) {
+    return h == NULL ? CUDA_ERROR_INVALID_VALUE : no_module(call, h);
+}
+
 static CUresult no_link_state(const char *call, CUlinkState state) {
     return cuda_mock_refuse_handle(call, "link state", (uintptr_t)state, WHY);
 }
@@ -82,7 +89,7 @@ CUDA_MOCK_API CUresult cuModuleLoadFatBinary(CUmodule *module,
 
 CUDA_MOCK_API CUresult cuModuleUnload(CUmodule hmod) {
     CUDA_MOCK_ENTER(cuModuleUnload);
-    return no_module(__func__, hmod);
+    return no_module_value(__func__, hmod);
 }
 
 CUDA_MOCK_API CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
@@ -102,7 +109,7 @@ CUDA_MOCK_API CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
     if (hfunc == NULL || name == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_module(__func__, hmod);
+    return no_module_value(__func__, hmod);
 }
 
 CUDA_MOCK_API CUresult cuModuleGetFunctionCount(unsigned int *count,
@@ -131,7 +138,7 @@ CUDA_MOCK_API CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes,
     if (name == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_module(__func__, hmod);
+    return no_module_value(__func__, hmod);
 }
 
 CUDA_MOCK_API CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod,

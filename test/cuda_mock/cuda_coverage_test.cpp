@@ -855,8 +855,8 @@ TEST_F(CudaRefused, FunctionsAndKernelsRefuseEveryHandle) {
     for (CUfunction h : {f, static_cast<CUfunction>(nullptr)}) {
         EXPECT_EQ(func_attr(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, h),
                   CUDA_ERROR_INVALID_HANDLE);
-        EXPECT_EQ(occupancy(&v, h, 128, 0), CUDA_ERROR_INVALID_HANDLE);
     }
+    EXPECT_EQ(occupancy(&v, f, 128, 0), CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(func_name(&name, f), CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(kernel_name(&name, k), CUDA_ERROR_INVALID_HANDLE);
     // cuda.h: a NULL name or handle is CUDA_ERROR_INVALID_VALUE for both.
@@ -875,6 +875,61 @@ TEST_F(CudaRefused, FunctionsAndKernelsRefuseEveryHandle) {
     EXPECT_EQ(link_destroy(reinterpret_cast<CUlinkState>(&on_stack)),
               CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(cu->umfCudaMockGetCallCount("cuFuncGetAttribute"), 4);
+}
+
+// Where cuda.h lists no CUDA_ERROR_INVALID_HANDLE among a call's results,
+// a NULL handle is CUDA_ERROR_INVALID_VALUE, as the header says of
+// cuFuncGetName and cuKernelGetName ("If either **name or hfunc is NULL");
+// a handle that cannot exist stays CUDA_ERROR_INVALID_HANDLE.
+TEST_F(CudaRefused, NullHandlesWhereTheHeaderListsNoInvalidHandle) {
+    int on_stack = 0;
+    CUmodule m = nullptr;
+    CUfunction f = nullptr;
+    CUdeviceptr d = 0;
+    size_t bytes = 0, offset = 0;
+    int blocks = 0, grid = 0, block = 0;
+    struct row_t {
+        const char *call;
+        CUresult got;
+    };
+    const row_t rows[] = {
+        {"cuModuleUnload", CU_SYM(cuModuleUnload)(nullptr)},
+        {"cuModuleGetFunction",
+         CU_SYM(cuModuleGetFunction)(&f, nullptr, "kernel")},
+        {"cuModuleGetGlobal_v2",
+         CU_SYM(cuModuleGetGlobal_v2)(&d, &bytes, nullptr, "global")},
+        {"cuLibraryUnload", CU_SYM(cuLibraryUnload)(nullptr)},
+        {"cuKernelGetParamInfo",
+         CU_SYM(cuKernelGetParamInfo)(nullptr, 0, &offset, nullptr)},
+        {"cuFuncSetCacheConfig",
+         CU_SYM(cuFuncSetCacheConfig)(nullptr, CU_FUNC_CACHE_PREFER_NONE)},
+        {"cuFuncGetModule", CU_SYM(cuFuncGetModule)(&m, nullptr)},
+        {"cuFuncGetParamInfo",
+         CU_SYM(cuFuncGetParamInfo)(nullptr, 0, &offset, nullptr)},
+        {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+         CU_SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, nullptr,
+                                                             128, 0)},
+        {"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+         CU_SYM(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)(
+             &blocks, nullptr, 128, 0, 0)},
+        {"cuOccupancyMaxPotentialBlockSize",
+         CU_SYM(cuOccupancyMaxPotentialBlockSize)(&grid, &block, nullptr,
+                                                  nullptr, 0, 0)},
+        {"cuOccupancyMaxPotentialBlockSizeWithFlags",
+         CU_SYM(cuOccupancyMaxPotentialBlockSizeWithFlags)(
+             &grid, &block, nullptr, nullptr, 0, 0, 0)},
+        {"cuOccupancyAvailableDynamicSMemPerBlock",
+         CU_SYM(cuOccupancyAvailableDynamicSMemPerBlock)(&bytes, nullptr, 1,
+                                                         128)},
+    };
+    for (const row_t &r : rows) {
+        EXPECT_EQ(r.got, CUDA_ERROR_INVALID_VALUE) << r.call;
+    }
+    // A handle that is not NULL is one that cannot exist here.
+    EXPECT_EQ(CU_SYM(cuModuleUnload)(reinterpret_cast<CUmodule>(&on_stack)),
+              CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(CU_SYM(cuLibraryUnload)(reinterpret_cast<CUlibrary>(&on_stack)),
+              CUDA_ERROR_INVALID_HANDLE);
 }
 
 // One call of each refused family with good arguments, and its checks.
