@@ -313,6 +313,16 @@ int bench_ipc_consumer(const bench_options_t *o, const bench_backend_t *backend,
 void bench_fail(const char *provider, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+// A driver function a measurement calls directly, and where it goes.
+typedef struct bench_symbol_t {
+    const char *name;
+    void **fn;
+} bench_symbol_t;
+// Looks up the `n` symbols in `lib`: false, reported for `provider`, at
+// the first one missing.
+bool bench_resolve(void *lib, const bench_symbol_t *syms, size_t n,
+                   const char *provider);
+
 // ---- Report (bench_report.c) ----------------------------------------------
 
 typedef struct bench_report_t {

@@ -11,6 +11,7 @@
 // and freed in the measuring loop itself: nothing of ours sits between the
 // caller and the provider.
 
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -35,6 +36,17 @@ void bench_fail(const char *provider, const char *fmt, ...) {
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
     va_end(args);
+}
+
+bool bench_resolve(void *lib, const bench_symbol_t *syms, size_t n,
+                   const char *provider) {
+    for (size_t i = 0; i < n; i++) {
+        if ((*syms[i].fn = dlsym(lib, syms[i].name)) == NULL) {
+            bench_fail(provider, "the driver has no %s", syms[i].name);
+            return false;
+        }
+    }
+    return true;
 }
 
 // ---- Batches: what one thread runs n times in a repetition ---------------

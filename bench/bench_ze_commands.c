@@ -22,7 +22,6 @@
 //   event the command signals returns in the signalling thread.
 // A driver without the entry points skips the measurement, saying so.
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,10 +76,7 @@ typedef struct ctx_t {
 } ctx_t;
 
 static bool resolve(void *lib, fns_t *f) {
-    struct {
-        const char *name;
-        void **fn;
-    } syms[] = {
+    const bench_symbol_t syms[] = {
         {"zeMemAllocDevice", (void **)&f->alloc},
         {"zeMemFree", (void **)&f->mem_free},
         {"zeCommandListCreateImmediate", (void **)&f->create_immediate},
@@ -103,13 +99,7 @@ static bool resolve(void *lib, fns_t *f) {
         {"zeEventHostReset", (void **)&f->reset},
         {"zeEventHostSynchronize", (void **)&f->event_sync},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        if ((*syms[i].fn = dlsym(lib, syms[i].name)) == NULL) {
-            bench_fail("ze", "the loader has no %s", syms[i].name);
-            return false;
-        }
-    }
-    return true;
+    return bench_resolve(lib, syms, sizeof(syms) / sizeof(syms[0]), "ze");
 }
 
 static ze_command_queue_desc_t queue_desc(uint32_t flags,

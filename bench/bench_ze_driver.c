@@ -12,7 +12,6 @@
 // A driver without the entry points (the loader answers
 // ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) skips the measurement, saying so.
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -52,10 +51,7 @@ typedef struct measure_t {
 } measure_t;
 
 static bool resolve(void *lib, ze_fns_t *f) {
-    struct {
-        const char *name;
-        void **fn;
-    } syms[] = {
+    const bench_symbol_t syms[] = {
         {"zeEventPoolCreate", (void **)&f->pool_create},
         {"zeEventPoolDestroy", (void **)&f->pool_destroy},
         {"zeEventPoolGetIpcHandle", (void **)&f->pool_get_ipc},
@@ -69,13 +65,7 @@ static bool resolve(void *lib, ze_fns_t *f) {
         {"zePhysicalMemCreate", (void **)&f->phys_create},
         {"zePhysicalMemDestroy", (void **)&f->phys_destroy},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        if ((*syms[i].fn = dlsym(lib, syms[i].name)) == NULL) {
-            bench_fail("ze", "the loader has no %s", syms[i].name);
-            return false;
-        }
-    }
-    return true;
+    return bench_resolve(lib, syms, sizeof(syms) / sizeof(syms[0]), "ze");
 }
 
 static void report(const measure_t *m, const char *name, long long size,

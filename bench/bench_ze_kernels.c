@@ -23,7 +23,6 @@
 // Where no module builds (no CPU backend, or a build without the SPIR-V
 // tools) the measurements are skipped, saying so.
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -74,10 +73,7 @@ typedef struct ctx_t {
 } ctx_t;
 
 static bool resolve(void *lib, fns_t *f) {
-    struct {
-        const char *name;
-        void **fn;
-    } syms[] = {
+    const bench_symbol_t syms[] = {
         {"zeMemAllocDevice", (void **)&f->alloc},
         {"zeMemFree", (void **)&f->mem_free},
         {"zeCommandListCreateImmediate", (void **)&f->create_immediate},
@@ -94,13 +90,7 @@ static bool resolve(void *lib, fns_t *f) {
         {"zeKernelSetArgumentValue", (void **)&f->set_arg},
         {"zeDeviceGetModuleProperties", (void **)&f->module_props},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        if ((*syms[i].fn = dlsym(lib, syms[i].name)) == NULL) {
-            bench_fail("ze", "the loader has no %s", syms[i].name);
-            return false;
-        }
-    }
-    return true;
+    return bench_resolve(lib, syms, sizeof(syms) / sizeof(syms[0]), "ze");
 }
 
 // zeModuleCreate of `size` bytes of SPIR-V; on failure the first line of

@@ -33,6 +33,11 @@ std::vector<char> read_spirv(const char *name) {
     return std::vector<char>(std::istreambuf_iterator<char>(f), {});
 }
 
+ze_command_queue_desc_t queue_desc(ze_command_queue_mode_t mode) {
+    return {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0, mode,
+            ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+}
+
 // The emulated driver (what the loader was told to use): what only holds
 // for its CPU backend is checked there alone.
 bool emulated() {
@@ -91,13 +96,8 @@ class ZeKernels : public ::testing::Test {
         ASSERT_EQ(zeDeviceGet(driver, &n, &dev), ZE_RESULT_SUCCESS);
         ze_context_desc_t cd = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
         ASSERT_EQ(zeContextCreate(driver, &cd, &ctx), ZE_RESULT_SUCCESS);
-        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                      nullptr,
-                                      0,
-                                      0,
-                                      0,
-                                      ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
-                                      ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+        ze_command_queue_desc_t qd =
+            queue_desc(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
         ASSERT_EQ(zeCommandListCreateImmediate(ctx, dev, &qd, &imm),
                   ZE_RESULT_SUCCESS);
         spirv = read_spirv("kernels.spv");
@@ -260,13 +260,7 @@ TEST_F(ZeKernels, VectorAddOnARegularListWithArgumentsCapturedAtAppend) {
         zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
         ZE_RESULT_SUCCESS);
     ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  nullptr,
-                                  0,
-                                  0,
-                                  0,
-                                  ZE_COMMAND_QUEUE_MODE_DEFAULT,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qd = queue_desc(ZE_COMMAND_QUEUE_MODE_DEFAULT);
     ze_command_queue_handle_t q = nullptr;
     ASSERT_EQ(zeCommandQueueCreate(ctx, dev, &qd, &q), ZE_RESULT_SUCCESS);
     ASSERT_EQ(zeCommandQueueExecuteCommandLists(q, 1, &list, nullptr),
@@ -414,13 +408,7 @@ TEST_F(ZeKernels, IndirectLaunchWaitsForAHostSignalledEventThenACopy) {
               ZE_RESULT_SUCCESS);
     ASSERT_EQ(zeKernelSetArgumentValue(k, 2, sizeof(dc), &dc),
               ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  nullptr,
-                                  0,
-                                  0,
-                                  0,
-                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qd = queue_desc(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
     ze_command_list_handle_t async = nullptr;
     ASSERT_EQ(zeCommandListCreateImmediate(ctx, dev, &qd, &async),
               ZE_RESULT_SUCCESS);
@@ -712,13 +700,7 @@ int ipc_consumer(int sock) {
     CHILD_EXPECT_EQ(zeKernelSetArgumentValue(k, 1, sizeof(factor), &factor),
                     ZE_RESULT_SUCCESS);
     CHILD_EXPECT_EQ(zeKernelSetGroupSize(k, 16, 1, 1), ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  nullptr,
-                                  0,
-                                  0,
-                                  0,
-                                  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qd = queue_desc(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
     ze_command_list_handle_t imm = nullptr;
     CHILD_ASSERT_EQ(zeCommandListCreateImmediate(ctx, dev, &qd, &imm),
                     ZE_RESULT_SUCCESS);

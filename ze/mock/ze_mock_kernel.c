@@ -798,32 +798,43 @@ static ze_result_t append(ze_command_list_handle_t hCommandList, uint32_t n,
     return r;
 }
 
+// A launch of one kernel: the command list first, then the kernel, then its
+// group counts (`direct`, or `indirect`, read when it runs).
+static ze_result_t append_one(ze_command_list_handle_t hCommandList,
+                              ze_kernel_handle_t hKernel,
+                              const ze_group_count_t *direct,
+                              const ze_group_count_t *indirect,
+                              ze_event_handle_t hSignal, uint32_t numWait,
+                              ze_event_handle_t *phWait, const char *call) {
+    ZE_MOCK_CHECK_COMMAND_LIST(hCommandList);
+    KERNEL_OR_FAIL(k, hKernel);
+    (void)k;
+    if (direct == NULL && indirect == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    return append(hCommandList, 1, &hKernel, direct, indirect, NULL, hSignal,
+                  numWait, phWait, call);
+}
+
 static ze_result_t ZE_APICALL mock_CommandListAppendLaunchKernel(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
     ZE_MOCK_ENTER(zeCommandListAppendLaunchKernel);
-    ZE_MOCK_CHECK_COMMAND_LIST(hCommandList);
-    KERNEL_OR_FAIL(k, hKernel);
-    ZE_MOCK_CHECK_POINTER(pLaunchFuncArgs);
-    (void)k;
-    return append(hCommandList, 1, &hKernel, pLaunchFuncArgs, NULL, NULL,
-                  hSignalEvent, numWaitEvents, phWaitEvents,
-                  "zeCommandListAppendLaunchKernel");
+    return append_one(hCommandList, hKernel, pLaunchFuncArgs, NULL,
+                      hSignalEvent, numWaitEvents, phWaitEvents,
+                      "zeCommandListAppendLaunchKernel");
 }
 
+// Every group runs in turn on the CPU: a cooperative launch is as any.
 static ze_result_t ZE_APICALL mock_CommandListAppendLaunchCooperativeKernel(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
     ZE_MOCK_ENTER(zeCommandListAppendLaunchCooperativeKernel);
-    ZE_MOCK_CHECK_COMMAND_LIST(hCommandList);
-    KERNEL_OR_FAIL(k, hKernel);
-    ZE_MOCK_CHECK_POINTER(pLaunchFuncArgs);
-    (void)k;
-    return append(hCommandList, 1, &hKernel, pLaunchFuncArgs, NULL, NULL,
-                  hSignalEvent, numWaitEvents, phWaitEvents,
-                  "zeCommandListAppendLaunchCooperativeKernel");
+    return append_one(hCommandList, hKernel, pLaunchFuncArgs, NULL,
+                      hSignalEvent, numWaitEvents, phWaitEvents,
+                      "zeCommandListAppendLaunchCooperativeKernel");
 }
 
 static ze_result_t ZE_APICALL mock_CommandListAppendLaunchKernelIndirect(
@@ -832,13 +843,9 @@ static ze_result_t ZE_APICALL mock_CommandListAppendLaunchKernelIndirect(
     ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents) {
     ZE_MOCK_ENTER(zeCommandListAppendLaunchKernelIndirect);
-    ZE_MOCK_CHECK_COMMAND_LIST(hCommandList);
-    KERNEL_OR_FAIL(k, hKernel);
-    ZE_MOCK_CHECK_POINTER(pLaunchArgumentsBuffer);
-    (void)k;
-    return append(hCommandList, 1, &hKernel, NULL, pLaunchArgumentsBuffer, NULL,
-                  hSignalEvent, numWaitEvents, phWaitEvents,
-                  "zeCommandListAppendLaunchKernelIndirect");
+    return append_one(hCommandList, hKernel, NULL, pLaunchArgumentsBuffer,
+                      hSignalEvent, numWaitEvents, phWaitEvents,
+                      "zeCommandListAppendLaunchKernelIndirect");
 }
 
 static ze_result_t ZE_APICALL
@@ -866,17 +873,13 @@ static ze_result_t ZE_APICALL mock_CommandListAppendLaunchKernelWithParameters(
     ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents) {
     ZE_MOCK_ENTER(zeCommandListAppendLaunchKernelWithParameters);
-    ZE_MOCK_CHECK_COMMAND_LIST(hCommandList);
-    KERNEL_OR_FAIL(k, hKernel);
-    ZE_MOCK_CHECK_POINTER(pGroupCounts);
-    (void)k, (void)hSignalEvent;
-    ZE_MOCK_CHECK_WAIT_EVENTS(numWaitEvents, phWaitEvents);
-    if (pNext == NULL) {
-        return append(hCommandList, 1, &hKernel, pGroupCounts, NULL, NULL,
-                      hSignalEvent, numWaitEvents, phWaitEvents,
-                      "zeCommandListAppendLaunchKernelWithParameters");
+    if (pNext != NULL && pGroupCounts != NULL &&
+        ze_mock_list(hCommandList) != NULL && kernel_of(hKernel) != NULL) {
+        return unsupported("launch parameters in a pNext chain");
     }
-    return unsupported("launch parameters in a pNext chain");
+    return append_one(hCommandList, hKernel, pGroupCounts, NULL, hSignalEvent,
+                      numWaitEvents, phWaitEvents,
+                      "zeCommandListAppendLaunchKernelWithParameters");
 }
 
 static ze_result_t ZE_APICALL mock_CommandListAppendLaunchKernelWithArguments(
