@@ -753,11 +753,8 @@ umf_mock_program_build_spirv(const void *il, size_t size, const char *options,
     text_t log = {0}, specs = {0};
     *out = NULL;
     char why[768];
-    if (!umf_mock_kernel_backend(NULL, why, sizeof(why))) {
-        text_add(&log, "umf-gpu emulated driver: kernels cannot run here: %s\n",
-                 why);
-        return finish(UMF_MOCK_BUILD_UNAVAILABLE, &log, log_out);
-    }
+    // What the input is comes first: junk is refused as junk, with or
+    // without a backend.
     umf_mock_spirv_t scan;
     if (!umf_mock_spirv_scan(il, size, &scan, why, sizeof(why))) {
         text_add(&log, "%s\n", why);
@@ -765,6 +762,12 @@ umf_mock_program_build_spirv(const void *il, size_t size, const char *options,
                           ? UMF_MOCK_BUILD_UNSUPPORTED
                           : UMF_MOCK_BUILD_INVALID,
                       &log, log_out);
+    }
+    if (!umf_mock_kernel_backend(NULL, why, sizeof(why))) {
+        umf_mock_spirv_free(&scan);
+        text_add(&log, "umf-gpu emulated driver: kernels cannot run here: %s\n",
+                 why);
+        return finish(UMF_MOCK_BUILD_UNAVAILABLE, &log, log_out);
     }
     umf_mock_build_t r =
         spec_args(&scan, nspecs, spec_ids, spec_values, &specs, &log);
