@@ -838,6 +838,9 @@ typedef enum cuda_mock_object_kind_t {
 #define CUDA_MOCK_POOL_MEMORY 0x80000000u // from a memory pool
 #define CUDA_MOCK_HOST_REGISTERED                                              \
     0x40000000u // a registration (cuda_mock_host.c)
+// The reservation of a graph allocation node (cuda_mock_graph_mem.c): owner
+// is its record; only the graph memory hook frees it.
+#define CUDA_MOCK_GRAPH_MEMORY 0x20000000u
 
 // ---------------------------------------------------------------------------
 // Entering an entry point (cuda_mock_driver.c)
@@ -1110,6 +1113,7 @@ typedef enum cuda_mock_op_kind_t {
     CUDA_MOCK_OP_FREE,     // cuMemFreeAsync
     CUDA_MOCK_OP_PREFETCH, // cuMemPrefetchAsync (moves nothing)
     CUDA_MOCK_OP_GRAPH,    // cuGraphLaunch: the nodes' operations
+    CUDA_MOCK_OP_GMEM,     // a graph allocation begins or ends (fn(mem, what))
 } cuda_mock_op_kind_t;
 
 typedef struct cuda_mock_op_t {
@@ -1158,6 +1162,11 @@ typedef struct cuda_mock_op_t {
         struct {
             CUgraphExec exec;
         } graph;
+        struct {
+            void (*fn)(void *mem, unsigned what);
+            void *mem;
+            unsigned what;
+        } gmem;
     } u;
 } cuda_mock_op_t;
 
@@ -1404,6 +1413,15 @@ int cuda_mock_device_limit(CUdevice_attribute attrib);
 // Frees device or managed memory at its base `p`, as cuMemFree_v2 does
 // (pool memory settles its pool's accounts).
 CUresult cuda_mock_mem_free_device(const void *p, const char *call);
+
+// Graph memory (CUDA_MOCK_GRAPH_MEMORY): the hook that cuMemFree_v2 and
+// cuMemFreeAsync call for it, set by the graph files when they make the
+// first allocation node (NULL before: no such memory exists). With `op`
+// NULL it frees now (cuMemFree_v2, after the device's queued work); else it
+// fills *op, to be run in stream order (cuMemFreeAsync).
+typedef CUresult (*cuda_mock_graph_mem_free_fn)(
+    const umf_mock_alloc_info_t *info, cuda_mock_op_t *op, const char *call);
+extern _Atomic(cuda_mock_graph_mem_free_fn) cuda_mock_graph_mem_free;
 
 // Memory of a pool was freed (`info`: what umf_mock_free said of it).
 void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info);

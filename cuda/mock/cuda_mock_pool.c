@@ -557,8 +557,9 @@ void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info) {
     state_unref(s);
 }
 
-// Stream-ordered allocation cannot be captured here (no graph memory
-// nodes): refused on a capturing stream.
+// Stream-ordered allocation is not captured here (a GPU makes graph
+// memory nodes of it; cuda_mock_graph_mem.c emulates them only as added by
+// hand): refused on a capturing stream.
 static CUresult stream_of(CUstream stream, const char *call,
                           cuda_mock_stream_ref_t *s) {
     CUresult res = cuda_mock_stream_get(stream, call, s);
@@ -639,6 +640,19 @@ static CUresult free_async(CUdeviceptr dptr, CUstream stream,
     }
     const void *p = (const void *)(uintptr_t)dptr;
     umf_mock_alloc_info_t info;
+    cuda_mock_graph_mem_free_fn gmem =
+        atomic_load_explicit(&cuda_mock_graph_mem_free, memory_order_acquire);
+    if (gmem != NULL && umf_mock_lookup(p, &info) == UMF_MOCK_OK &&
+        (info.user_flags & CUDA_MOCK_GRAPH_MEMORY) != 0 && info.base == p) {
+        // A graph allocation: ended in stream order (its hook checks and
+        // makes the operation); not captured here, as allocations are not.
+        cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_EMPTY, .call = call};
+        res = cuda_mock_order_refuse_in_capture(&s, call);
+        if (res == CUDA_SUCCESS) {
+            res = gmem(&info, &op, call);
+        }
+        return res == CUDA_SUCCESS ? cuda_mock_order_submit(&s, &op) : res;
+    }
     if (umf_mock_lookup(p, &info) != UMF_MOCK_OK ||
         (info.user_flags & CUDA_MOCK_POOL_MEMORY) == 0 ||
         info.kind != UMF_MOCK_KIND_DEVICE) {

@@ -498,6 +498,11 @@ CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
         return CUDA_SUCCESS;
     case CUDA_MOCK_OP_GRAPH:
         return cuda_mock_exec_walk(op->u.graph.exec, run_graph_op, NULL);
+    case CUDA_MOCK_OP_GMEM:
+        // The graph memory's own bookkeeping (its function, so that this
+        // file knows nothing of it).
+        op->u.gmem.fn(op->u.gmem.mem, op->u.gmem.what);
+        return CUDA_SUCCESS;
     }
     return CUDA_ERROR_INVALID_VALUE;
 }
