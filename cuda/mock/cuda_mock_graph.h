@@ -80,15 +80,16 @@ typedef struct node_params_t {
         CUDA_HOST_NODE_PARAMS host;
         CUevent event; // EVENT_RECORD, WAIT_EVENT
         CUgraph child; // GRAPH: owned by the node
+        // MEM_ALLOC, MEM_FREE: what their getters return first.
         struct {
-            cuda_mock_gmem_t *mem;        // a reference of the node
             CUDA_MEM_ALLOC_NODE_PARAMS p; // p.accessDescs owned by the node
-        } alloc;                          // MEM_ALLOC
+            cuda_mock_gmem_t *mem;        // a reference of the node
+        } alloc;
         struct {
-            cuda_mock_gmem_t *mem; // a reference of the node
             CUdeviceptr dptr;
-            bool own; // in the allocation node's graph
-        } free;       // MEM_FREE
+            cuda_mock_gmem_t *mem; // a reference of the node
+            bool own;              // in the allocation node's graph
+        } free;
     } u;
     CUcontext ctx;              // MEMCPY, MEMSET (NULL when captured)
     int dst_device, src_device; // MEMCPY, MEMSET (dst_device only)

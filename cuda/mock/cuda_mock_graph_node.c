@@ -740,33 +740,15 @@ CUDA_MOCK_API CUresult cuGraphNodeSetParams(CUgraphNode hNode,
 CUDA_MOCK_API CUresult cuGraphMemAllocNodeGetParams(
     CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out) {
     CUDA_MOCK_ENTER(cuGraphMemAllocNodeGetParams);
-    if (params_out == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    pthread_mutex_lock(&cuda_mock_graph_lock);
-    CUgraphNode n = typed(hNode, CU_GRAPH_NODE_TYPE_MEM_ALLOC,
-                          "cuGraphMemAllocNodeGetParams");
-    if (n != NULL) {
-        *params_out = n->params.u.alloc.p;
-    }
-    pthread_mutex_unlock(&cuda_mock_graph_lock);
-    return n != NULL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return get(hNode, CU_GRAPH_NODE_TYPE_MEM_ALLOC, params_out,
+               sizeof(*params_out), "cuGraphMemAllocNodeGetParams");
 }
 
 CUDA_MOCK_API CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode,
                                                    CUdeviceptr *dptr_out) {
     CUDA_MOCK_ENTER(cuGraphMemFreeNodeGetParams);
-    if (dptr_out == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    pthread_mutex_lock(&cuda_mock_graph_lock);
-    CUgraphNode n = typed(hNode, CU_GRAPH_NODE_TYPE_MEM_FREE,
-                          "cuGraphMemFreeNodeGetParams");
-    if (n != NULL) {
-        *dptr_out = n->params.u.free.dptr;
-    }
-    pthread_mutex_unlock(&cuda_mock_graph_lock);
-    return n != NULL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return get(hNode, CU_GRAPH_NODE_TYPE_MEM_FREE, dptr_out, sizeof(*dptr_out),
+               "cuGraphMemFreeNodeGetParams");
 }
 
 // ---------------------------------------------------------------------------
