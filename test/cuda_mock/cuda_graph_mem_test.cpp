@@ -12,8 +12,10 @@
 // CudaGraphMemEmulated checks the emulation's exact codes and accounts.
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
+#include "cuda_host_gate.h"
 #include "cuda_test_fixture.h"
 
 namespace {
@@ -44,7 +46,8 @@ class CudaGraphMem : public CudaCtxTest {
     X(cuDeviceGetGraphMemAttribute)                                            \
     X(cuDeviceSetGraphMemAttribute)                                            \
     X(cuStreamBeginCapture_v2)                                                 \
-    X(cuStreamEndCapture)
+    X(cuStreamEndCapture)                                                      \
+    X(cuLaunchHostFunc)
 #define GMEM_MEMBER(name) decltype(&::name) name = nullptr;
     GMEM_CALLS(GMEM_MEMBER)
 #undef GMEM_MEMBER
@@ -488,6 +491,98 @@ TEST_F(CudaGraphMem, AttributesFollowTheAllocations) {
     EXPECT_EQ(cuDeviceGetGraphMemAttribute(
                   1 << 20, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &v),
               CUDA_ERROR_INVALID_DEVICE);
+}
+
+TEST_F(CudaGraphMem, QueuedLaunchesOutliveTheirExecutableGraph) {
+    // The stream is held by a host function, so the launches and the free
+    // are queued; the executable graph and its graph go before they run.
+    CUdeviceptr out;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&out, kSize));
+    CU_ASSERT_OK(cu->cuMemsetD8_v2(out, 0, kSize));
+    CUdeviceptr dptr;
+    CUgraphNode set;
+    CUgraph g = AllocAndSet(kSize, 0x3c, &dptr, &set);
+    CUgraphNode copy;
+    CUDA_MEMCPY3D c = DtoD(out, dptr, kSize);
+    CU_ASSERT_OK(cuGraphAddMemcpyNode(&copy, g, &set, 1, &c, ctx));
+    CUgraphExec e;
+    CU_ASSERT_OK(cuGraphInstantiateWithFlags(
+        &e, g, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH));
+    CudaHostGate gate;
+    CU_ASSERT_OK(cuLaunchHostFunc(stream, CudaHostGate::Fn, &gate));
+    CU_ASSERT_OK(cuGraphLaunch(e, stream));
+    CU_ASSERT_OK(cuGraphLaunch(e, stream));
+    CU_ASSERT_OK(cu->cuMemFreeAsync(dptr, stream));
+    CU_EXPECT_OK(cuGraphExecDestroy(e));
+    CU_EXPECT_OK(cuGraphDestroy(g));
+    // Read while the queued work is held.
+    (void)Attr(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT);
+    gate.Open();
+    CU_ASSERT_OK(cu->cuStreamSynchronize(stream));
+    std::vector<unsigned char> v(kSize);
+    CU_ASSERT_OK(cu->cuMemcpyDtoH_v2(v.data(), out, kSize));
+    EXPECT_EQ(v[0], 0x3c);
+    EXPECT_EQ(v[kSize - 1], 0x3c);
+    CU_EXPECT_OK(cu->cuMemFree_v2(out));
+}
+
+TEST_F(CudaGraphMem, GraphsOfSeveralThreads) {
+    // Each thread its own graph, stream and buffer; the accounts and the
+    // driver's graph memory are shared.
+    const int threads = 4, launches = 20;
+    std::vector<std::thread> pool;
+    std::vector<int> ok(threads, 0);
+    for (int t = 0; t < threads; t++) {
+        pool.emplace_back([&, t] {
+            if (cu->cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+                return;
+            }
+            CUstream s;
+            if (cu->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) !=
+                CUDA_SUCCESS) {
+                return;
+            }
+            CUdeviceptr dptr, out;
+            CUgraphNode set;
+            CUgraph g = AllocAndSet(4096, 0x10 + t, &dptr, &set);
+            bool good = cu->cuMemAlloc_v2(&out, 4096) == CUDA_SUCCESS;
+            CUgraphNode copy, release;
+            CUDA_MEMCPY3D c = DtoD(out, dptr, 4096);
+            good = good &&
+                   cuGraphAddMemcpyNode(&copy, g, &set, 1, &c, ctx) ==
+                       CUDA_SUCCESS &&
+                   cuGraphAddMemFreeNode(&release, g, &copy, 1, dptr) ==
+                       CUDA_SUCCESS;
+            CUgraphExec e = nullptr;
+            good =
+                good && cuGraphInstantiateWithFlags(&e, g, 0) == CUDA_SUCCESS;
+            for (int i = 0; good && i < launches; i++) {
+                good = cuGraphLaunch(e, s) == CUDA_SUCCESS;
+                cuuint64_t v;
+                good = good && cuDeviceGetGraphMemAttribute(
+                                   dev, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,
+                                   &v) == CUDA_SUCCESS;
+            }
+            good = good && cu->cuStreamSynchronize(s) == CUDA_SUCCESS;
+            unsigned char b = 0;
+            good = good &&
+                   cu->cuMemcpyDtoH_v2(&b, out + 4095, 1) == CUDA_SUCCESS &&
+                   b == 0x10 + t;
+            if (e != nullptr) {
+                good = cuGraphExecDestroy(e) == CUDA_SUCCESS && good;
+            }
+            good = cuGraphDestroy(g) == CUDA_SUCCESS && good;
+            good = cu->cuMemFree_v2(out) == CUDA_SUCCESS && good;
+            good = cu->cuStreamDestroy_v2(s) == CUDA_SUCCESS && good;
+            ok[t] = good ? 1 : 0;
+        });
+    }
+    for (auto &th : pool) {
+        th.join();
+    }
+    for (int t = 0; t < threads; t++) {
+        EXPECT_EQ(ok[t], 1) << "thread " << t;
+    }
 }
 
 // ---------------------------------------------------------------------------
