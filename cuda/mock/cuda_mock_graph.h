@@ -145,6 +145,15 @@ cuda_mock_op_t cuda_mock_node_op(const node_params_t *params);
 // Frees what a node's parameters own (a child graph).
 void cuda_mock_node_params_free(node_params_t *params);
 
+// Adds a memory allocation node (checked parameters; its address to
+// p->u.alloc.p.dptr) or free node of `p` to `g` after `deps`, under
+// graph_lock; on failure the parameters' access descriptors stay the
+// caller's.
+CUresult cuda_mock_node_add_mem(CUgraph g, const CUgraphNode *deps,
+                                size_t ndeps, const CUgraphEdgeData *data,
+                                node_params_t *p, const char *call,
+                                CUgraphNode *out);
+
 // A generic CUgraphNodeParams as a node's parameters; `move`: a child graph
 // moved into the node (CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE).
 CUresult cuda_mock_node_from_generic(const CUgraphNodeParams *g,

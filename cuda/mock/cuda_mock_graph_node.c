@@ -283,6 +283,48 @@ static CUresult check_alloc(const CUDA_MEM_ALLOC_NODE_PARAMS *a,
     return CUDA_SUCCESS;
 }
 
+CUresult cuda_mock_node_add_mem(CUgraph g, const CUgraphNode *deps,
+                                size_t ndeps, const CUgraphEdgeData *data,
+                                node_params_t *p, const char *call,
+                                CUgraphNode *out) {
+    bool alloc = p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    // The memory core ends graph memory through this hook; set before any
+    // such memory exists.
+    atomic_store_explicit(&cuda_mock_graph_mem_free, cuda_mock_gmem_free_hook,
+                          memory_order_release);
+    CUresult res;
+    if (g->owner != NULL) {
+        // cuGraphChildGraphNodeGetGraph: "Allocation and free nodes cannot
+        // be added to the returned graph"; a moved child graph "Cannot have
+        // additional memory allocation or free nodes added".
+        UMF_MOCK_LOG_ERROR("%s: graph %p is the child graph of node %p", call,
+                           (void *)g, (void *)g->owner);
+        res = CUDA_ERROR_INVALID_VALUE;
+    } else if (alloc) {
+        res = cuda_mock_gmem_reserve(p->u.alloc.p.poolProps.location.id,
+                                     p->u.alloc.p.bytesize, g, &p->u.alloc.mem);
+    } else {
+        res = cuda_mock_gmem_add_free(p->u.free.dptr, g, call, &p->u.free.mem,
+                                      &p->u.free.own);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (alloc) {
+        p->u.alloc.p.dptr = cuda_mock_gmem_ptr(p->u.alloc.mem);
+    }
+    res = cuda_mock_graph_add(g, deps, ndeps, data, p, call, out);
+    if (res != CUDA_SUCCESS) {
+        // The access descriptors stay the caller's.
+        if (alloc) {
+            cuda_mock_gmem_unref(p->u.alloc.mem);
+        } else {
+            cuda_mock_gmem_drop_free(p->u.free.mem, p->u.free.own);
+        }
+    }
+    return res;
+}
+
 // Adds an allocation node (its address to *dptr) or a free node of `p` to
 // `graph` after `deps`.
 static CUresult add_mem(CUgraphNode *out, CUgraph graph,
@@ -311,42 +353,15 @@ static CUresult add_mem(CUgraphNode *out, CUgraph graph,
     if (alloc) {
         p->u.alloc.p.accessDescs = access;
     }
-    // The memory core ends graph memory through this hook; set before any
-    // such memory exists.
-    atomic_store_explicit(&cuda_mock_graph_mem_free, cuda_mock_gmem_free_hook,
-                          memory_order_release);
     pthread_mutex_lock(&cuda_mock_graph_lock);
     CUgraph g = cuda_mock_graph_of(graph, call);
-    if (g == NULL) {
-        res = CUDA_ERROR_INVALID_VALUE;
-    } else if (g->owner != NULL) {
-        // cuGraphChildGraphNodeGetGraph: "Allocation and free nodes cannot
-        // be added to the returned graph"; a moved child graph "Cannot have
-        // additional memory allocation or free nodes added".
-        UMF_MOCK_LOG_ERROR("%s: graph %p is the child graph of node %p", call,
-                           (void *)g, (void *)g->owner);
-        res = CUDA_ERROR_INVALID_VALUE;
-    } else if (alloc) {
-        res = cuda_mock_gmem_reserve(p->u.alloc.p.poolProps.location.id,
-                                     p->u.alloc.p.bytesize, g, &p->u.alloc.mem);
-    } else {
-        res = cuda_mock_gmem_add_free(p->u.free.dptr, g, call, &p->u.free.mem,
-                                      &p->u.free.own);
-    }
-    if (res == CUDA_SUCCESS) {
-        if (alloc) {
-            p->u.alloc.p.dptr = cuda_mock_gmem_ptr(p->u.alloc.mem);
-            *dptr = p->u.alloc.p.dptr;
-        }
-        res = cuda_mock_graph_add(g, deps, ndeps, data, p, call, out);
-        if (res != CUDA_SUCCESS) {
-            cuda_mock_node_params_free(p); // the reservation, `access`
-            access = NULL;
-        }
-    }
+    res = g != NULL ? cuda_mock_node_add_mem(g, deps, ndeps, data, p, call, out)
+                    : CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_unlock(&cuda_mock_graph_lock);
     if (res != CUDA_SUCCESS) {
-        free(access); // still the caller's when nothing was reserved
+        free(access);
+    } else if (alloc) {
+        *dptr = p->u.alloc.p.dptr;
     }
     return res;
 }

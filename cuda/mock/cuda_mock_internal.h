@@ -1254,6 +1254,11 @@ static inline CUresult cuda_mock_order_unsafe(const char *call) {
 // invalidated, while the stream captures.
 CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
                                            const char *call);
+// A stream-ordered allocation or free on `s`, taken by stream capture when
+// the stream captures (*captured; cuda_mock_capture_mem_locked).
+CUresult cuda_mock_order_capture_mem(const cuda_mock_stream_ref_t *s,
+                                     int device, size_t size, CUdeviceptr *dptr,
+                                     bool *captured, const char *call);
 // Runs fn(data) on the driver thread, in no stream (user object
 // destructors).
 CUresult cuda_mock_order_internal(CUhostFn fn, void *data, const char *call);
@@ -1284,6 +1289,13 @@ CUresult cuda_mock_capture_ctx_sync_locked(const cuda_mock_ctx_t *ctx,
 CUresult cuda_mock_capture_unsafe_locked(const char *call);
 CUresult cuda_mock_capture_refuse_locked(const cuda_mock_stream_ref_t *s,
                                          const char *call);
+// A stream-ordered allocation (`size` > 0 bytes of `device`, the address to
+// *dptr) or free (of *dptr, `size` 0) on stream `s`: *captured when the
+// stream captures, as a memory node of the capture's graph.
+CUresult cuda_mock_capture_mem_locked(const cuda_mock_stream_ref_t *s,
+                                      int device, size_t size,
+                                      CUdeviceptr *dptr, bool *captured,
+                                      const char *call);
 // Whether the capture of this id is going on.
 bool cuda_mock_capture_live(unsigned long long id);
 void cuda_mock_capture_invalidate_locked(struct cuda_mock_capture_t *c);

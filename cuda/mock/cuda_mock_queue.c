@@ -1031,6 +1031,20 @@ CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
     return res;
 }
 
+CUresult cuda_mock_order_capture_mem(const cuda_mock_stream_ref_t *s,
+                                     int device, size_t size, CUdeviceptr *dptr,
+                                     bool *captured, const char *call) {
+    *captured = false;
+    if (cuda_mock_order_idle()) {
+        return CUDA_SUCCESS; // no capture goes on
+    }
+    pthread_mutex_lock(&cuda_mock_order_lock);
+    CUresult res =
+        cuda_mock_capture_mem_locked(s, device, size, dptr, captured, call);
+    pthread_mutex_unlock(&cuda_mock_order_lock);
+    return res;
+}
+
 // ---------------------------------------------------------------------------
 // The driver's own work: calls that cuda.h makes "from an internal thread"
 // (user object destructors), and work after a mark.

@@ -47,6 +47,7 @@ class CudaGraphMem : public CudaCtxTest {
     X(cuDeviceSetGraphMemAttribute)                                            \
     X(cuStreamBeginCapture_v2)                                                 \
     X(cuStreamEndCapture)                                                      \
+    X(cuGraphGetNodes)                                                         \
     X(cuLaunchHostFunc)
 #define GMEM_MEMBER(name) decltype(&::name) name = nullptr;
     GMEM_CALLS(GMEM_MEMBER)
@@ -583,6 +584,59 @@ TEST_F(CudaGraphMem, GraphsOfSeveralThreads) {
     for (int t = 0; t < threads; t++) {
         EXPECT_EQ(ok[t], 1) << "thread " << t;
     }
+}
+
+TEST_F(CudaGraphMem, CapturedStreamOrderedAllocationsAreMemoryNodes) {
+    // cuMemAllocAsync: "During stream capture, this function results in the
+    // creation of an allocation node"; cuMemFreeAsync: "results in the
+    // creation of a free node".
+    CUdeviceptr out;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&out, kSize));
+    CU_ASSERT_OK(
+        cuStreamBeginCapture_v2(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CUdeviceptr p = 0, kept = 0;
+    CU_ASSERT_OK(cu->cuMemAllocAsync(&p, kSize, stream));
+    ASSERT_NE(p, 0u);
+    CU_ASSERT_OK(cu->cuMemsetD8Async(p, 0x2d, kSize, stream));
+    CU_ASSERT_OK(cu->cuMemcpyDtoDAsync_v2(out, p, kSize, stream));
+    CU_ASSERT_OK(cu->cuMemFreeAsync(p, stream));
+    CUmemoryPool pool;
+    CU_ASSERT_OK(cu->cuDeviceGetDefaultMemPool(&pool, dev));
+    CU_ASSERT_OK(cu->cuMemAllocFromPoolAsync(&kept, 4096, pool, stream));
+    CUgraph g = nullptr;
+    CU_ASSERT_OK(cuStreamEndCapture(stream, &g));
+    ASSERT_NE(g, nullptr);
+    size_t n = 0;
+    CU_ASSERT_OK(cuGraphGetNodes(g, nullptr, &n));
+    ASSERT_EQ(n, 5u);
+    std::vector<CUgraphNode> nodes(n);
+    CU_ASSERT_OK(cuGraphGetNodes(g, nodes.data(), &n));
+    const CUgraphNodeType want[] = {
+        CU_GRAPH_NODE_TYPE_MEM_ALLOC, CU_GRAPH_NODE_TYPE_MEMSET,
+        CU_GRAPH_NODE_TYPE_MEMCPY, CU_GRAPH_NODE_TYPE_MEM_FREE,
+        CU_GRAPH_NODE_TYPE_MEM_ALLOC};
+    for (size_t i = 0; i < n; i++) {
+        CUgraphNodeType t;
+        CU_ASSERT_OK(cuGraphNodeGetType(nodes[i], &t));
+        EXPECT_EQ(t, want[i]) << "node " << i;
+    }
+    CUDA_MEM_ALLOC_NODE_PARAMS got = {};
+    CU_ASSERT_OK(cuGraphMemAllocNodeGetParams(nodes[0], &got));
+    EXPECT_EQ(got.dptr, p);
+    EXPECT_EQ(got.bytesize, kSize);
+    CUgraphExec e;
+    CU_ASSERT_OK(cuGraphInstantiateWithFlags(&e, g, 0));
+    CU_ASSERT_OK(cuGraphLaunch(e, stream));
+    EXPECT_TRUE(Holds(out, 0x2d, kSize));
+    // `kept` is not freed in the graph: the program frees it.
+    EXPECT_EQ(cuGraphLaunch(e, stream), CUDA_ERROR_INVALID_VALUE);
+    CU_ASSERT_OK(cu->cuMemFreeAsync(kept, stream));
+    CU_ASSERT_OK(cuGraphLaunch(e, stream));
+    CU_ASSERT_OK(cu->cuMemFreeAsync(kept, stream));
+    CU_ASSERT_OK(cu->cuStreamSynchronize(stream));
+    CU_EXPECT_OK(cuGraphExecDestroy(e));
+    CU_EXPECT_OK(cuGraphDestroy(g));
+    CU_EXPECT_OK(cu->cuMemFree_v2(out));
 }
 
 // ---------------------------------------------------------------------------
