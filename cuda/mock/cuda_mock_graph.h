@@ -187,7 +187,6 @@ CUresult cuda_mock_gmem_add_free(CUdeviceptr dptr, const void *graph,
                                  const char *call, cuda_mock_gmem_t **out,
                                  bool *own);
 void cuda_mock_gmem_drop_free(cuda_mock_gmem_t *m, bool own);
-bool cuda_mock_gmem_freed_in_graph(const cuda_mock_gmem_t *m);
 // A launch, in call order: `begin` are allocated after it, `end` (of other
 // graphs) freed by it; CUDA_ERROR_INVALID_VALUE (nothing changed) when
 // one of `begin` is still allocated (unless `auto_free`) or one of `end`

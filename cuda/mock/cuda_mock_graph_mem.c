@@ -191,13 +191,6 @@ void cuda_mock_gmem_drop_free(cuda_mock_gmem_t *m, bool own) {
     pthread_mutex_unlock(&lock);
 }
 
-bool cuda_mock_gmem_freed_in_graph(const cuda_mock_gmem_t *m) {
-    pthread_mutex_lock(&lock);
-    bool freed = m->freed_in_graph;
-    pthread_mutex_unlock(&lock);
-    return freed;
-}
-
 // cuGraphLaunch: "If any allocations created by hGraphExec remain unfreed
 // (from a previous launch) and hGraphExec was not instantiated with
 // CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH, the launch will fail
