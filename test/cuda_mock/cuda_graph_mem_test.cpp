@@ -48,6 +48,8 @@ class CudaGraphMem : public CudaCtxTest {
     X(cuStreamBeginCapture_v2)                                                 \
     X(cuStreamEndCapture)                                                      \
     X(cuGraphGetNodes)                                                         \
+    X(cuGraphMemsetNodeSetParams)                                              \
+    X(cuGraphExecUpdate_v2)                                                    \
     X(cuLaunchHostFunc)
 #define GMEM_MEMBER(name) decltype(&::name) name = nullptr;
     GMEM_CALLS(GMEM_MEMBER)
@@ -799,6 +801,36 @@ TEST_F(CudaGraphMemEmulated, AnExecutableGraphOutlivingItsGraphKeepsTheMemory) {
     CU_ASSERT_OK(cuGraphLaunch(e, stream));
     CU_ASSERT_OK(cu->cuStreamSynchronize(stream));
     CU_EXPECT_OK(cuGraphExecDestroy(e));
+}
+
+TEST_F(CudaGraphMemEmulated, UpdatesKeepTheAllocationNodes) {
+    CUdeviceptr dptr;
+    CUgraphNode set;
+    CUgraph g = AllocAndSet(kSize, 0x11, &dptr, &set);
+    CUgraphExec e;
+    CU_ASSERT_OK(cuGraphInstantiateWithFlags(
+        &e, g, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH));
+    CU_ASSERT_OK(cuGraphLaunch(e, stream));
+    EXPECT_TRUE(Holds(dptr, 0x11, kSize));
+    // The same graph, a memset's value changed: updated.
+    CUDA_MEMSET_NODE_PARAMS m = Memset(dptr, 0x12, kSize);
+    CU_ASSERT_OK(cuGraphMemsetNodeSetParams(set, &m));
+    CUgraphExecUpdateResultInfo info = {};
+    CU_ASSERT_OK(cuGraphExecUpdate_v2(e, g, &info));
+    CU_ASSERT_OK(cuGraphLaunch(e, stream));
+    EXPECT_TRUE(Holds(dptr, 0x12, kSize));
+    // Another graph's allocation node is another allocation.
+    CUdeviceptr other_ptr;
+    CUgraphNode other_set;
+    CUgraph other = AllocAndSet(kSize, 0x11, &other_ptr, &other_set);
+    EXPECT_EQ(cuGraphExecUpdate_v2(e, other, &info),
+              CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    EXPECT_EQ(info.result, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED);
+    CU_ASSERT_OK(cu->cuMemFreeAsync(dptr, stream));
+    CU_ASSERT_OK(cu->cuStreamSynchronize(stream));
+    CU_EXPECT_OK(cuGraphExecDestroy(e));
+    CU_EXPECT_OK(cuGraphDestroy(other));
+    CU_EXPECT_OK(cuGraphDestroy(g));
 }
 
 } // namespace
