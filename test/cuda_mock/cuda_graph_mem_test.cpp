@@ -11,7 +11,13 @@
 // The CudaGraphMem cases run unchanged on a real libcuda.so.1;
 // CudaGraphMemEmulated checks the emulation's exact codes and accounts.
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -50,6 +56,7 @@ class CudaGraphMem : public CudaCtxTest {
     X(cuGraphGetNodes)                                                         \
     X(cuGraphMemsetNodeSetParams)                                              \
     X(cuGraphExecUpdate_v2)                                                    \
+    X(cuGraphDebugDotPrint)                                                    \
     X(cuLaunchHostFunc)
 #define GMEM_MEMBER(name) decltype(&::name) name = nullptr;
     GMEM_CALLS(GMEM_MEMBER)
@@ -830,6 +837,30 @@ TEST_F(CudaGraphMemEmulated, UpdatesKeepTheAllocationNodes) {
     CU_ASSERT_OK(cu->cuStreamSynchronize(stream));
     CU_EXPECT_OK(cuGraphExecDestroy(e));
     CU_EXPECT_OK(cuGraphDestroy(other));
+    CU_EXPECT_OK(cuGraphDestroy(g));
+}
+
+TEST_F(CudaGraphMemEmulated, DotPrintShowsMemoryNodes) {
+    CUdeviceptr dptr;
+    CUgraphNode set, release;
+    CUgraph g = AllocAndSet(kSize, 1, &dptr, &set);
+    CU_ASSERT_OK(cuGraphAddMemFreeNode(&release, g, &set, 1, dptr));
+    char path[] = "/tmp/umf-gpu-graph-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    CU_ASSERT_OK(cuGraphDebugDotPrint(
+        g, path,
+        CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS |
+            CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS));
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    unlink(path);
+    EXPECT_NE(text.str().find("MEM_ALLOC"), std::string::npos);
+    EXPECT_NE(text.str().find("MEM_FREE"), std::string::npos);
+    EXPECT_NE(text.str().find(std::to_string(kSize) + " bytes"),
+              std::string::npos);
     CU_EXPECT_OK(cuGraphDestroy(g));
 }
 
