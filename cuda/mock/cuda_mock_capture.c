@@ -943,6 +943,53 @@ CUresult cuda_mock_capture_ctx_sync_locked(const cuda_mock_ctx_t *ctx,
     return res;
 }
 
+// cuMemAllocAsync, cuMemAllocFromPoolAsync ("During stream capture, this
+// function results in the creation of an allocation node. In this case,
+// the allocation is owned by the graph instead of the memory pool") and
+// cuMemFreeAsync ("results in the creation of a free node and must
+// therefore be passed the address of a graph allocation") on a capturing
+// stream: a node of the capture's graph after the stream's set.
+CUresult cuda_mock_capture_mem_locked(const cuda_mock_stream_ref_t *s,
+                                      int device, size_t size,
+                                      CUdeviceptr *dptr, bool *captured,
+                                      const char *call) {
+    *captured = s->order != NULL && s->order->capture != NULL;
+    if (!*captured) {
+        return CUDA_SUCCESS;
+    }
+    capture_t *c = s->order->capture;
+    if (c->invalid != CUDA_SUCCESS) {
+        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
+    node_params_t p = cuda_mock_node_params_of(
+        size > 0 ? CU_GRAPH_NODE_TYPE_MEM_ALLOC : CU_GRAPH_NODE_TYPE_MEM_FREE);
+    if (size > 0) {
+        CUmemPoolProps *pp = &p.u.alloc.p.poolProps;
+        pp->allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        pp->location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        pp->location.id = device;
+        p.u.alloc.p.bytesize = size;
+    } else {
+        p.u.free.dptr = *dptr;
+    }
+    CUgraphNode n;
+    pthread_mutex_lock(&cuda_mock_graph_lock);
+    CUresult res = cuda_mock_node_add_mem(c->graph, s->order->deps,
+                                          s->order->ndeps, NULL, &p, call, &n);
+    pthread_mutex_unlock(&cuda_mock_graph_lock);
+    if (res == CUDA_SUCCESS && !deps_set(s->order, &n, 1)) {
+        res = CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    if (res != CUDA_SUCCESS) {
+        cuda_mock_capture_invalidate_locked(c);
+        return res;
+    }
+    if (size > 0) {
+        *dptr = p.u.alloc.p.dptr;
+    }
+    return CUDA_SUCCESS;
+}
+
 CUresult cuda_mock_capture_refuse_locked(const cuda_mock_stream_ref_t *s,
                                          const char *call) {
     if (s->order != NULL && s->order->capture != NULL) {

@@ -97,6 +97,30 @@ uint32_t cuda_mock_node_gen(CUgraphNode node) {
     return atomic_load_explicit(&node->slot.gen, memory_order_acquire);
 }
 
+uint32_t cuda_mock_graph_gen(CUgraph g) {
+    return atomic_load_explicit(&g->slot.gen, memory_order_acquire);
+}
+
+CUgraph cuda_mock_graph_at(CUgraph g, uint32_t gen) {
+    return cuda_mock_table_get(&graphs, g) == g && cuda_mock_graph_gen(g) == gen
+               ? g
+               : NULL;
+}
+
+bool cuda_mock_graph_has_mem(CUgraph g) {
+    if (g->mem_nodes > 0) {
+        return true;
+    }
+    for (size_t i = 0; i < g->nodes.n; i++) {
+        const node_params_t *p = &g->nodes.v[i]->params;
+        if (p->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+            cuda_mock_graph_has_mem(p->u.child)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // ---------------------------------------------------------------------------
 // Making and freeing (under graph_lock)
 
@@ -129,6 +153,7 @@ void cuda_mock_graph_free(CUgraph g) {
         node_free(n);
     }
     node_vec_free(&g->nodes);
+    g->mem_nodes = g->mem_execs = 0;
     cuda_mock_uo_release_all(&g->user_objects);
     free(g->user_objects.v);
     g->user_objects.v = NULL;
@@ -201,6 +226,10 @@ CUresult cuda_mock_graph_add(CUgraph g, const CUgraphNode *deps, size_t ndeps,
     if (params->type == CU_GRAPH_NODE_TYPE_GRAPH) {
         params->u.child->owner = n;
     }
+    if (params->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+        params->type == CU_GRAPH_NODE_TYPE_MEM_FREE) {
+        g->mem_nodes++;
+    }
     *out = n;
     return CUDA_SUCCESS;
 }
@@ -217,6 +246,14 @@ static size_t position(const CUgraphNode n) {
 }
 
 CUresult cuda_mock_graph_clone(CUgraph g, CUgraph *out) {
+    // "Cloning is not supported for graphs which contain memory allocation
+    // nodes, memory free nodes, or conditional nodes."
+    if (cuda_mock_graph_has_mem(g)) {
+        UMF_MOCK_LOG_ERROR("graph %p has memory allocation or free nodes: it "
+                           "cannot be cloned",
+                           (void *)g);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     CUgraph c;
     CUresult res = cuda_mock_graph_make(&c);
     if (res != CUDA_SUCCESS) {
@@ -574,6 +611,14 @@ static CUresult edges(CUgraph hGraph, const CUgraphNode *from,
             res = CUDA_ERROR_INVALID_VALUE;
         }
     }
+    // "Dependencies cannot be removed from graphs which contain allocation
+    // or free nodes."
+    if (res == CUDA_SUCCESS && !add && n > 0 && g->mem_nodes > 0) {
+        UMF_MOCK_LOG_ERROR("%s: the graph has memory allocation or free "
+                           "nodes",
+                           call);
+        res = CUDA_ERROR_INVALID_VALUE;
+    }
     for (size_t i = 0; res == CUDA_SUCCESS && i < n; i++) {
         if (add) {
             if (!cuda_mock_node_vec_push(&to[i]->deps, from[i]) ||
@@ -636,6 +681,13 @@ CUDA_MOCK_API CUresult cuGraphDestroyNode(CUgraphNode hNode) {
                            "capturing into its graph",
                            (void *)n);
         res = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    } else if (n->graph->mem_nodes > 0) {
+        // "Nodes which belong to a graph which contains allocation or free
+        // nodes cannot be destroyed."
+        UMF_MOCK_LOG_ERROR("cuGraphDestroyNode(%p): its graph has memory "
+                           "allocation or free nodes",
+                           (void *)n);
+        res = CUDA_ERROR_INVALID_VALUE;
     } else {
         cuda_mock_node_vec_remove(&n->graph->nodes, n);
         node_free(n);
@@ -666,6 +718,10 @@ static const char *type_name(CUgraphNodeType t) {
         return "WAIT_EVENT";
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
         return "EVENT_RECORD";
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        return "MEM_ALLOC";
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        return "MEM_FREE";
     default:
         return "NODE";
     }
@@ -702,6 +758,16 @@ static void dot_node(FILE *f, CUgraphNode n, unsigned flags) {
                (all ||
                 (flags & CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS) != 0)) {
         fprintf(f, "\\nevent %p", (void *)p->u.event);
+    } else if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+               (all || (flags &
+                        CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS) != 0)) {
+        fprintf(f, "\\n%zu bytes at 0x%llx on device %d", p->u.alloc.p.bytesize,
+                (unsigned long long)p->u.alloc.p.dptr,
+                p->u.alloc.p.poolProps.location.id);
+    } else if (p->type == CU_GRAPH_NODE_TYPE_MEM_FREE &&
+               (all ||
+                (flags & CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS) != 0)) {
+        fprintf(f, "\\nfree 0x%llx", (unsigned long long)p->u.free.dptr);
     }
     fprintf(f, "\"];\n");
 }
@@ -751,9 +817,13 @@ CUDA_MOCK_API CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path,
 }
 
 // ---------------------------------------------------------------------------
-// Graph memory: no memory allocation node can exist (cuda_mock_graph_node.c
-// refuses them), so the graphs' allocator holds nothing.
+// Graph memory (the accounts: cuda_mock_graph_mem.c)
 
+// "Blocks which are not in use by a graph that is either currently
+// executing or scheduled to execute are freed back to the operating
+// system": the emulation keeps no such blocks (an allocation node's
+// reservation goes back as soon as nothing holds it), so nothing is left
+// to free.
 CUDA_MOCK_API CUresult cuDeviceGraphMemTrim(CUdevice device) {
     CUDA_MOCK_ENTER(cuDeviceGraphMemTrim);
     CUDA_MOCK_CHECK_DEVICE(device);
@@ -768,20 +838,15 @@ CUDA_MOCK_API CUresult cuDeviceGetGraphMemAttribute(CUdevice device,
     if (value == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    switch (attr) {
-    case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
-    case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH:
-    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
-    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: {
-        cuuint64_t zero = 0;
-        memcpy(value, &zero, sizeof(zero));
-        return CUDA_SUCCESS;
-    }
-    default:
+    cuuint64_t v;
+    CUresult res = cuda_mock_gmem_attribute(device, attr, false, &v);
+    if (res != CUDA_SUCCESS) {
         UMF_MOCK_LOG_ERROR("cuDeviceGetGraphMemAttribute: attribute %d",
                            (int)attr);
-        return CUDA_ERROR_INVALID_VALUE;
+        return res;
     }
+    memcpy(value, &v, sizeof(v));
+    return CUDA_SUCCESS;
 }
 
 CUDA_MOCK_API CUresult cuDeviceSetGraphMemAttribute(CUdevice device,
@@ -795,7 +860,8 @@ CUDA_MOCK_API CUresult cuDeviceSetGraphMemAttribute(CUdevice device,
     cuuint64_t v;
     memcpy(&v, value, sizeof(v));
     // "High watermark can only be reset to zero"; the current amounts are
-    // read-only.
+    // read-only. A reset starts the watermark again from the current
+    // amount, as the memory pools' do.
     if ((attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH &&
          attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) ||
         v != 0) {
@@ -804,5 +870,5 @@ CUDA_MOCK_API CUresult cuDeviceSetGraphMemAttribute(CUdevice device,
                            (int)attr, (unsigned long long)v);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return CUDA_SUCCESS;
+    return cuda_mock_gmem_attribute(device, attr, true, &v);
 }

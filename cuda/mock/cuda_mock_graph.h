@@ -10,6 +10,8 @@
 //   cuda_mock_user_object.c  user objects and graphs' references to them
 //   cuda_mock_graph_exec.c   executable graphs: instantiate, launch,
 //                            update, their setters
+//   cuda_mock_graph_mem.c    graph memory: allocation nodes' reservations,
+//                            their lifetimes, the devices' accounts
 //   cuda_mock_capture.c      stream capture into graphs
 //
 // A graph, a node, an executable graph and a user object each live in a
@@ -58,7 +60,15 @@ struct CUgraph_st {
     CUgraphNode owner;     // a child graph: the node that owns it
     unsigned captures;     // capture sequences capturing into it
     uo_vec_t user_objects; // the references it owns
+    unsigned mem_nodes;    // its allocation and free nodes (not children's)
+    unsigned mem_execs;    // its executable graphs, when it has memory nodes
 };
+
+// Graph memory (cuda_mock_graph_mem.c): the record of one allocation
+// node's allocation, reference counted (its node, free nodes and
+// executable graphs naming it, and its allocation while a launch began it
+// and nothing freed it since).
+typedef struct cuda_mock_gmem_t cuda_mock_gmem_t;
 
 // What a node does (by type); memcpy and memset nodes also run on a
 // context, whose devices read and write.
@@ -70,6 +80,16 @@ typedef struct node_params_t {
         CUDA_HOST_NODE_PARAMS host;
         CUevent event; // EVENT_RECORD, WAIT_EVENT
         CUgraph child; // GRAPH: owned by the node
+        // MEM_ALLOC, MEM_FREE: what their getters return first.
+        struct {
+            CUDA_MEM_ALLOC_NODE_PARAMS p; // p.accessDescs owned by the node
+            cuda_mock_gmem_t *mem;        // a reference of the node
+        } alloc;
+        struct {
+            CUdeviceptr dptr;
+            cuda_mock_gmem_t *mem; // a reference of the node
+            bool own;              // in the allocation node's graph
+        } free;
     } u;
     CUcontext ctx;              // MEMCPY, MEMSET (NULL when captured)
     int dst_device, src_device; // MEMCPY, MEMSET (dst_device only)
@@ -125,11 +145,65 @@ cuda_mock_op_t cuda_mock_node_op(const node_params_t *params);
 // Frees what a node's parameters own (a child graph).
 void cuda_mock_node_params_free(node_params_t *params);
 
+// Adds a memory allocation node (checked parameters; its address to
+// p->u.alloc.p.dptr) or free node of `p` to `g` after `deps`, under
+// graph_lock; on failure the parameters' access descriptors stay the
+// caller's.
+CUresult cuda_mock_node_add_mem(CUgraph g, const CUgraphNode *deps,
+                                size_t ndeps, const CUgraphEdgeData *data,
+                                node_params_t *p, const char *call,
+                                CUgraphNode *out);
+
 // A generic CUgraphNodeParams as a node's parameters; `move`: a child graph
 // moved into the node (CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE).
 CUresult cuda_mock_node_from_generic(const CUgraphNodeParams *g,
                                      node_params_t *p, bool *move,
                                      const char *call);
+
+// The graph `g` still is (a live graph of generation `gen`), or NULL.
+CUgraph cuda_mock_graph_at(CUgraph g, uint32_t gen);
+uint32_t cuda_mock_graph_gen(CUgraph g);
+// Whether `g` or a child graph of it has allocation or free nodes.
+bool cuda_mock_graph_has_mem(CUgraph g);
+
+// Graph memory (cuda_mock_graph_mem.c). What a launch does to an
+// allocation (cuda_mock_gmem_run, in stream order).
+enum {
+    CUDA_MOCK_GMEM_BEGIN = 1,     // its allocation node ran
+    CUDA_MOCK_GMEM_END = 2,       // a free node ran
+    CUDA_MOCK_GMEM_END_UNREF = 3, // cuMemFreeAsync: and drops a reference
+};
+// Reserves `size` bytes of `device` for an allocation node of `graph`:
+// one reference, the node's.
+CUresult cuda_mock_gmem_reserve(int device, size_t size, const void *graph,
+                                cuda_mock_gmem_t **out);
+CUdeviceptr cuda_mock_gmem_ptr(const cuda_mock_gmem_t *m);
+void cuda_mock_gmem_ref(cuda_mock_gmem_t *m);
+void cuda_mock_gmem_unref(cuda_mock_gmem_t *m);
+// A free node of `graph` for `dptr` (cuGraphAddMemFreeNode's rules): a
+// reference of the node in *out, *own when it is in the allocation's own
+// graph; cuda_mock_gmem_drop_free when it goes.
+CUresult cuda_mock_gmem_add_free(CUdeviceptr dptr, const void *graph,
+                                 const char *call, cuda_mock_gmem_t **out,
+                                 bool *own);
+void cuda_mock_gmem_drop_free(cuda_mock_gmem_t *m, bool own);
+// A launch, in call order: `begin` are allocated after it, `end` (of other
+// graphs) freed by it; CUDA_ERROR_INVALID_VALUE (nothing changed) when
+// one of `begin` is still allocated (unless `auto_free`) or one of `end`
+// is not.
+CUresult cuda_mock_gmem_launch(cuda_mock_gmem_t *const *begin, size_t nbegin,
+                               cuda_mock_gmem_t *const *end, size_t nend,
+                               bool auto_free, const char *call);
+void cuda_mock_gmem_run(void *mem, unsigned what);
+// The operation that does `what` to `m` in stream order.
+cuda_mock_op_t cuda_mock_gmem_op(cuda_mock_gmem_t *m, unsigned what,
+                                 const char *call);
+// The memory core's hook (cuda_mock_graph_mem_free).
+CUresult cuda_mock_gmem_free_hook(const umf_mock_alloc_info_t *info,
+                                  cuda_mock_op_t *op, const char *call);
+// Reads (or, `reset`, resets then reads) a CU_GRAPH_MEM_ATTR_* of `device`.
+CUresult cuda_mock_gmem_attribute(int device, CUgraphMem_attribute attr,
+                                  bool reset, cuuint64_t *value);
 
 // User objects (cuda_mock_user_object.c), under graph_lock: a graph (or an
 // executable graph) takes `count` references; drops them all (the

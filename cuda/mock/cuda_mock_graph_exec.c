@@ -42,13 +42,30 @@ struct exec_graph_t {
     size_t *order; // a topological order (positions)
 };
 
+// What an executable graph holds until its last queued launch ran: user
+// object references, and one reference to the graph memory of each of its
+// memory nodes.
+typedef struct exec_refs_t {
+    uo_vec_t user_objects;
+    cuda_mock_gmem_t **mem;
+    size_t nmem;
+} exec_refs_t;
+
 struct CUgraphExec_st {
     cuda_mock_slot_t slot;
     exec_graph_t *g;
     cuuint64_t flags;
     bool needs_thread;     // a host node somewhere
     cuda_mock_mark_t last; // its last queued launch (the order lock)
-    uo_vec_t user_objects;
+    exec_refs_t refs;
+    // With memory nodes: the graph it was made from (one executable graph
+    // at a time), the allocations a launch leaves allocated (`begin`, not
+    // freed in it) and those of other graphs it frees (`end`), both within
+    // refs.mem.
+    CUgraph graph;
+    uint32_t graph_gen;
+    cuda_mock_gmem_t **begin, **end;
+    size_t nbegin, nend;
 };
 
 static cuda_mock_table_t execs =
@@ -203,6 +220,74 @@ static exec_graph_t *build(CUgraph g, bool *needs_thread, build_error_t *err) {
     return e;
 }
 
+// The graph memory of the memory nodes of `g` (child graphs too): allocs
+// (`free_nodes` false) or frees; `out` NULL counts them.
+static size_t mem_of(const exec_graph_t *g, bool free_nodes,
+                     cuda_mock_gmem_t **out, size_t n) {
+    for (size_t i = 0; i < g->n; i++) {
+        const exec_node_t *x = &g->nodes[i];
+        if (x->child != NULL) {
+            n = mem_of(x->child, free_nodes, out, n);
+        } else if (x->params.type == (free_nodes
+                                          ? CU_GRAPH_NODE_TYPE_MEM_FREE
+                                          : CU_GRAPH_NODE_TYPE_MEM_ALLOC)) {
+            if (out != NULL) {
+                out[n] =
+                    free_nodes ? x->params.u.free.mem : x->params.u.alloc.mem;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+static bool has(cuda_mock_gmem_t *const *v, size_t n,
+                const cuda_mock_gmem_t *m) {
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == m) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Takes a reference to the graph memory of every memory node of `e`, and
+// sorts it: allocations not freed by the graph itself (begin), frees of
+// other graphs' allocations (end). Under graph_lock; false: out of memory.
+static bool take_mem(CUgraphExec e) {
+    size_t nalloc = mem_of(e->g, false, NULL, 0);
+    size_t nfree = mem_of(e->g, true, NULL, 0);
+    size_t n = nalloc + nfree;
+    if (n == 0) {
+        return true;
+    }
+    // One block: the references, then begin and end.
+    cuda_mock_gmem_t **v = malloc(2 * n * sizeof(*v));
+    if (v == NULL) {
+        return false;
+    }
+    (void)mem_of(e->g, false, v, 0);
+    (void)mem_of(e->g, true, v, nalloc);
+    e->begin = v + n;
+    for (size_t i = 0; i < nalloc; i++) {
+        if (!has(v + nalloc, nfree, v[i])) {
+            e->begin[e->nbegin++] = v[i];
+        }
+    }
+    e->end = e->begin + e->nbegin;
+    for (size_t i = nalloc; i < n; i++) {
+        if (!has(v, nalloc, v[i])) {
+            e->end[e->nend++] = v[i];
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        cuda_mock_gmem_ref(v[i]);
+    }
+    e->refs.mem = v;
+    e->refs.nmem = n;
+    return true;
+}
+
 // CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: "kernel nodes, memcpy nodes,
 // memset nodes, and child graph nodes", at least one memcpy or memset (no
 // kernel can exist), one context, no arrays.
@@ -282,6 +367,15 @@ static CUresult instantiate(CUgraphExec *out, CUgraph graph, cuuint64_t flags,
         // cuStreamEndCapture."
         fail(err, CUDA_ERROR_INVALID_VALUE, CUDA_GRAPH_INSTANTIATE_ERROR, NULL,
              "a stream capture is capturing into it");
+    } else if (cuda_mock_graph_has_mem(g) &&
+               (g->owner != NULL || g->mem_execs > 0)) {
+        // "If hGraph contains any allocation or free nodes, there can be at
+        // most one executable graph in existence for that graph at a time."
+        fail(err, CUDA_ERROR_INVALID_VALUE, CUDA_GRAPH_INSTANTIATE_ERROR, NULL,
+             g->owner != NULL ? "a child graph with memory nodes is "
+                                "instantiated with its parent"
+                              : "the graph has memory nodes and an "
+                                "executable graph already");
     } else if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) != 0) {
         CUcontext ctx = NULL;
         bool any = false;
@@ -294,15 +388,31 @@ static CUresult instantiate(CUgraphExec *out, CUgraph graph, cuuint64_t flags,
     if (err->res == CUDA_SUCCESS) {
         e->g = build(g, &e->needs_thread, err);
     }
+    if (err->res == CUDA_SUCCESS && !take_mem(e)) {
+        fail(err, CUDA_ERROR_OUT_OF_MEMORY, CUDA_GRAPH_INSTANTIATE_ERROR, NULL,
+             "out of host memory");
+    }
+    if (err->res == CUDA_SUCCESS && e->refs.nmem > 0) {
+        g->mem_execs++;
+        e->graph = g;
+        e->graph_gen = cuda_mock_graph_gen(g);
+    }
     if (err->res == CUDA_SUCCESS &&
-        !cuda_mock_uo_copy(&e->user_objects, &g->user_objects)) {
+        !cuda_mock_uo_copy(&e->refs.user_objects, &g->user_objects)) {
         fail(err, CUDA_ERROR_OUT_OF_MEMORY, CUDA_GRAPH_INSTANTIATE_ERROR, NULL,
              "out of host memory");
     }
     if (err->res != CUDA_SUCCESS) {
+        for (size_t i = 0; i < e->refs.nmem; i++) {
+            cuda_mock_gmem_unref(e->refs.mem[i]);
+        }
+        free(e->refs.mem);
+        if (e->refs.nmem > 0) {
+            g->mem_execs--;
+        }
         exec_graph_free(e->g);
-        cuda_mock_uo_release_all(&e->user_objects);
-        free(e->user_objects.v);
+        cuda_mock_uo_release_all(&e->refs.user_objects);
+        free(e->refs.user_objects.v);
         (void)cuda_mock_table_free(&execs, e);
     }
     pthread_mutex_unlock(&cuda_mock_graph_lock);
@@ -407,16 +517,20 @@ CUDA_MOCK_API CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec,
     return CUDA_SUCCESS;
 }
 
-// Releases the user object references an executable graph kept (on the
-// driver thread after its last queued launch, cuda_mock_order_after), if
-// it could keep them (NULL: released already).
+// Releases what an executable graph kept (on the driver thread after its
+// last queued launch, cuda_mock_order_after), if it could keep it (NULL:
+// released already).
 static void CUDA_CB release_refs(void *arg) {
-    uo_vec_t *refs = arg;
+    exec_refs_t *refs = arg;
     if (refs == NULL) {
         return;
     }
-    cuda_mock_uo_release_all(refs);
-    free(refs->v);
+    cuda_mock_uo_release_all(&refs->user_objects);
+    free(refs->user_objects.v);
+    for (size_t i = 0; i < refs->nmem; i++) {
+        cuda_mock_gmem_unref(refs->mem[i]);
+    }
+    free(refs->mem);
     free(refs);
     cuda_mock_uo_flush();
 }
@@ -436,21 +550,33 @@ CUDA_MOCK_API CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
     // another executable graph (only a launch of this one writes it).
     cuda_mock_mark_t last = e->last;
     e->last = (cuda_mock_mark_t){0};
-    uo_vec_t *refs = malloc(sizeof(*refs));
+    // The graph it was made from may have another one now.
+    CUgraph from =
+        e->graph != NULL ? cuda_mock_graph_at(e->graph, e->graph_gen) : NULL;
+    if (from != NULL && from->mem_execs > 0) {
+        from->mem_execs--;
+    }
+    exec_refs_t *refs = malloc(sizeof(*refs));
     if (refs != NULL) {
-        *refs = e->user_objects;
+        *refs = e->refs;
     } else {
-        cuda_mock_uo_release_all(&e->user_objects);
-        free(e->user_objects.v);
+        cuda_mock_uo_release_all(&e->refs.user_objects);
+        free(e->refs.user_objects.v);
     }
     (void)cuda_mock_table_free(&execs, e);
     pthread_mutex_unlock(&cuda_mock_graph_lock);
     exec_graph_free(g);
     // "If hGraphExec has been launched and is still executing, it will be
     // destroyed once its execution completes": its queued work holds copies
-    // of its operations; its user objects go after that work.
-    if (!cuda_mock_order_after(&last, release_refs, refs,
-                               "cuGraphExecDestroy")) {
+    // of its operations; its user objects and graph memory go after that
+    // work.
+    if (refs == NULL) {
+        // Out of host memory: the graph memory stays (a leak, never a
+        // record freed under queued work).
+        UMF_MOCK_LOG_ERROR("cuGraphExecDestroy: out of host memory; its "
+                           "graph memory stays");
+    } else if (!cuda_mock_order_after(&last, release_refs, refs,
+                                      "cuGraphExecDestroy")) {
         release_refs(refs);
     }
     cuda_mock_uo_flush();
@@ -498,6 +624,21 @@ static CUresult launch(CUgraphExec hGraphExec, CUstream stream,
     CUgraphExec e = exec_of(hGraphExec, call);
     if (e == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (e->refs.nmem > 0) {
+        // Graph memory is not captured here (as cuMemAllocAsync is not);
+        // a launch allocates what it leaves allocated, in call order.
+        res = cuda_mock_order_refuse_in_capture(&s, call);
+        if (res == CUDA_SUCCESS) {
+            res = cuda_mock_gmem_launch(
+                e->begin, e->nbegin, e->end, e->nend,
+                (e->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) !=
+                    0,
+                call);
+        }
+        if (res != CUDA_SUCCESS) {
+            return res;
+        }
     }
     cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_GRAPH, .call = call};
     op.u.graph.exec = e;
@@ -562,6 +703,10 @@ static bool params_updatable(const node_params_t *old,
                (a->width == b->width && a->pitch == b->pitch &&
                 a->elementSize == b->elementSize);
     }
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        return old->u.alloc.mem == now->u.alloc.mem;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        return old->u.free.mem == now->u.free.mem;
     default:
         return true;
     }

@@ -7,11 +7,11 @@
 // (a memcpy node's copy on its context, cuda_mock_copy3d.c; a memset node's
 // fill), so that a launch runs what was accepted.
 //
-// Emulated: memcpy, memset, host, child graph, empty, event record and
-// event wait nodes. Refused when added, with CUDA_ERROR_NOT_SUPPORTED:
-// kernel nodes (no kernels run), external semaphore nodes (no external
-// semaphores can be imported), memory allocation and free nodes (the
-// graphs' own allocator is not emulated), batch memory operation nodes
+// Emulated: memcpy, memset, host, child graph, empty, event record, event
+// wait, memory allocation and free nodes. Refused when added, with
+// CUDA_ERROR_NOT_SUPPORTED: kernel nodes (no kernels run), external
+// semaphore nodes (no external semaphores can be imported), batch memory
+// operation nodes
 // (the device reports no stream memory operations) and conditional nodes
 // (their handles need kernels to set them). No node of a refused kind can
 // exist, so their getters and setters answer CUDA_ERROR_INVALID_VALUE for
@@ -19,6 +19,7 @@
 
 #include "cuda_mock_graph.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // ---------------------------------------------------------------------------
@@ -94,6 +95,13 @@ CUresult cuda_mock_node_check(node_params_t *p, const char *call) {
     case CU_GRAPH_NODE_TYPE_EMPTY:
     case CU_GRAPH_NODE_TYPE_GRAPH:
         return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        // Made by add_mem only; cuda.h has no setter for them.
+        UMF_MOCK_LOG_ERROR("%s: the parameters of a memory allocation or "
+                           "free node cannot be changed",
+                           call);
+        return CUDA_ERROR_INVALID_VALUE;
     default:
         UMF_MOCK_LOG_ERROR("%s: graph node type %d is not supported by the "
                            "emulated driver",
@@ -143,6 +151,14 @@ cuda_mock_op_t cuda_mock_node_op(const node_params_t *p) {
         }
         break;
     }
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        op = cuda_mock_gmem_op(p->u.alloc.mem, CUDA_MOCK_GMEM_BEGIN,
+                               "cuGraphLaunch");
+        break;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        op = cuda_mock_gmem_op(p->u.free.mem, CUDA_MOCK_GMEM_END,
+                               "cuGraphLaunch");
+        break;
     default:
         break;
     }
@@ -153,6 +169,15 @@ void cuda_mock_node_params_free(node_params_t *p) {
     if (p->type == CU_GRAPH_NODE_TYPE_GRAPH && p->u.child != NULL) {
         cuda_mock_graph_free(p->u.child);
         p->u.child = NULL;
+    } else if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+               p->u.alloc.mem != NULL) {
+        free((void *)p->u.alloc.p.accessDescs);
+        cuda_mock_gmem_unref(p->u.alloc.mem);
+        p->u.alloc.mem = NULL;
+    } else if (p->type == CU_GRAPH_NODE_TYPE_MEM_FREE &&
+               p->u.free.mem != NULL) {
+        cuda_mock_gmem_drop_free(p->u.free.mem, p->u.free.own);
+        p->u.free.mem = NULL;
     }
 }
 
@@ -197,6 +222,174 @@ static CUresult add(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
     }
     pthread_mutex_unlock(&cuda_mock_graph_lock);
     return res;
+}
+
+// ---------------------------------------------------------------------------
+// Memory allocation and free nodes (their memory: cuda_mock_graph_mem.c)
+
+static bool access_flags_ok(CUmemAccess_flags f) {
+    return f == CU_MEM_ACCESS_FLAGS_PROT_NONE ||
+           f == CU_MEM_ACCESS_FLAGS_PROT_READ ||
+           f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+}
+
+// CUDA_MEM_ALLOC_NODE_PARAMS: "location where the allocation should
+// reside", pinned memory (CUmemPoolProps: "Currently must be specified as
+// CU_MEM_ALLOCATION_TYPE_PINNED"), "handleTypes must be
+// CU_MEM_HANDLE_TYPE_NONE. IPC is not supported", the access descriptors
+// ("Must not exceed the number of GPUs") of devices, a size.
+static CUresult check_alloc(const CUDA_MEM_ALLOC_NODE_PARAMS *a,
+                            const char *call) {
+    const CUmemPoolProps *pp = &a->poolProps;
+    const char *why = NULL;
+    if (pp->location.type == CU_MEM_LOCATION_TYPE_HOST ||
+        pp->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+        pp->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT) {
+        return cuda_mock_refuse(call, "graph allocations in host memory are "
+                                      "not emulated");
+    }
+    if (pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED) {
+        why = "poolProps.allocType must be CU_MEM_ALLOCATION_TYPE_PINNED";
+    } else if (pp->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+               pp->location.id < 0 ||
+               (unsigned)pp->location.id >= umf_mock_device_count()) {
+        why = "poolProps.location is not a device";
+    } else if (pp->handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
+               pp->win32SecurityAttributes != NULL) {
+        why = "poolProps.handleTypes must be CU_MEM_HANDLE_TYPE_NONE (IPC is "
+              "not supported)";
+    } else if (a->bytesize == 0) {
+        why = "bytesize is 0";
+    } else if (a->accessDescCount > umf_mock_device_count() ||
+               (a->accessDescCount > 0 && a->accessDescs == NULL)) {
+        why = "more access descriptors than devices, or none given";
+    }
+    for (size_t i = 0; why == NULL && i < a->accessDescCount; i++) {
+        const CUmemAccessDesc *d = &a->accessDescs[i];
+        if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+            d->location.id < 0 ||
+            (unsigned)d->location.id >= umf_mock_device_count() ||
+            !access_flags_ok(d->flags)) {
+            why = "an access descriptor names no device or no valid access";
+        } else if (d->location.id == pp->location.id &&
+                   d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+            why = "the allocation's own device keeps read-write access";
+        }
+    }
+    if (why != NULL) {
+        UMF_MOCK_LOG_ERROR("%s: %s", call, why);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuda_mock_node_add_mem(CUgraph g, const CUgraphNode *deps,
+                                size_t ndeps, const CUgraphEdgeData *data,
+                                node_params_t *p, const char *call,
+                                CUgraphNode *out) {
+    bool alloc = p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    // The memory core ends graph memory through this hook; set before any
+    // such memory exists.
+    atomic_store_explicit(&cuda_mock_graph_mem_free, cuda_mock_gmem_free_hook,
+                          memory_order_release);
+    CUresult res;
+    if (g->owner != NULL) {
+        // cuGraphChildGraphNodeGetGraph: "Allocation and free nodes cannot
+        // be added to the returned graph"; a moved child graph "Cannot have
+        // additional memory allocation or free nodes added".
+        UMF_MOCK_LOG_ERROR("%s: graph %p is the child graph of node %p", call,
+                           (void *)g, (void *)g->owner);
+        res = CUDA_ERROR_INVALID_VALUE;
+    } else if (alloc) {
+        res = cuda_mock_gmem_reserve(p->u.alloc.p.poolProps.location.id,
+                                     p->u.alloc.p.bytesize, g, &p->u.alloc.mem);
+    } else {
+        res = cuda_mock_gmem_add_free(p->u.free.dptr, g, call, &p->u.free.mem,
+                                      &p->u.free.own);
+    }
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (alloc) {
+        p->u.alloc.p.dptr = cuda_mock_gmem_ptr(p->u.alloc.mem);
+    }
+    res = cuda_mock_graph_add(g, deps, ndeps, data, p, call, out);
+    if (res != CUDA_SUCCESS) {
+        // The access descriptors stay the caller's.
+        if (alloc) {
+            cuda_mock_gmem_unref(p->u.alloc.mem);
+        } else {
+            cuda_mock_gmem_drop_free(p->u.free.mem, p->u.free.own);
+        }
+    }
+    return res;
+}
+
+// Adds an allocation node (its address to *dptr) or a free node of `p` to
+// `graph` after `deps`.
+static CUresult add_mem(CUgraphNode *out, CUgraph graph,
+                        const CUgraphNode *deps, size_t ndeps,
+                        const CUgraphEdgeData *data, node_params_t *p,
+                        const char *call, CUdeviceptr *dptr) {
+    if (out == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    bool alloc = p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    CUresult res = alloc ? check_alloc(&p->u.alloc.p, call) : CUDA_SUCCESS;
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    CUmemAccessDesc *access = NULL;
+    size_t naccess = alloc ? p->u.alloc.p.accessDescCount : 0;
+    if (naccess > 0) {
+        // "The poolProps and accessDescs returned in params_out, are owned
+        // by the node."
+        access = malloc(naccess * sizeof(*access));
+        if (access == NULL) {
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        memcpy(access, p->u.alloc.p.accessDescs, naccess * sizeof(*access));
+    }
+    if (alloc) {
+        p->u.alloc.p.accessDescs = access;
+    }
+    pthread_mutex_lock(&cuda_mock_graph_lock);
+    CUgraph g = cuda_mock_graph_of(graph, call);
+    res = g != NULL ? cuda_mock_node_add_mem(g, deps, ndeps, data, p, call, out)
+                    : CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_unlock(&cuda_mock_graph_lock);
+    if (res != CUDA_SUCCESS) {
+        free(access);
+    } else if (alloc) {
+        *dptr = p->u.alloc.p.dptr;
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuGraphAddMemAllocNode(
+    CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+    size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams) {
+    CUDA_MOCK_ENTER(cuGraphAddMemAllocNode);
+    if (nodeParams == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+    p.u.alloc.p = *nodeParams;
+    return add_mem(phGraphNode, hGraph, dependencies, numDependencies, NULL, &p,
+                   "cuGraphAddMemAllocNode", &nodeParams->dptr);
+}
+
+CUDA_MOCK_API CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
+                                             CUgraph hGraph,
+                                             const CUgraphNode *dependencies,
+                                             size_t numDependencies,
+                                             CUdeviceptr dptr) {
+    CUDA_MOCK_ENTER(cuGraphAddMemFreeNode);
+    node_params_t p = cuda_mock_node_params_of(CU_GRAPH_NODE_TYPE_MEM_FREE);
+    p.u.free.dptr = dptr;
+    CUdeviceptr unused;
+    return add_mem(phGraphNode, hGraph, dependencies, numDependencies, NULL, &p,
+                   "cuGraphAddMemFreeNode", &unused);
 }
 
 CUDA_MOCK_API CUresult cuGraphAddMemcpyNode(
@@ -333,6 +526,15 @@ CUresult cuda_mock_node_from_generic(const CUgraphNodeParams *g,
         return CUDA_SUCCESS;
     case CU_GRAPH_NODE_TYPE_EMPTY:
         return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        p->u.alloc.p.poolProps = g->alloc.poolProps;
+        p->u.alloc.p.accessDescs = g->alloc.accessDescs;
+        p->u.alloc.p.accessDescCount = g->alloc.accessDescCount;
+        p->u.alloc.p.bytesize = g->alloc.bytesize;
+        return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        p->u.free.dptr = g->free.dptr;
+        return CUDA_SUCCESS;
     default:
         UMF_MOCK_LOG_ERROR("%s: graph node type %d is not supported by the "
                            "emulated driver",
@@ -348,9 +550,19 @@ static CUresult add_generic(CUgraphNode *out, CUgraph graph,
     node_params_t p;
     bool move;
     CUresult res = cuda_mock_node_from_generic(params, &p, &move, call);
-    return res == CUDA_SUCCESS
-               ? add(out, graph, deps, ndeps, data, p, move, call)
-               : res;
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (p.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+        p.type == CU_GRAPH_NODE_TYPE_MEM_FREE) {
+        CUdeviceptr dptr = 0;
+        res = add_mem(out, graph, deps, ndeps, data, &p, call, &dptr);
+        if (res == CUDA_SUCCESS && p.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
+            params->alloc.dptr = dptr; // "out: address of the allocation"
+        }
+        return res;
+    }
+    return add(out, graph, deps, ndeps, data, p, move, call);
 }
 
 CUDA_MOCK_API CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -538,6 +750,22 @@ CUDA_MOCK_API CUresult cuGraphNodeSetParams(CUgraphNode hNode,
     return res == CUDA_SUCCESS ? set(hNode, p, "cuGraphNodeSetParams") : res;
 }
 
+// The parameters of memory nodes (no setters: they cannot change).
+
+CUDA_MOCK_API CUresult cuGraphMemAllocNodeGetParams(
+    CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out) {
+    CUDA_MOCK_ENTER(cuGraphMemAllocNodeGetParams);
+    return get(hNode, CU_GRAPH_NODE_TYPE_MEM_ALLOC, params_out,
+               sizeof(*params_out), "cuGraphMemAllocNodeGetParams");
+}
+
+CUDA_MOCK_API CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode,
+                                                   CUdeviceptr *dptr_out) {
+    CUDA_MOCK_ENTER(cuGraphMemFreeNodeGetParams);
+    return get(hNode, CU_GRAPH_NODE_TYPE_MEM_FREE, dptr_out, sizeof(*dptr_out),
+               "cuGraphMemFreeNodeGetParams");
+}
+
 // ---------------------------------------------------------------------------
 // The kinds the emulation refuses
 
@@ -577,7 +805,6 @@ static CUresult no_such_node(CUgraphNode h, const void *params,
 
 #define NO_KERNELS "no kernels run on the emulated devices"
 #define NO_SEMAPHORES "no external semaphores can be imported here"
-#define NO_GRAPH_MEMORY "graph memory nodes are not emulated"
 #define NO_MEM_OPS "the emulated devices have no stream memory operations"
 
 // The adding function of a refused kind, and a getter or setter of one.
@@ -644,22 +871,6 @@ REFUSED_ADD(cuGraphAddBatchMemOpNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *,
 NO_SUCH_NODE(cuGraphBatchMemOpNodeGetParams, CUDA_BATCH_MEM_OP_NODE_PARAMS *)
 NO_SUCH_NODE(cuGraphBatchMemOpNodeSetParams,
              const CUDA_BATCH_MEM_OP_NODE_PARAMS *)
-REFUSED_ADD(cuGraphAddMemAllocNode, CUDA_MEM_ALLOC_NODE_PARAMS *,
-            NO_GRAPH_MEMORY)
-NO_SUCH_NODE(cuGraphMemAllocNodeGetParams, CUDA_MEM_ALLOC_NODE_PARAMS *)
-
-CUDA_MOCK_API CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
-                                             CUgraph hGraph,
-                                             const CUgraphNode *dependencies,
-                                             size_t numDependencies,
-                                             CUdeviceptr dptr) {
-    CUDA_MOCK_ENTER(cuGraphAddMemFreeNode);
-    (void)dependencies, (void)numDependencies;
-    return refuse_add(phGraphNode, hGraph, &dptr, "cuGraphAddMemFreeNode",
-                      NO_GRAPH_MEMORY);
-}
-
-NO_SUCH_NODE(cuGraphMemFreeNodeGetParams, CUdeviceptr *)
 
 CUDA_MOCK_API CUresult cuGraphConditionalHandleCreate(
     CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx,

@@ -838,6 +838,9 @@ typedef enum cuda_mock_object_kind_t {
 #define CUDA_MOCK_POOL_MEMORY 0x80000000u // from a memory pool
 #define CUDA_MOCK_HOST_REGISTERED                                              \
     0x40000000u // a registration (cuda_mock_host.c)
+// The reservation of a graph allocation node (cuda_mock_graph_mem.c): owner
+// is its record; only the graph memory hook frees it.
+#define CUDA_MOCK_GRAPH_MEMORY 0x20000000u
 
 // ---------------------------------------------------------------------------
 // Entering an entry point (cuda_mock_driver.c)
@@ -1116,6 +1119,7 @@ typedef enum cuda_mock_op_kind_t {
     CUDA_MOCK_OP_FREE,     // cuMemFreeAsync
     CUDA_MOCK_OP_PREFETCH, // cuMemPrefetchAsync (moves nothing)
     CUDA_MOCK_OP_GRAPH,    // cuGraphLaunch: the nodes' operations
+    CUDA_MOCK_OP_GMEM,     // a graph allocation begins or ends (fn(mem, what))
 } cuda_mock_op_kind_t;
 
 typedef struct cuda_mock_op_t {
@@ -1164,6 +1168,11 @@ typedef struct cuda_mock_op_t {
         struct {
             CUgraphExec exec;
         } graph;
+        struct {
+            void (*fn)(void *mem, unsigned what);
+            void *mem;
+            unsigned what;
+        } gmem;
     } u;
 } cuda_mock_op_t;
 
@@ -1251,6 +1260,11 @@ static inline CUresult cuda_mock_order_unsafe(const char *call) {
 // invalidated, while the stream captures.
 CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
                                            const char *call);
+// A stream-ordered allocation or free on `s`, taken by stream capture when
+// the stream captures (*captured; cuda_mock_capture_mem_locked).
+CUresult cuda_mock_order_capture_mem(const cuda_mock_stream_ref_t *s,
+                                     int device, size_t size, CUdeviceptr *dptr,
+                                     bool *captured, const char *call);
 // Runs fn(data) on the driver thread, in no stream (user object
 // destructors).
 CUresult cuda_mock_order_internal(CUhostFn fn, void *data, const char *call);
@@ -1281,6 +1295,13 @@ CUresult cuda_mock_capture_ctx_sync_locked(const cuda_mock_ctx_t *ctx,
 CUresult cuda_mock_capture_unsafe_locked(const char *call);
 CUresult cuda_mock_capture_refuse_locked(const cuda_mock_stream_ref_t *s,
                                          const char *call);
+// A stream-ordered allocation (`size` > 0 bytes of `device`, the address to
+// *dptr) or free (of *dptr, `size` 0) on stream `s`: *captured when the
+// stream captures, as a memory node of the capture's graph.
+CUresult cuda_mock_capture_mem_locked(const cuda_mock_stream_ref_t *s,
+                                      int device, size_t size,
+                                      CUdeviceptr *dptr, bool *captured,
+                                      const char *call);
 // Whether the capture of this id is going on.
 bool cuda_mock_capture_live(unsigned long long id);
 void cuda_mock_capture_invalidate_locked(struct cuda_mock_capture_t *c);
@@ -1410,6 +1431,15 @@ int cuda_mock_device_limit(CUdevice_attribute attrib);
 // Frees device or managed memory at its base `p`, as cuMemFree_v2 does
 // (pool memory settles its pool's accounts).
 CUresult cuda_mock_mem_free_device(const void *p, const char *call);
+
+// Graph memory (CUDA_MOCK_GRAPH_MEMORY): the hook that cuMemFree_v2 and
+// cuMemFreeAsync call for it, set by the graph files when they make the
+// first allocation node (NULL before: no such memory exists). With `op`
+// NULL it frees now (cuMemFree_v2, after the device's queued work); else it
+// fills *op, to be run in stream order (cuMemFreeAsync).
+typedef CUresult (*cuda_mock_graph_mem_free_fn)(
+    const umf_mock_alloc_info_t *info, cuda_mock_op_t *op, const char *call);
+extern _Atomic(cuda_mock_graph_mem_free_fn) cuda_mock_graph_mem_free;
 
 // Memory of a pool was freed (`info`: what umf_mock_free said of it).
 void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info);

@@ -60,12 +60,15 @@ CUDA_MOCK_API CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle,
         return CUDA_ERROR_INVALID_VALUE;
     }
     if (info.kind != UMF_MOCK_KIND_DEVICE ||
-        (info.user_flags & CUDA_MOCK_POOL_MEMORY) != 0) {
+        (info.user_flags & (CUDA_MOCK_POOL_MEMORY | CUDA_MOCK_GRAPH_MEMORY)) !=
+            0) {
         UMF_MOCK_LOG_ERROR("cuIpcGetMemHandle(%p): %s memory cannot be "
                            "exported, only memory from cuMemAlloc",
                            p,
                            info.kind == UMF_MOCK_KIND_HOST     ? "pinned host"
                            : info.kind == UMF_MOCK_KIND_SHARED ? "managed"
+                           : (info.user_flags & CUDA_MOCK_GRAPH_MEMORY) != 0
+                               ? "graph (allocation node)"
                            : info.kind == UMF_MOCK_KIND_DEVICE
                                ? "stream-ordered (memory pool)"
                            : info.kind == UMF_MOCK_KIND_MAPPED ? "VMM"

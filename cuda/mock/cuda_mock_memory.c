@@ -177,7 +177,24 @@ static CUresult free_kind(const void *p, unsigned kinds, const char *call) {
     return cuda_mock_result_of(status);
 }
 
+_Atomic(cuda_mock_graph_mem_free_fn) cuda_mock_graph_mem_free;
+
 CUresult cuda_mock_mem_free_device(const void *p, const char *call) {
+    // Graph memory stays reserved for its node: its hook ends the
+    // allocation instead (a lookup only once graph memory was ever made).
+    cuda_mock_graph_mem_free_fn gmem =
+        atomic_load_explicit(&cuda_mock_graph_mem_free, memory_order_acquire);
+    umf_mock_alloc_info_t info;
+    if (gmem != NULL && umf_mock_lookup(p, &info) == UMF_MOCK_OK &&
+        (info.user_flags & CUDA_MOCK_GRAPH_MEMORY) != 0 &&
+        info.kind == UMF_MOCK_KIND_DEVICE) {
+        if (info.base != p) {
+            UMF_MOCK_LOG_ERROR("%s(%p): inside an allocation, not its start",
+                               call, p);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        return gmem(&info, NULL, call);
+    }
     return free_kind(p, UMF_MOCK_KIND_DEVICE | UMF_MOCK_KIND_SHARED, call);
 }
 
@@ -373,8 +390,9 @@ static attr_answer_t attr_get(const umf_mock_alloc_info_t *info,
     bool mapped = info->kind == UMF_MOCK_KIND_MAPPED;
     switch (attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
-        // Stream-ordered and VMM memory belong to no context.
-        if (pool_memory(info) || mapped) {
+        // Stream-ordered, graph and VMM memory belong to no context.
+        if (pool_memory(info) || mapped ||
+            (info->user_flags & CUDA_MOCK_GRAPH_MEMORY) != 0) {
             return ATTR_NO_VALUE;
         }
         put_ptr(data, (const void *)info->owner);

@@ -557,19 +557,23 @@ void cuda_mock_pool_freed(const umf_mock_alloc_info_t *info) {
     state_unref(s);
 }
 
-// Stream-ordered allocation cannot be captured here (no graph memory
-// nodes): refused on a capturing stream.
-static CUresult stream_of(CUstream stream, const char *call,
-                          cuda_mock_stream_ref_t *s) {
-    CUresult res = cuda_mock_stream_get(stream, call, s);
-    return res == CUDA_SUCCESS ? cuda_mock_order_refuse_in_capture(s, call)
-                               : res;
+// On a capturing stream, an allocation is a memory allocation node of the
+// capture's graph (cuda_mock_capture.c): *captured, with its address.
+static CUresult capture_alloc(const cuda_mock_stream_ref_t *st,
+                              const pool_state_t *s, CUdeviceptr *dptr,
+                              size_t size, bool *captured, const char *call) {
+    *captured = false;
+    if (dptr == NULL || size == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_order_capture_mem(st, s->device, size, dptr, captured,
+                                       call);
 }
 
 static CUresult alloc_async(CUdeviceptr *dptr, size_t size, CUstream stream,
                             const char *call) {
     cuda_mock_stream_ref_t st;
-    CUresult res = stream_of(stream, call, &st);
+    CUresult res = cuda_mock_stream_get(stream, call, &st);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -578,7 +582,11 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t size, CUstream stream,
     if (s == NULL) {
         return CUDA_ERROR_INVALID_VALUE; // destroyed meanwhile
     }
-    return alloc_from(s, dptr, size, stream, call);
+    bool captured;
+    res = capture_alloc(&st, s, dptr, size, &captured, call);
+    return res != CUDA_SUCCESS || captured
+               ? res
+               : alloc_from(s, dptr, size, stream, call);
 }
 
 CUDA_MOCK_API CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
@@ -597,7 +605,7 @@ static CUresult alloc_from_pool(CUdeviceptr *dptr, size_t size,
                                 CUmemoryPool pool, CUstream stream,
                                 const char *call) {
     cuda_mock_stream_ref_t st;
-    CUresult res = stream_of(stream, call, &st);
+    CUresult res = cuda_mock_stream_get(stream, call, &st);
     if (res != CUDA_SUCCESS) {
         return res;
     }
@@ -609,7 +617,11 @@ static CUresult alloc_from_pool(CUdeviceptr *dptr, size_t size,
                            (void *)pool);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return alloc_from(s, dptr, size, stream, call);
+    bool captured;
+    res = capture_alloc(&st, s, dptr, size, &captured, call);
+    return res != CUDA_SUCCESS || captured
+               ? res
+               : alloc_from(s, dptr, size, stream, call);
 }
 
 CUDA_MOCK_API CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr,
@@ -637,8 +649,24 @@ static CUresult free_async(CUdeviceptr dptr, CUstream stream,
     if (res != CUDA_SUCCESS) {
         return res;
     }
+    // On a capturing stream: a free node of the capture's graph.
+    bool captured;
+    res = cuda_mock_order_capture_mem(&s, -1, 0, &dptr, &captured, call);
+    if (res != CUDA_SUCCESS || captured) {
+        return res;
+    }
     const void *p = (const void *)(uintptr_t)dptr;
     umf_mock_alloc_info_t info;
+    cuda_mock_graph_mem_free_fn gmem =
+        atomic_load_explicit(&cuda_mock_graph_mem_free, memory_order_acquire);
+    if (gmem != NULL && umf_mock_lookup(p, &info) == UMF_MOCK_OK &&
+        (info.user_flags & CUDA_MOCK_GRAPH_MEMORY) != 0 && info.base == p) {
+        // A graph allocation: ended in stream order (its hook checks and
+        // makes the operation).
+        cuda_mock_op_t op = {.kind = CUDA_MOCK_OP_EMPTY, .call = call};
+        res = gmem(&info, &op, call);
+        return res == CUDA_SUCCESS ? cuda_mock_order_submit(&s, &op) : res;
+    }
     if (umf_mock_lookup(p, &info) != UMF_MOCK_OK ||
         (info.user_flags & CUDA_MOCK_POOL_MEMORY) == 0 ||
         info.kind != UMF_MOCK_KIND_DEVICE) {

@@ -498,6 +498,11 @@ CUresult cuda_mock_op_run(const cuda_mock_op_t *op) {
         return CUDA_SUCCESS;
     case CUDA_MOCK_OP_GRAPH:
         return cuda_mock_exec_walk(op->u.graph.exec, run_graph_op, NULL);
+    case CUDA_MOCK_OP_GMEM:
+        // The graph memory's own bookkeeping (its function, so that this
+        // file knows nothing of it).
+        op->u.gmem.fn(op->u.gmem.mem, op->u.gmem.what);
+        return CUDA_SUCCESS;
     }
     return CUDA_ERROR_INVALID_VALUE;
 }
@@ -1022,6 +1027,20 @@ CUresult cuda_mock_order_refuse_in_capture(const cuda_mock_stream_ref_t *s,
     }
     pthread_mutex_lock(&cuda_mock_order_lock);
     CUresult res = cuda_mock_capture_refuse_locked(s, call);
+    pthread_mutex_unlock(&cuda_mock_order_lock);
+    return res;
+}
+
+CUresult cuda_mock_order_capture_mem(const cuda_mock_stream_ref_t *s,
+                                     int device, size_t size, CUdeviceptr *dptr,
+                                     bool *captured, const char *call) {
+    *captured = false;
+    if (cuda_mock_order_idle()) {
+        return CUDA_SUCCESS; // no capture goes on
+    }
+    pthread_mutex_lock(&cuda_mock_order_lock);
+    CUresult res =
+        cuda_mock_capture_mem_locked(s, device, size, dptr, captured, call);
     pthread_mutex_unlock(&cuda_mock_order_lock);
     return res;
 }

@@ -459,11 +459,6 @@ TEST_F(CudaCaptureEmulated, WhatCannotBeCaptured) {
              return cuStreamAddCallback(
                  s, [](CUstream, CUresult, void *) {}, nullptr, 0);
          }},
-        {"a stream-ordered allocation",
-         [&] {
-             CUdeviceptr p;
-             return cu->cuMemAllocAsync(&p, 64, s);
-         }},
     };
     for (auto &c : cases) {
         CU_ASSERT_OK(

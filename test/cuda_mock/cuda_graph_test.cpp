@@ -746,7 +746,7 @@ TEST_F(CudaGraph, GraphMemoryAttributesAndDotPrint) {
     cuuint64_t v = 99;
     CU_ASSERT_OK(cuDeviceGetGraphMemAttribute(
         dev, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &v));
-    EXPECT_EQ(v, 0u) << "no graph allocates memory here";
+    EXPECT_EQ(v, 0u) << "no graph of this test allocates memory";
     CU_ASSERT_OK(cuDeviceGraphMemTrim(dev));
     v = 0;
     CU_EXPECT_OK(
@@ -825,18 +825,19 @@ TEST_F(CudaGraphEmulated, KernelAndOtherUnemulatedNodesAreRefused) {
     CUgraphNodeParams p = {};
     for (CUgraphNodeType t :
          {CU_GRAPH_NODE_TYPE_KERNEL, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL,
-          CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, CU_GRAPH_NODE_TYPE_MEM_ALLOC,
-          CU_GRAPH_NODE_TYPE_MEM_FREE, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP,
+          CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP,
           CU_GRAPH_NODE_TYPE_CONDITIONAL}) {
         p.type = t;
         EXPECT_EQ(cuGraphAddNode_v2(&node, g, nullptr, nullptr, 0, &p),
                   CUDA_ERROR_NOT_SUPPORTED)
             << "type " << t;
     }
+    // Memory nodes are emulated (cuda_graph_mem_test.cpp): zeroed
+    // parameters name no pinned device memory.
     auto alloc_node = reinterpret_cast<decltype(&::cuGraphAddMemAllocNode)>(
         cuda_test_driver_symbol("cuGraphAddMemAllocNode"));
     CUDA_MEM_ALLOC_NODE_PARAMS ap = {};
-    EXPECT_EQ(alloc_node(&node, g, nullptr, 0, &ap), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(alloc_node(&node, g, nullptr, 0, &ap), CUDA_ERROR_INVALID_VALUE);
     auto cond = reinterpret_cast<decltype(&::cuGraphConditionalHandleCreate)>(
         cuda_test_driver_symbol("cuGraphConditionalHandleCreate"));
     // A conditional handle is made (only setting it needs a kernel), one of
