@@ -43,7 +43,7 @@ CUDA_MOCK_API CUresult cuFuncSetAttribute(CUfunction hfunc,
                                           CUfunction_attribute attrib,
                                           int value) {
     CUDA_MOCK_ENTER(cuFuncSetAttribute);
-    if ((unsigned)attrib >= CU_FUNC_ATTRIBUTE_MAX) {
+    if (!cuda_mock_func_attribute_settable(attrib)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_function(__func__, hfunc);
@@ -85,12 +85,14 @@ CUDA_MOCK_API CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
     return no_function(__func__, hfunc);
 }
 
-// paramSize is optional.
+// paramSize is optional. cuda.h lists CUDA_ERROR_INVALID_VALUE as its one
+// error, as for cuFuncGetName: a NULL function is that; any other handle is
+// one that cannot exist here.
 CUDA_MOCK_API CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex,
                                           size_t *paramOffset,
                                           size_t *paramSize) {
     CUDA_MOCK_ENTER(cuFuncGetParamInfo);
-    if (paramOffset == NULL) {
+    if (paramOffset == NULL || func == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_function_value(__func__, func);
@@ -211,24 +213,36 @@ CUDA_MOCK_API CUresult cuLaunchKernel_ptsz(
     return launch(f, kernelParams, extra, __func__);
 }
 
+// cuLaunchKernelEx: "CUDA_ERROR_INVALID_VALUE will be returned if extra is
+// used for a cooperative kernel" (CU_LAUNCH_ATTRIBUTE_COOPERATIVE set).
+static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f,
+                          void **params, void **extra, const char *call) {
+    if (config == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    for (unsigned i = 0;
+         extra != NULL && config->attrs != NULL && i < config->numAttrs; i++) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
+            a->value.cooperative != 0) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    return launch(f, params, extra, call);
+}
+
 CUDA_MOCK_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
                                         CUfunction f, void **kernelParams,
                                         void **extra) {
     CUDA_MOCK_ENTER(cuLaunchKernelEx);
-    if (config == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return launch(f, kernelParams, extra, __func__);
+    return launch_ex(config, f, kernelParams, extra, __func__);
 }
 
 CUDA_MOCK_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config,
                                              CUfunction f, void **kernelParams,
                                              void **extra) {
     CUDA_MOCK_ENTER(cuLaunchKernelEx_ptsz);
-    if (config == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return launch(f, kernelParams, extra, __func__);
+    return launch_ex(config, f, kernelParams, extra, __func__);
 }
 
 CUDA_MOCK_API CUresult cuLaunchCooperativeKernel(

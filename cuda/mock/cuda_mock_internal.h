@@ -931,6 +931,31 @@ CUresult cuda_mock_refuse(const char *call, const char *why);
 CUresult cuda_mock_refuse_handle(const char *call, const char *kind,
                                  uintptr_t handle, const char *why);
 
+// Whether cuFuncSetAttribute and cuKernelSetAttribute may set `attrib`:
+// those cuda.h lists as "Supported attributes"; "Attempting to set a value
+// on a read-only attribute will result in an error (CUDA_ERROR_INVALID_VALUE)".
+static inline bool cuda_mock_func_attribute_settable(CUfunction_attribute a) {
+    switch (a) {
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// cuModuleGetGlobal and cuLibraryGetGlobal/GetManaged: "One of the
+// parameters dptr or bytes (not both) can be NULL".
+static inline bool cuda_mock_global_outputs_ok(const void *dptr,
+                                               const void *bytes) {
+    return dptr != NULL || bytes != NULL;
+}
+
 // ---------------------------------------------------------------------------
 // Contexts (cuda_mock_context.c)
 

@@ -112,11 +112,11 @@ CUDA_MOCK_API CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
     return no_library(__func__, library);
 }
 
-// dptr and bytes are optional.
+// dptr or bytes (not both) may be NULL.
 CUDA_MOCK_API CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
                                           CUlibrary library, const char *name) {
     CUDA_MOCK_ENTER(cuLibraryGetGlobal);
-    if (name == NULL) {
+    if (name == NULL || !cuda_mock_global_outputs_ok(dptr, bytes)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_library(__func__, library);
@@ -126,7 +126,7 @@ CUDA_MOCK_API CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes,
                                            CUlibrary library,
                                            const char *name) {
     CUDA_MOCK_ENTER(cuLibraryGetManaged);
-    if (name == NULL) {
+    if (name == NULL || !cuda_mock_global_outputs_ok(dptr, bytes)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_library(__func__, library);
@@ -176,7 +176,7 @@ CUDA_MOCK_API CUresult cuKernelSetAttribute(CUfunction_attribute attrib,
                                             int val, CUkernel kernel,
                                             CUdevice dev) {
     CUDA_MOCK_ENTER(cuKernelSetAttribute);
-    if ((unsigned)attrib >= CU_FUNC_ATTRIBUTE_MAX) {
+    if (!cuda_mock_func_attribute_settable(attrib)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
@@ -204,12 +204,13 @@ CUDA_MOCK_API CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
     return no_kernel(__func__, hfunc);
 }
 
-// paramSize is optional.
+// paramSize is optional. cuda.h lists CUDA_ERROR_INVALID_VALUE as its one
+// error, as for cuKernelGetName: a NULL kernel is that.
 CUDA_MOCK_API CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
                                             size_t *paramOffset,
                                             size_t *paramSize) {
     CUDA_MOCK_ENTER(cuKernelGetParamInfo);
-    if (paramOffset == NULL) {
+    if (paramOffset == NULL || kernel == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_kernel_value(__func__, kernel);

@@ -131,11 +131,11 @@ CUDA_MOCK_API CUresult cuModuleEnumerateFunctions(CUfunction *functions,
     return no_module(__func__, mod);
 }
 
-// Both out-pointers are optional.
+// dptr or bytes (not both) may be NULL.
 CUDA_MOCK_API CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes,
                                             CUmodule hmod, const char *name) {
     CUDA_MOCK_ENTER(cuModuleGetGlobal_v2);
-    if (name == NULL) {
+    if (name == NULL || !cuda_mock_global_outputs_ok(dptr, bytes)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     return no_module_value(__func__, hmod);

@@ -31,6 +31,18 @@ inline void PrintTo(CUresult r, std::ostream *os) {
 #define CU_ASSERT_OK(call) ASSERT_EQ((call), CUDA_SUCCESS)
 #define CU_EXPECT_OK(call) EXPECT_EQ((call), CUDA_SUCCESS)
 
+// An entry point beyond the harness's table, by the name cuda.h maps `name`
+// to (cuModuleGetGlobal is cuModuleGetGlobal_v2), with that type; one that
+// is not exported is a test failure (and NULL).
+template <typename F> F cuda_test_sym(const char *name) {
+    F fn = reinterpret_cast<F>(cuda_test_driver_symbol(name));
+    EXPECT_NE(fn, nullptr) << name << " is not exported";
+    return fn;
+}
+#define CU_STR_(x) #x
+#define CU_STR(x) CU_STR_(x)
+#define CU_SYM(name) cuda_test_sym<decltype(&::name)>(CU_STR(name))
+
 // In a child role (UMF_TEST_CHILD): a driver call that must succeed, else
 // the role ends with status 1 (CHILD_ASSERT, test_child.h).
 #define CHILD_CU(call) CHILD_ASSERT((call) == CUDA_SUCCESS)

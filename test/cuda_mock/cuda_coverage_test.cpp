@@ -28,17 +28,6 @@
 
 namespace {
 
-// An entry point beyond the harness's table, by the name cuda.h maps `name`
-// to (cuMemcpyBatchAsync is cuMemcpyBatchAsync_v2), with that type.
-template <typename F> F sym(const char *name) {
-    F fn = reinterpret_cast<F>(cuda_test_driver_symbol(name));
-    EXPECT_NE(fn, nullptr) << name;
-    return fn;
-}
-#define CU_STR_(x) #x
-#define CU_STR(x) CU_STR_(x)
-#define CU_SYM(name) sym<decltype(&::name)>(CU_STR(name))
-
 class CudaCoverage : public CudaCtxTest {
   protected:
     int count = 0;
