@@ -13,6 +13,13 @@
 // A primary context keeps its handle for the life of the process; it is
 // usable while retained.
 //
+// A green context (cuGreenCtxCreate, cuda_mock_green.c) takes a created
+// context's slot: it retains its device's primary context for its life and
+// shares that context's memory (allocations made while it is current belong
+// to the primary context, as on a real driver, where the converted context
+// "is a normal primary context but with the resources of the green
+// context"); its streams, events and other objects are its own.
+//
 // Creating, destroying, retaining and releasing take one mutex (they are
 // rare); finding the calling thread's current context, which every memory
 // call does, reads thread-local storage and one atomic.
@@ -49,6 +56,11 @@ struct CUctx_st {
         struct CUctx_st *ctx;
         uint32_t gen;
     } peers[CUDA_MOCK_MAX_PEERS];
+    // A green context's primary context and green handle; NULL for others.
+    // Set before the context goes live, kept after its teardown (its
+    // objects' hooks read it), reset when the slot is reused.
+    _Atomic(struct CUctx_st *) green_of;
+    _Atomic(CUgreenCtx) green;
 };
 
 // A thread's reference to a context: the generation tells whether the
@@ -474,6 +486,28 @@ static CUresult check_affinity(const CUexecAffinityParam *params, int count,
     return CUDA_SUCCESS;
 }
 
+// A free slot for a created or green context, of `dev` with `flags`
+// (under `lock`); NULL when all are in use.
+static struct CUctx_st *claim_slot(CUdevice dev, unsigned flags,
+                                   const char *call) {
+    // Round robin, so that a destroyed context's slot is reused late.
+    for (unsigned i = 0; i < CUDA_MOCK_MAX_CONTEXTS; i++) {
+        struct CUctx_st *c =
+            &user_ctx[(user_cursor + i) % CUDA_MOCK_MAX_CONTEXTS];
+        if (atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_FREE) {
+            user_cursor = (user_cursor + i + 1) % CUDA_MOCK_MAX_CONTEXTS;
+            atomic_store_explicit(&c->device, dev, memory_order_relaxed);
+            atomic_store_explicit(&c->flags, flags, memory_order_relaxed);
+            atomic_store_explicit(&c->green_of, NULL, memory_order_relaxed);
+            atomic_store_explicit(&c->green, NULL, memory_order_relaxed);
+            return c;
+        }
+    }
+    UMF_MOCK_LOG_ERROR("%s: all %d contexts are in use", call,
+                       CUDA_MOCK_MAX_CONTEXTS);
+    return NULL;
+}
+
 static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
                            const char *call) {
     if (pctx == NULL) {
@@ -485,25 +519,12 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
         return res;
     }
 
-    struct CUctx_st *ctx = NULL;
     pthread_mutex_lock(&lock);
-    // Round robin, so that a destroyed context's slot is reused late.
-    for (unsigned i = 0; i < CUDA_MOCK_MAX_CONTEXTS && ctx == NULL; i++) {
-        struct CUctx_st *c =
-            &user_ctx[(user_cursor + i) % CUDA_MOCK_MAX_CONTEXTS];
-        if (atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_FREE) {
-            ctx = c;
-            user_cursor = (user_cursor + i + 1) % CUDA_MOCK_MAX_CONTEXTS;
-        }
-    }
+    struct CUctx_st *ctx = claim_slot(dev, flags, call);
     if (ctx == NULL) {
         pthread_mutex_unlock(&lock);
-        UMF_MOCK_LOG_ERROR("%s: all %d contexts are in use", call,
-                           CUDA_MOCK_MAX_CONTEXTS);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    atomic_store_explicit(&ctx->device, dev, memory_order_relaxed);
-    atomic_store_explicit(&ctx->flags, flags, memory_order_relaxed);
     res = bring_up(ctx, call);
     if (res == CUDA_SUCCESS) {
         res = push(ref_of(ctx));
@@ -579,6 +600,12 @@ static CUresult ctx_destroy(CUcontext ctx, const char *call) {
                            call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
+    if (cuda_mock_ctx_green(c) != NULL) {
+        UMF_MOCK_LOG_ERROR("%s(%p): the context of a green context goes with "
+                           "cuGreenCtxDestroy, not cuCtxDestroy",
+                           call, (void *)ctx);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
     // Its queued work first, outside the lock (host functions may run).
     cuda_mock_order_ctx_drain(c);
     pthread_mutex_lock(&lock);
@@ -607,6 +634,81 @@ CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
 CUDA_MOCK_API CUresult cuCtxDestroy(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxDestroy);
     return ctx_destroy(ctx, "cuCtxDestroy");
+}
+
+// ---------------------------------------------------------------------------
+// Green contexts' contexts (the API is cuda_mock_green.c's)
+
+CUgreenCtx cuda_mock_ctx_green(const cuda_mock_ctx_t *ctx) {
+    return atomic_load_explicit(&ctx->green, memory_order_relaxed);
+}
+
+cuda_mock_ctx_t *cuda_mock_ctx_base(const cuda_mock_ctx_t *ctx) {
+    struct CUctx_st *p =
+        atomic_load_explicit(&ctx->green_of, memory_order_relaxed);
+    return p != NULL ? p : (cuda_mock_ctx_t *)ctx;
+}
+
+bool cuda_mock_ctx_ref_within(cuda_mock_ctx_ref_t ref,
+                              const cuda_mock_ctx_t *ctx) {
+    if (!cuda_mock_ctx_ref_alive(ref)) {
+        return false;
+    }
+    return ref.ctx == ctx ||
+           (ctx->primary && atomic_load_explicit(&ref.ctx->green_of,
+                                                 memory_order_relaxed) == ctx);
+}
+
+CUresult cuda_mock_ctx_green_create(CUdevice dev, CUgreenCtx green,
+                                    const char *call, cuda_mock_ctx_t **out) {
+    struct CUctx_st *primary = &primary_ctx[dev];
+    CUresult res = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
+    // "This API will retain the primary context on device dev."
+    if (!primary_active(primary)) {
+        res = bring_up(primary, call);
+    }
+    if (res != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&lock);
+        return res;
+    }
+    primary->retains++;
+    struct CUctx_st *ctx = claim_slot(
+        dev, atomic_load_explicit(&primary->flags, memory_order_relaxed), call);
+    res = ctx != NULL ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(&ctx->green_of, primary, memory_order_relaxed);
+        atomic_store_explicit(&ctx->green, green, memory_order_relaxed);
+        res = bring_up(ctx, call);
+    }
+    if (res != CUDA_SUCCESS && --primary->retains == 0) {
+        teardown(primary);
+    }
+    pthread_mutex_unlock(&lock);
+    if (res == CUDA_SUCCESS) {
+        *out = ctx;
+    }
+    return res;
+}
+
+CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_t *ctx, const char *call) {
+    // Its queued work first, outside the lock (host functions may run).
+    cuda_mock_order_ctx_drain(ctx);
+    pthread_mutex_lock(&lock);
+    if (atomic_load_explicit(&ctx->state, memory_order_relaxed) != CTX_LIVE) {
+        pthread_mutex_unlock(&lock);
+        UMF_MOCK_LOG_ERROR("%s: the green context was destroyed", call);
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
+    ctx_ref_t top = tls_top;
+    if (top.ctx == ctx &&
+        top.gen == atomic_load_explicit(&ctx->gen, memory_order_relaxed)) {
+        (void)pop();
+    }
+    teardown(ctx);
+    pthread_mutex_unlock(&lock);
+    // "releasing the primary context of the device".
+    return primary_release(cuda_mock_ctx_device(ctx), call);
 }
 
 // ---------------------------------------------------------------------------

@@ -13,22 +13,20 @@
 // structure's internal bytes name the device, the SMs and the split) and
 // refuses anything else as an invalid value.
 //
-// Green contexts themselves are refused (CUDA_ERROR_NOT_SUPPORTED after the
-// argument checks): a context whose streams and events are confined to a
-// set of SMs is not emulated, so no green context can exist
-// (CUDA_ERROR_INVALID_HANDLE). cuStreamGetGreenCtx answers NULL: no stream
-// belongs to a green context.
+// A green context holds the SMs of its descriptor and a context of the
+// core (cuda_mock_context.c): a created context's slot that retains the
+// device's primary context and shares its memory, is not made current by
+// cuGreenCtxCreate, and is what cuCtxFromGreenCtx answers. Its streams,
+// events and default stream are that context's, so every call that takes a
+// CUcontext or a stream works on it; cuCtxGetDevResource and
+// cuGreenCtxGetDevResource report its SMs. The SMs are bookkeeping only:
+// the emulated devices run no kernels, so nothing is confined to them.
 
 #include "cuda_mock_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-// Refusals check what they can and ignore the rest.
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-
-#define WHY "green contexts are not emulated"
 
 // ---- SM resources ----------------------------------------------------------
 
@@ -115,9 +113,7 @@ static CUresult resource_read(const char *call, const CUdevResource *r,
     return CUDA_SUCCESS;
 }
 
-static CUresult no_green_ctx(const char *call, CUgreenCtx g) {
-    return cuda_mock_refuse_handle(call, "green context", (uintptr_t)g, WHY);
-}
+static void green_resource(CUgreenCtx h, CUdevResource *r);
 
 static bool type_ok(CUdevResourceType type) {
     return type > CU_DEV_RESOURCE_TYPE_INVALID &&
@@ -154,8 +150,13 @@ CUDA_MOCK_API CUresult cuCtxGetDevResource(CUcontext hCtx,
     if (!type_ok(type)) {
         return CUDA_ERROR_INVALID_RESOURCE_TYPE;
     }
-    // A context that is not green has every SM of its device.
-    device_resource(cuda_mock_ctx_device(ctx), resource);
+    CUgreenCtx green = cuda_mock_ctx_green(ctx);
+    if (green != NULL) {
+        green_resource(green, resource);
+    } else {
+        // A context that is not green has every SM of its device.
+        device_resource(cuda_mock_ctx_device(ctx), resource);
+    }
     return CUDA_SUCCESS;
 }
 
@@ -307,11 +308,58 @@ CUDA_MOCK_API CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc,
     return CUDA_SUCCESS;
 }
 
+// ---- Green contexts --------------------------------------------------------
+
+typedef struct CUgreenCtx_st {
+    cuda_mock_slot_t slot;
+    cuda_mock_ctx_t *ctx; // its context (cuCtxFromGreenCtx); never freed
+    sm_set_t set;         // the descriptor's SMs
+    unsigned long long id;
+} green_t;
+
+static cuda_mock_table_t greens =
+    CUDA_MOCK_TABLE("green context", green_t, CUDA_MOCK_MAX_CONTEXTS,
+                    CUDA_MOCK_OBJECT_GREEN_CTX);
+
+// The live green context `h` names: CUDA_ERROR_CONTEXT_IS_DESTROYED for a
+// destroyed one, CUDA_ERROR_INVALID_CONTEXT for anything else (a CUcontext
+// included: cuda.h's INVALID_CONTEXT "if the green context passed to an API
+// call was not converted").
+static CUresult green_live(CUgreenCtx h, const char *call, green_t **out) {
+    green_t *g = cuda_mock_table_get(&greens, h);
+    if (g != NULL) {
+        *out = g;
+        return CUDA_SUCCESS;
+    }
+    if (h != NULL && cuda_mock_table_holds(&greens, h)) {
+        UMF_MOCK_LOG_ERROR("%s: green context %p was destroyed", call,
+                           (void *)h);
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
+    UMF_MOCK_LOG_ERROR("%s: %p is not a green context of this driver", call,
+                       (void *)h);
+    return CUDA_ERROR_INVALID_CONTEXT;
+}
+
+// A green context's SMs, as a resource that may be split again.
+static void green_resource(CUgreenCtx h, CUdevResource *r) {
+    const green_t *g = (const green_t *)h;
+    sm_set_t set = g->set;
+    set.split = 0;
+    resource_write(r, &set, SM_GROUP_MIN, SM_FINE_ALIGN);
+}
+
 CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
                                         CUdevResourceDesc desc, CUdevice dev,
                                         unsigned int flags) {
     CUDA_MOCK_ENTER(cuGreenCtxCreate);
-    if (phCtx == NULL || flags != CU_GREEN_CTX_DEFAULT_STREAM) {
+    if (phCtx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (flags != CU_GREEN_CTX_DEFAULT_STREAM) {
+        UMF_MOCK_LOG_ERROR("%s: flags 0x%x: CU_GREEN_CTX_DEFAULT_STREAM is "
+                           "required, and the only flag",
+                           __func__, flags);
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
@@ -328,12 +376,38 @@ CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
                            __func__, set.device, (int)dev);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return cuda_mock_refuse(__func__, WHY);
+    green_t *g = NULL;
+    CUresult res = cuda_mock_table_alloc(&greens, (void **)&g);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    static _Atomic unsigned long long next_id = 1;
+    g->set = set;
+    g->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+    res = cuda_mock_ctx_green_create(dev, g, __func__, &g->ctx);
+    if (res != CUDA_SUCCESS) {
+        (void)cuda_mock_table_free(&greens, g);
+        return res;
+    }
+    *phCtx = g;
+    return CUDA_SUCCESS;
 }
 
+// Its context goes, with the objects made in it but its streams (detached,
+// cuda_mock_stream.c); its memory is the primary context's and stays.
 CUDA_MOCK_API CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
     CUDA_MOCK_ENTER(cuGreenCtxDestroy);
-    return no_green_ctx(__func__, hCtx);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    res = cuda_mock_ctx_green_destroy(g->ctx, __func__);
+    if (res == CUDA_ERROR_CONTEXT_IS_DESTROYED) {
+        return res; // another thread's destroy won
+    }
+    (void)cuda_mock_table_free(&greens, g);
+    return res;
 }
 
 CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
@@ -341,7 +415,12 @@ CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
     if (pContext == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, hCtx);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    if (res == CUDA_SUCCESS) {
+        *pContext = g->ctx;
+    }
+    return res;
 }
 
 CUDA_MOCK_API CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx,
@@ -351,19 +430,42 @@ CUDA_MOCK_API CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx,
     if (resource == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, hCtx);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (!type_ok(type)) {
+        return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    }
+    green_resource(g, resource);
+    return CUDA_SUCCESS;
 }
 
+// As cuCtxRecordEvent on the green context's context: the event must be of
+// it or of its primary context, and captures the green context's work.
 CUDA_MOCK_API CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuGreenCtxRecordEvent);
-    return no_green_ctx(__func__, hCtx);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_event_record_ctx(g->ctx, hEvent, __func__)
+               : res;
 }
 
+// As cuCtxWaitEvent: the event may be of any context; the green context's
+// later work follows what it captured.
 CUDA_MOCK_API CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuGreenCtxWaitEvent);
-    return no_green_ctx(__func__, hCtx);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_order_event_sync(hEvent, true, __func__)
+               : res;
 }
 
+// In the green context whatever is current; CU_STREAM_NON_BLOCKING "must be
+// specified".
 CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
                                               CUgreenCtx greenCtx,
                                               unsigned int flags,
@@ -372,20 +474,53 @@ CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
     if (phStream == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, greenCtx);
+    green_t *g = NULL;
+    CUresult res = green_live(greenCtx, __func__, &g);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    if (flags != CU_STREAM_NON_BLOCKING) {
+        UMF_MOCK_LOG_ERROR("%s: flags 0x%x: CU_STREAM_NON_BLOCKING must be "
+                           "specified, and is the only flag",
+                           __func__, flags);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return cuda_mock_stream_create_in(g->ctx, phStream, flags, priority,
+                                      __func__);
 }
 
+// NULL: the current context's green context (CUDA_ERROR_INVALID_CONTEXT
+// when it is not one).
 CUDA_MOCK_API CUresult cuGreenCtxGetId(CUgreenCtx greenCtx,
                                        unsigned long long *greenCtxId) {
     CUDA_MOCK_ENTER(cuGreenCtxGetId);
     if (greenCtxId == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return no_green_ctx(__func__, greenCtx);
+    if (greenCtx == NULL) {
+        cuda_mock_ctx_t *ctx;
+        CUresult res = cuda_mock_ctx_current(&ctx);
+        if (res != CUDA_SUCCESS) {
+            return res;
+        }
+        greenCtx = cuda_mock_ctx_green(ctx);
+        if (greenCtx == NULL) {
+            UMF_MOCK_LOG_ERROR("%s: the current context is not a green "
+                               "context",
+                               __func__);
+            return CUDA_ERROR_INVALID_CONTEXT;
+        }
+    }
+    green_t *g = NULL;
+    CUresult res = green_live(greenCtx, __func__, &g);
+    if (res == CUDA_SUCCESS) {
+        *greenCtxId = g->id;
+    }
+    return res;
 }
 
-// Emulated: every stream (the default ones of a context too) belongs to a
-// context, none to a green context.
+// The green context a stream was made in; for the default streams the
+// current context's; NULL for a context that is not green.
 CUDA_MOCK_API CUresult cuStreamGetGreenCtx(CUstream hStream,
                                            CUgreenCtx *phCtx) {
     CUDA_MOCK_ENTER(cuStreamGetGreenCtx);
@@ -395,7 +530,7 @@ CUDA_MOCK_API CUresult cuStreamGetGreenCtx(CUstream hStream,
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_stream_resolve(hStream, __func__, &ctx);
     if (res == CUDA_SUCCESS) {
-        *phCtx = NULL;
+        *phCtx = cuda_mock_ctx_green(ctx);
     }
     return res;
 }
