@@ -585,6 +585,28 @@ CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v4");
 }
 
+// Destroys the created or green context `c` of generation `gen`, unless
+// another thread did (false):
+// its queued work first, outside the lock (host functions may run); popped
+// from the calling thread's stack when it is the current context there.
+static bool destroy_live(struct CUctx_st *c, uint32_t gen) {
+    cuda_mock_order_ctx_drain(c);
+    pthread_mutex_lock(&lock);
+    bool live =
+        atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_LIVE &&
+        atomic_load_explicit(&c->gen, memory_order_relaxed) == gen;
+    if (live) {
+        ctx_ref_t top = tls_top;
+        if (top.ctx == c &&
+            top.gen == atomic_load_explicit(&c->gen, memory_order_relaxed)) {
+            (void)pop();
+        }
+        teardown(c);
+    }
+    pthread_mutex_unlock(&lock);
+    return live;
+}
+
 static CUresult ctx_destroy(CUcontext ctx, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
@@ -606,22 +628,9 @@ static CUresult ctx_destroy(CUcontext ctx, const char *call) {
                            call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
-    // Its queued work first, outside the lock (host functions may run).
-    cuda_mock_order_ctx_drain(c);
-    pthread_mutex_lock(&lock);
-    if (atomic_load_explicit(&c->state, memory_order_relaxed) != CTX_LIVE) {
-        // Another thread destroyed it meanwhile.
-        pthread_mutex_unlock(&lock);
-        return CUDA_ERROR_INVALID_CONTEXT;
-    }
-    ctx_ref_t top = tls_top;
-    if (top.ctx == c &&
-        top.gen == atomic_load_explicit(&c->gen, memory_order_relaxed)) {
-        (void)pop();
-    }
-    teardown(c);
-    pthread_mutex_unlock(&lock);
-    return CUDA_SUCCESS;
+    // Another thread may have destroyed it meanwhile.
+    return destroy_live(c, ref_of(c).gen) ? CUDA_SUCCESS
+                                          : CUDA_ERROR_INVALID_CONTEXT;
 }
 
 CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
@@ -691,22 +700,13 @@ CUresult cuda_mock_ctx_green_create(CUdevice dev, CUgreenCtx green,
     return res;
 }
 
-CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_t *ctx, const char *call) {
-    // Its queued work first, outside the lock (host functions may run).
-    cuda_mock_order_ctx_drain(ctx);
-    pthread_mutex_lock(&lock);
-    if (atomic_load_explicit(&ctx->state, memory_order_relaxed) != CTX_LIVE) {
-        pthread_mutex_unlock(&lock);
+CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_ref_t ref,
+                                     const char *call) {
+    struct CUctx_st *ctx = ref.ctx;
+    if (!destroy_live(ctx, ref.gen)) {
         UMF_MOCK_LOG_ERROR("%s: the green context was destroyed", call);
         return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     }
-    ctx_ref_t top = tls_top;
-    if (top.ctx == ctx &&
-        top.gen == atomic_load_explicit(&ctx->gen, memory_order_relaxed)) {
-        (void)pop();
-    }
-    teardown(ctx);
-    pthread_mutex_unlock(&lock);
     // "releasing the primary context of the device".
     return primary_release(cuda_mock_ctx_device(ctx), call);
 }

@@ -312,8 +312,8 @@ CUDA_MOCK_API CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc,
 
 typedef struct CUgreenCtx_st {
     cuda_mock_slot_t slot;
-    cuda_mock_ctx_t *ctx; // its context (cuCtxFromGreenCtx); never freed
-    sm_set_t set;         // the descriptor's SMs
+    cuda_mock_ctx_ref_t ref; // its context (cuCtxFromGreenCtx), for its life
+    sm_set_t set;            // the descriptor's SMs
     unsigned long long id;
 } green_t;
 
@@ -327,10 +327,11 @@ static cuda_mock_table_t greens =
 // call was not converted").
 static CUresult green_live(CUgreenCtx h, const char *call, green_t **out) {
     green_t *g = cuda_mock_table_get(&greens, h);
-    if (g != NULL) {
+    if (g != NULL && cuda_mock_ctx_ref_alive(g->ref)) {
         *out = g;
         return CUDA_SUCCESS;
     }
+    // (alive in the table, its context not: being destroyed)
     if (h != NULL && cuda_mock_table_holds(&greens, h)) {
         UMF_MOCK_LOG_ERROR("%s: green context %p was destroyed", call,
                            (void *)h);
@@ -384,11 +385,13 @@ CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
     static _Atomic unsigned long long next_id = 1;
     g->set = set;
     g->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
-    res = cuda_mock_ctx_green_create(dev, g, __func__, &g->ctx);
+    cuda_mock_ctx_t *ctx;
+    res = cuda_mock_ctx_green_create(dev, g, __func__, &ctx);
     if (res != CUDA_SUCCESS) {
         (void)cuda_mock_table_free(&greens, g);
         return res;
     }
+    g->ref = cuda_mock_ctx_ref(ctx);
     *phCtx = g;
     return CUDA_SUCCESS;
 }
@@ -402,7 +405,7 @@ CUDA_MOCK_API CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    res = cuda_mock_ctx_green_destroy(g->ctx, __func__);
+    res = cuda_mock_ctx_green_destroy(g->ref, __func__);
     if (res == CUDA_ERROR_CONTEXT_IS_DESTROYED) {
         return res; // another thread's destroy won
     }
@@ -418,7 +421,7 @@ CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
     green_t *g = NULL;
     CUresult res = green_live(hCtx, __func__, &g);
     if (res == CUDA_SUCCESS) {
-        *pContext = g->ctx;
+        *pContext = g->ref.ctx;
     }
     return res;
 }
@@ -449,7 +452,7 @@ CUDA_MOCK_API CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
     green_t *g = NULL;
     CUresult res = green_live(hCtx, __func__, &g);
     return res == CUDA_SUCCESS
-               ? cuda_mock_event_record_ctx(g->ctx, hEvent, __func__)
+               ? cuda_mock_event_record_ctx(g->ref.ctx, hEvent, __func__)
                : res;
 }
 
@@ -485,7 +488,7 @@ CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
                            __func__, flags);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return cuda_mock_stream_create_in(g->ctx, phStream, flags, priority,
+    return cuda_mock_stream_create_in(g->ref.ctx, phStream, flags, priority,
                                       __func__);
 }
 

@@ -999,7 +999,7 @@ bool cuda_mock_ctx_ref_alive(cuda_mock_ctx_ref_t ref);
 // primary context: CUDA_ERROR_CONTEXT_IS_DESTROYED when it was destroyed.
 CUresult cuda_mock_ctx_green_create(CUdevice dev, CUgreenCtx green,
                                     const char *call, cuda_mock_ctx_t **out);
-CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_t *ctx, const char *call);
+CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_ref_t ref, const char *call);
 // The green handle of a green context's context; NULL for any other.
 CUgreenCtx cuda_mock_ctx_green(const cuda_mock_ctx_t *ctx);
 // The context whose memory `ctx` shares: a green context's primary

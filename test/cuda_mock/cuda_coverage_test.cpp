@@ -18,6 +18,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cudaProfiler.h>
@@ -659,6 +660,69 @@ TEST_F(CudaGreen, BadArgumentsAreRefused) {
     CU_EXPECT_OK(destroy(g));
 }
 
+// Two threads, each with a green context of its own group of one split
+// current: their memory, streams and events work at once.
+TEST_F(CudaGreen, GreenContextsOfTwoThreads) {
+    auto dev_res = CU_SYM(cuDeviceGetDevResource);
+    auto split = CU_SYM(cuDevSmResourceSplitByCount);
+    auto gen = CU_SYM(cuDevResourceGenerateDesc);
+    auto record = CU_SYM(cuGreenCtxRecordEvent);
+    ASSERT_TRUE(dev_res && split && gen && record);
+    CUdevResource whole, groups[2];
+    CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+    unsigned two = 2;
+    CU_ASSERT_OK(
+        split(groups, &two, &whole, nullptr, 0, whole.sm.minSmPartitionSize));
+    if (two < 2) {
+        GTEST_SKIP() << "the device's SMs make one group";
+    }
+    CUgreenCtx g[2] = {nullptr, nullptr};
+    for (int i = 0; i < 2; i++) {
+        CUdevResourceDesc d = nullptr;
+        CU_ASSERT_OK(gen(&d, &groups[i], 1));
+        CU_ASSERT_OK(create(&g[i], d, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    }
+    CUresult failed[2] = {CUDA_SUCCESS, CUDA_SUCCESS};
+    auto work = [&](int i) {
+        CUcontext gc = nullptr;
+        CUresult r = to_ctx(&gc, g[i]);
+        r = r != CUDA_SUCCESS ? r : cu->cuCtxSetCurrent(gc);
+        const size_t n = 1 << 14;
+        std::vector<uint8_t> in(n, static_cast<uint8_t>(i + 1)), out(n, 0);
+        CUdeviceptr a = 0;
+        CUstream s = nullptr;
+        CUevent e = nullptr;
+        for (int round = 0; r == CUDA_SUCCESS && round < 8; round++) {
+            r = cu->cuMemAlloc_v2(&a, n);
+            r = r != CUDA_SUCCESS
+                    ? r
+                    : stream_create(&s, g[i], CU_STREAM_NON_BLOCKING, 0);
+            r = r != CUDA_SUCCESS ? r : cu->cuEventCreate(&e, 0);
+            r = r != CUDA_SUCCESS
+                    ? r
+                    : cu->cuMemcpyHtoDAsync_v2(a, in.data(), n, s);
+            r = r != CUDA_SUCCESS ? r : record(g[i], e);
+            r = r != CUDA_SUCCESS ? r : cu->cuEventSynchronize(e);
+            r = r != CUDA_SUCCESS ? r : cu->cuMemcpyDtoH_v2(out.data(), a, n);
+            if (r == CUDA_SUCCESS && out != in) {
+                r = CUDA_ERROR_UNKNOWN;
+            }
+            (void)cu->cuEventDestroy_v2(e);
+            (void)cu->cuStreamDestroy_v2(s);
+            (void)cu->cuMemFree_v2(a);
+        }
+        (void)cu->cuCtxSetCurrent(nullptr);
+        failed[i] = r;
+    };
+    std::thread t0(work, 0), t1(work, 1);
+    t0.join();
+    t1.join();
+    EXPECT_EQ(failed[0], CUDA_SUCCESS);
+    EXPECT_EQ(failed[1], CUDA_SUCCESS);
+    CU_EXPECT_OK(destroy(g[0]));
+    CU_EXPECT_OK(destroy(g[1]));
+}
+
 using CudaEmulatedGreen = CudaEmulatedOnly<CudaGreen>;
 
 // What cuda.h leaves to the driver, as the emulated one does it: the
@@ -733,6 +797,32 @@ TEST_F(CudaEmulatedGreen, DestroyAndUseAfterDestroy) {
     EXPECT_EQ(cu->umfCudaMockGetObjectCount("event"), events);
     EXPECT_EQ(cu->umfCudaMockWriteLeakReport(null_fd), leaks);
     close(null_fd);
+}
+
+// Of two threads that destroy one green context, one does; the other is
+// told it was destroyed. A thread that converts it meanwhile gets its
+// context or CUDA_ERROR_CONTEXT_IS_DESTROYED, never a crash.
+TEST_F(CudaEmulatedGreen, RacingDestroys) {
+    for (int round = 0; round < 32; round++) {
+        CUgreenCtx g = nullptr;
+        CU_ASSERT_OK(create(&g, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+        CUresult r[3] = {CUDA_ERROR_UNKNOWN, CUDA_ERROR_UNKNOWN,
+                         CUDA_ERROR_UNKNOWN};
+        std::thread a([&] { r[0] = destroy(g); });
+        std::thread b([&] { r[1] = destroy(g); });
+        std::thread c([&] {
+            CUcontext gc = nullptr;
+            r[2] = to_ctx(&gc, g);
+        });
+        a.join();
+        b.join();
+        c.join();
+        EXPECT_EQ((r[0] == CUDA_SUCCESS) + (r[1] == CUDA_SUCCESS), 1);
+        EXPECT_TRUE(r[0] == CUDA_ERROR_CONTEXT_IS_DESTROYED ||
+                    r[1] == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+        EXPECT_TRUE(r[2] == CUDA_SUCCESS ||
+                    r[2] == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    }
 }
 
 TEST_F(CudaCoverage, PeerAttributesAndAtomics) {
