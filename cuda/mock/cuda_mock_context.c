@@ -13,6 +13,13 @@
 // A primary context keeps its handle for the life of the process; it is
 // usable while retained.
 //
+// A green context (cuGreenCtxCreate, cuda_mock_green.c) takes a created
+// context's slot: it retains its device's primary context for its life and
+// shares that context's memory (allocations made while it is current belong
+// to the primary context, as on a real driver, where the converted context
+// "is a normal primary context but with the resources of the green
+// context"); its streams, events and other objects are its own.
+//
 // Creating, destroying, retaining and releasing take one mutex (they are
 // rare); finding the calling thread's current context, which every memory
 // call does, reads thread-local storage and one atomic.
@@ -41,7 +48,6 @@ struct CUctx_st {
     _Atomic int shmem_config;
     int retains; // primary contexts: the reference count (under `lock`)
     bool primary;
-    bool green; // the context of a green context (cuda_mock_green.c)
     // cuCtxSetLimit's values; the defaults at bring-up.
     _Atomic size_t limits[CU_LIMIT_MAX];
     // Contexts whose memory this one may access (cuCtxEnablePeerAccess;
@@ -50,6 +56,11 @@ struct CUctx_st {
         struct CUctx_st *ctx;
         uint32_t gen;
     } peers[CUDA_MOCK_MAX_PEERS];
+    // A green context's primary context and green handle; NULL for others.
+    // Set before the context goes live, kept after its teardown (its
+    // objects' hooks read it), reset when the slot is reused.
+    _Atomic(struct CUctx_st *) green_of;
+    _Atomic(CUgreenCtx) green;
 };
 
 // A thread's reference to a context: the generation tells whether the
@@ -475,44 +486,26 @@ static CUresult check_affinity(const CUexecAffinityParam *params, int count,
     return CUDA_SUCCESS;
 }
 
-// A user context of `dev`: made current (pushed) unless it is a green
-// context's, which starts current nowhere.
-static CUresult ctx_make(CUcontext *pctx, unsigned flags, CUdevice dev,
-                         bool green, const char *call) {
-    CUresult res;
-
-    struct CUctx_st *ctx = NULL;
-    pthread_mutex_lock(&lock);
+// A free slot for a created or green context, of `dev` with `flags`
+// (under `lock`); NULL when all are in use.
+static struct CUctx_st *claim_slot(CUdevice dev, unsigned flags,
+                                   const char *call) {
     // Round robin, so that a destroyed context's slot is reused late.
-    for (unsigned i = 0; i < CUDA_MOCK_MAX_CONTEXTS && ctx == NULL; i++) {
+    for (unsigned i = 0; i < CUDA_MOCK_MAX_CONTEXTS; i++) {
         struct CUctx_st *c =
             &user_ctx[(user_cursor + i) % CUDA_MOCK_MAX_CONTEXTS];
         if (atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_FREE) {
-            ctx = c;
             user_cursor = (user_cursor + i + 1) % CUDA_MOCK_MAX_CONTEXTS;
+            atomic_store_explicit(&c->device, dev, memory_order_relaxed);
+            atomic_store_explicit(&c->flags, flags, memory_order_relaxed);
+            atomic_store_explicit(&c->green_of, NULL, memory_order_relaxed);
+            atomic_store_explicit(&c->green, NULL, memory_order_relaxed);
+            return c;
         }
     }
-    if (ctx == NULL) {
-        pthread_mutex_unlock(&lock);
-        UMF_MOCK_LOG_ERROR("%s: all %d contexts are in use", call,
-                           CUDA_MOCK_MAX_CONTEXTS);
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    atomic_store_explicit(&ctx->device, dev, memory_order_relaxed);
-    atomic_store_explicit(&ctx->flags, flags, memory_order_relaxed);
-    ctx->green = green;
-    res = bring_up(ctx, call);
-    if (res == CUDA_SUCCESS && !green) {
-        res = push(ref_of(ctx));
-        if (res != CUDA_SUCCESS) {
-            teardown(ctx);
-        }
-    }
-    pthread_mutex_unlock(&lock);
-    if (res == CUDA_SUCCESS) {
-        *pctx = ctx;
-    }
-    return res;
+    UMF_MOCK_LOG_ERROR("%s: all %d contexts are in use", call,
+                       CUDA_MOCK_MAX_CONTEXTS);
+    return NULL;
 }
 
 static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
@@ -525,12 +518,25 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev,
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    return ctx_make(pctx, flags, dev, false, call);
-}
 
-CUresult cuda_mock_ctx_create_green(CUdevice dev, CUcontext *out,
-                                    const char *call) {
-    return ctx_make(out, 0, dev, true, call);
+    pthread_mutex_lock(&lock);
+    struct CUctx_st *ctx = claim_slot(dev, flags, call);
+    if (ctx == NULL) {
+        pthread_mutex_unlock(&lock);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    res = bring_up(ctx, call);
+    if (res == CUDA_SUCCESS) {
+        res = push(ref_of(ctx));
+        if (res != CUDA_SUCCESS) {
+            teardown(ctx);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    if (res == CUDA_SUCCESS) {
+        *pctx = ctx;
+    }
+    return res;
 }
 
 CUDA_MOCK_API CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
@@ -579,7 +585,29 @@ CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
     return ctx_create(pctx, flags, dev, "cuCtxCreate_v4");
 }
 
-static CUresult ctx_destroy(CUcontext ctx, bool green, const char *call) {
+// Destroys the created or green context `c` of generation `gen`, unless
+// another thread did (false):
+// its queued work first, outside the lock (host functions may run); popped
+// from the calling thread's stack when it is the current context there.
+static bool destroy_live(struct CUctx_st *c, uint32_t gen) {
+    cuda_mock_order_ctx_drain(c);
+    pthread_mutex_lock(&lock);
+    bool live =
+        atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_LIVE &&
+        atomic_load_explicit(&c->gen, memory_order_relaxed) == gen;
+    if (live) {
+        ctx_ref_t top = tls_top;
+        if (top.ctx == c &&
+            top.gen == atomic_load_explicit(&c->gen, memory_order_relaxed)) {
+            (void)pop();
+        }
+        teardown(c);
+    }
+    pthread_mutex_unlock(&lock);
+    return live;
+}
+
+static CUresult ctx_destroy(CUcontext ctx, const char *call) {
     if (ctx == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -588,47 +616,99 @@ static CUresult ctx_destroy(CUcontext ctx, bool green, const char *call) {
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    if (c->primary || c->green != green) {
-        UMF_MOCK_LOG_ERROR("%s(%p): %s", call, (void *)ctx,
-                           c->primary ? "a primary context is released with "
-                                        "cuDevicePrimaryCtxRelease, not "
-                                        "destroyed"
-                                      : "a green context goes with "
-                                        "cuGreenCtxDestroy");
+    if (c->primary) {
+        UMF_MOCK_LOG_ERROR("%s(%p): a primary context is released with "
+                           "cuDevicePrimaryCtxRelease, not destroyed",
+                           call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
-    // Its queued work first, outside the lock (host functions may run).
-    cuda_mock_order_ctx_drain(c);
-    pthread_mutex_lock(&lock);
-    if (atomic_load_explicit(&c->state, memory_order_relaxed) != CTX_LIVE) {
-        // Another thread destroyed it meanwhile.
-        pthread_mutex_unlock(&lock);
+    if (cuda_mock_ctx_green(c) != NULL) {
+        UMF_MOCK_LOG_ERROR("%s(%p): the context of a green context goes with "
+                           "cuGreenCtxDestroy, not cuCtxDestroy",
+                           call, (void *)ctx);
         return CUDA_ERROR_INVALID_CONTEXT;
     }
-    ctx_ref_t top = tls_top;
-    if (top.ctx == c &&
-        top.gen == atomic_load_explicit(&c->gen, memory_order_relaxed)) {
-        (void)pop();
-    }
-    teardown(c);
-    pthread_mutex_unlock(&lock);
-    return CUDA_SUCCESS;
-}
-
-CUresult cuda_mock_ctx_destroy_green(CUcontext ctx, const char *call) {
-    return ctx_destroy(ctx, true, call);
+    // Another thread may have destroyed it meanwhile.
+    return destroy_live(c, ref_of(c).gen) ? CUDA_SUCCESS
+                                          : CUDA_ERROR_INVALID_CONTEXT;
 }
 
 CUDA_MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxDestroy_v2);
-    return ctx_destroy(ctx, false, "cuCtxDestroy_v2");
+    return ctx_destroy(ctx, "cuCtxDestroy_v2");
 }
 
 // CUDA 2's name (the same arguments), as loaders that resolve the old names
 // call it.
 CUDA_MOCK_API CUresult cuCtxDestroy(CUcontext ctx) {
     CUDA_MOCK_ENTER(cuCtxDestroy);
-    return ctx_destroy(ctx, false, "cuCtxDestroy");
+    return ctx_destroy(ctx, "cuCtxDestroy");
+}
+
+// ---------------------------------------------------------------------------
+// Green contexts' contexts (the API is cuda_mock_green.c's)
+
+CUgreenCtx cuda_mock_ctx_green(const cuda_mock_ctx_t *ctx) {
+    return atomic_load_explicit(&ctx->green, memory_order_relaxed);
+}
+
+cuda_mock_ctx_t *cuda_mock_ctx_base(const cuda_mock_ctx_t *ctx) {
+    struct CUctx_st *p =
+        atomic_load_explicit(&ctx->green_of, memory_order_relaxed);
+    return p != NULL ? p : (cuda_mock_ctx_t *)ctx;
+}
+
+bool cuda_mock_ctx_ref_within(cuda_mock_ctx_ref_t ref,
+                              const cuda_mock_ctx_t *ctx) {
+    if (!cuda_mock_ctx_ref_alive(ref)) {
+        return false;
+    }
+    return ref.ctx == ctx ||
+           (ctx->primary && atomic_load_explicit(&ref.ctx->green_of,
+                                                 memory_order_relaxed) == ctx);
+}
+
+CUresult cuda_mock_ctx_green_create(CUdevice dev, CUgreenCtx green,
+                                    const char *call, cuda_mock_ctx_t **out) {
+    struct CUctx_st *primary = &primary_ctx[dev];
+    CUresult res = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
+    // "This API will retain the primary context on device dev."
+    if (!primary_active(primary)) {
+        res = bring_up(primary, call);
+    }
+    if (res != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&lock);
+        return res;
+    }
+    primary->retains++;
+    struct CUctx_st *ctx = claim_slot(
+        dev, atomic_load_explicit(&primary->flags, memory_order_relaxed), call);
+    res = ctx != NULL ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    if (res == CUDA_SUCCESS) {
+        atomic_store_explicit(&ctx->green_of, primary, memory_order_relaxed);
+        atomic_store_explicit(&ctx->green, green, memory_order_relaxed);
+        res = bring_up(ctx, call);
+    }
+    if (res != CUDA_SUCCESS && --primary->retains == 0) {
+        teardown(primary);
+    }
+    pthread_mutex_unlock(&lock);
+    if (res == CUDA_SUCCESS) {
+        *out = ctx;
+    }
+    return res;
+}
+
+CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_ref_t ref,
+                                     const char *call) {
+    struct CUctx_st *ctx = ref.ctx;
+    if (!destroy_live(ctx, ref.gen)) {
+        UMF_MOCK_LOG_ERROR("%s: the green context was destroyed", call);
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
+    // "releasing the primary context of the device".
+    return primary_release(cuda_mock_ctx_device(ctx), call);
 }
 
 // ---------------------------------------------------------------------------

@@ -38,6 +38,7 @@ static const char *const object_kinds[CUDA_MOCK_OBJECT_KIND_COUNT] = {
     [CUDA_MOCK_OBJECT_GRAPH_NODE] = "graph node",
     [CUDA_MOCK_OBJECT_GRAPH_EXEC] = "executable graph",
     [CUDA_MOCK_OBJECT_USER_OBJECT] = "user object",
+    [CUDA_MOCK_OBJECT_GREEN_CTX] = "green context",
 };
 
 const char umf_mock_log_name[] = "cuda-mock";

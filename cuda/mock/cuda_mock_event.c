@@ -163,7 +163,9 @@ static CUresult record(CUevent ev, CUstream stream, unsigned flags,
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    if (s.ctx != e->ctx.ctx) {
+    // A green context's events and its primary context's are of one
+    // context ("hEvent and hCtx must be from the same primary context").
+    if (cuda_mock_ctx_base(s.ctx) != cuda_mock_ctx_base(e->ctx.ctx)) {
         UMF_MOCK_LOG_ERROR("%s: event %p and stream %p are of different "
                            "contexts",
                            call, (void *)ev, (void *)stream);
@@ -206,9 +208,30 @@ CUDA_MOCK_API CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent,
 }
 
 // The whole context's work (CUDA 12.5): the event and the context must be
-// the same context's. The record waits for the context's queued work (as
-// cuCtxSynchronize does) and then marks the event, so that what it captured
-// is complete when it reads as recorded.
+// the same context's (a green context's and its primary context's are one).
+// The record waits for the context's queued work (as cuCtxSynchronize does:
+// a primary context's green contexts' too) and then marks the event, so
+// that what it captured is complete when it reads as recorded.
+CUresult cuda_mock_event_record_ctx(cuda_mock_ctx_t *ctx, CUevent hEvent,
+                                    const char *call) {
+    struct CUevent_st *e = event_of(hEvent, call);
+    if (e == NULL) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (cuda_mock_ctx_base(e->ctx.ctx) != cuda_mock_ctx_base(ctx)) {
+        UMF_MOCK_LOG_ERROR("%s: event %p is not of context %p", call,
+                           (void *)hEvent, (void *)ctx);
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    CUresult res = cuda_mock_order_ctx_sync(ctx, call);
+    if (res != CUDA_SUCCESS) {
+        return res;
+    }
+    cuda_mock_event_record_now(
+        hEvent, atomic_load_explicit(&e->slot.gen, memory_order_acquire));
+    return CUDA_SUCCESS;
+}
+
 CUDA_MOCK_API CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuCtxRecordEvent);
     cuda_mock_ctx_t *ctx;
@@ -216,22 +239,7 @@ CUDA_MOCK_API CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    struct CUevent_st *e = event_of(hEvent, "cuCtxRecordEvent");
-    if (e == NULL) {
-        return CUDA_ERROR_INVALID_HANDLE;
-    }
-    if (e->ctx.ctx != ctx) {
-        UMF_MOCK_LOG_ERROR("cuCtxRecordEvent: event %p is not of context %p",
-                           (void *)hEvent, (void *)hCtx);
-        return CUDA_ERROR_INVALID_HANDLE;
-    }
-    res = cuda_mock_order_ctx_sync(ctx, "cuCtxRecordEvent");
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    cuda_mock_event_record_now(
-        hEvent, atomic_load_explicit(&e->slot.gen, memory_order_acquire));
-    return CUDA_SUCCESS;
+    return cuda_mock_event_record_ctx(ctx, hEvent, "cuCtxRecordEvent");
 }
 
 // The context's later work waits for what the event captured (the event may

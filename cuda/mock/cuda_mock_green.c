@@ -13,22 +13,20 @@
 // structure's internal bytes name the device, the SMs and the split) and
 // refuses anything else as an invalid value.
 //
-// A green context is a context of its own (cuCtxFromGreenCtx gives it;
-// cuda_mock_ctx_create_green), current nowhere when made, holding a
-// retain of its device's primary context, and the SMs of its descriptor,
-// which cuGreenCtxGetDevResource and cuCtxGetDevResource report. The
-// emulated devices run no kernels, so nothing is confined to those SMs:
-// its memory, streams and events are those of any context. A handle is
-// looked up in the list of live green contexts, never followed.
+// A green context holds the SMs of its descriptor and a context of the
+// core (cuda_mock_context.c): a created context's slot that retains the
+// device's primary context and shares its memory, is not made current by
+// cuGreenCtxCreate, and is what cuCtxFromGreenCtx answers. Its streams,
+// events and default stream are that context's, so every call that takes a
+// CUcontext or a stream works on it; cuCtxGetDevResource and
+// cuGreenCtxGetDevResource report its SMs. The SMs are bookkeeping only:
+// the emulated devices run no kernels, so nothing is confined to them.
 
 #include "cuda_mock_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-// Refusals check what they can and ignore the rest.
-#pragma GCC diagnostic ignored "-Wunused-parameter"
 
 // ---- SM resources ----------------------------------------------------------
 
@@ -115,40 +113,7 @@ static CUresult resource_read(const char *call, const CUdevResource *r,
     return CUDA_SUCCESS;
 }
 
-// ---- Green contexts: the list -----------------------------------------
-
-struct CUgreenCtx_st {
-    struct CUgreenCtx_st *next;
-    CUcontext ctx;
-    CUcontext primary; // of its device, which it retains
-    CUdevice dev;
-    sm_set_t set;
-    unsigned long long id; // unique in the process, from 1
-};
-
-static pthread_mutex_t greens_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct CUgreenCtx_st *greens;
-static unsigned long long green_ids;
-
-// The live green context `h` (under greens_lock), or NULL.
-static struct CUgreenCtx_st *green_of(CUgreenCtx h) {
-    for (struct CUgreenCtx_st *g = greens; g != NULL; g = g->next) {
-        if (g == h) {
-            return g;
-        }
-    }
-    return NULL;
-}
-
-// The green context whose context is `ctx` (under greens_lock), or NULL.
-static struct CUgreenCtx_st *green_with_ctx(CUcontext ctx) {
-    for (struct CUgreenCtx_st *g = greens; g != NULL; g = g->next) {
-        if (g->ctx == ctx) {
-            return g;
-        }
-    }
-    return NULL;
-}
+static void green_resource(CUgreenCtx h, CUdevResource *r);
 
 static bool type_ok(CUdevResourceType type) {
     return type > CU_DEV_RESOURCE_TYPE_INVALID &&
@@ -185,15 +150,11 @@ CUDA_MOCK_API CUresult cuCtxGetDevResource(CUcontext hCtx,
     if (!type_ok(type)) {
         return CUDA_ERROR_INVALID_RESOURCE_TYPE;
     }
-    // A green context's context has its SMs; any other, every SM of its
-    // device.
-    pthread_mutex_lock(&greens_lock);
-    struct CUgreenCtx_st *g = green_with_ctx(hCtx);
-    if (g != NULL) {
-        resource_write(resource, &g->set, SM_GROUP_MIN, SM_FINE_ALIGN);
-    }
-    pthread_mutex_unlock(&greens_lock);
-    if (g == NULL) {
+    CUgreenCtx green = cuda_mock_ctx_green(ctx);
+    if (green != NULL) {
+        green_resource(green, resource);
+    } else {
+        // A context that is not green has every SM of its device.
         device_resource(cuda_mock_ctx_device(ctx), resource);
     }
     return CUDA_SUCCESS;
@@ -347,37 +308,59 @@ CUDA_MOCK_API CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc,
     return CUDA_SUCCESS;
 }
 
-// ---- Green contexts -----------------------------------------------------
+// ---- Green contexts --------------------------------------------------------
 
-// What a call on green context `h` needs: its context and device, or
-// CUDA_ERROR_INVALID_CONTEXT (logged).
-static CUresult green_get(CUgreenCtx h, const char *call, CUcontext *ctx,
-                          CUdevice *dev, sm_set_t *set) {
-    pthread_mutex_lock(&greens_lock);
-    struct CUgreenCtx_st *g = green_of(h);
-    if (g != NULL) {
-        *ctx = g->ctx;
-        if (dev != NULL) {
-            *dev = g->dev;
-        }
-        if (set != NULL) {
-            *set = g->set;
-        }
+typedef struct CUgreenCtx_st {
+    cuda_mock_slot_t slot;
+    cuda_mock_ctx_ref_t ref; // its context (cuCtxFromGreenCtx), for its life
+    sm_set_t set;            // the descriptor's SMs
+    unsigned long long id;
+} green_t;
+
+static cuda_mock_table_t greens =
+    CUDA_MOCK_TABLE("green context", green_t, CUDA_MOCK_MAX_CONTEXTS,
+                    CUDA_MOCK_OBJECT_GREEN_CTX);
+
+// The live green context `h` names: CUDA_ERROR_CONTEXT_IS_DESTROYED for a
+// destroyed one, CUDA_ERROR_INVALID_CONTEXT for anything else (a CUcontext
+// included: cuda.h's INVALID_CONTEXT "if the green context passed to an API
+// call was not converted").
+static CUresult green_live(CUgreenCtx h, const char *call, green_t **out) {
+    green_t *g = cuda_mock_table_get(&greens, h);
+    if (g != NULL && cuda_mock_ctx_ref_alive(g->ref)) {
+        *out = g;
+        return CUDA_SUCCESS;
     }
-    pthread_mutex_unlock(&greens_lock);
-    if (g == NULL) {
-        UMF_MOCK_LOG_ERROR("%s: %p is not a live green context", call,
+    // (alive in the table, its context not: being destroyed)
+    if (h != NULL && cuda_mock_table_holds(&greens, h)) {
+        UMF_MOCK_LOG_ERROR("%s: green context %p was destroyed", call,
                            (void *)h);
-        return CUDA_ERROR_INVALID_CONTEXT;
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     }
-    return CUDA_SUCCESS;
+    UMF_MOCK_LOG_ERROR("%s: %p is not a green context of this driver", call,
+                       (void *)h);
+    return CUDA_ERROR_INVALID_CONTEXT;
+}
+
+// A green context's SMs, as a resource that may be split again.
+static void green_resource(CUgreenCtx h, CUdevResource *r) {
+    const green_t *g = (const green_t *)h;
+    sm_set_t set = g->set;
+    set.split = 0;
+    resource_write(r, &set, SM_GROUP_MIN, SM_FINE_ALIGN);
 }
 
 CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
                                         CUdevResourceDesc desc, CUdevice dev,
                                         unsigned int flags) {
     CUDA_MOCK_ENTER(cuGreenCtxCreate);
-    if (phCtx == NULL || flags != CU_GREEN_CTX_DEFAULT_STREAM) {
+    if (phCtx == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (flags != CU_GREEN_CTX_DEFAULT_STREAM) {
+        UMF_MOCK_LOG_ERROR("%s: flags 0x%x: CU_GREEN_CTX_DEFAULT_STREAM is "
+                           "required, and the only flag",
+                           __func__, flags);
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUDA_MOCK_CHECK_DEVICE(dev);
@@ -394,61 +377,40 @@ CUDA_MOCK_API CUresult cuGreenCtxCreate(CUgreenCtx *phCtx,
                            __func__, set.device, (int)dev);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    struct CUgreenCtx_st *g = calloc(1, sizeof(*g));
-    if (g == NULL) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    // "creates a green context ... will retain the primary context".
-    CUcontext primary;
-    CUresult res = cuDevicePrimaryCtxRetain(&primary, dev);
-    if (res == CUDA_SUCCESS) {
-        res = cuda_mock_ctx_create_green(dev, &g->ctx, __func__);
-        if (res != CUDA_SUCCESS) {
-            (void)cuDevicePrimaryCtxRelease_v2(dev);
-        }
-    }
+    green_t *g = NULL;
+    CUresult res = cuda_mock_table_alloc(&greens, (void **)&g);
     if (res != CUDA_SUCCESS) {
-        free(g);
         return res;
     }
-    g->dev = dev;
-    g->primary = primary;
+    static _Atomic unsigned long long next_id = 1;
     g->set = set;
-    g->set.split = 0; // its own SMs, which may be split again
-    pthread_mutex_lock(&greens_lock);
-    g->id = ++green_ids;
-    g->next = greens;
-    greens = g;
-    pthread_mutex_unlock(&greens_lock);
+    g->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+    cuda_mock_ctx_t *ctx;
+    res = cuda_mock_ctx_green_create(dev, g, __func__, &ctx);
+    if (res != CUDA_SUCCESS) {
+        (void)cuda_mock_table_free(&greens, g);
+        return res;
+    }
+    g->ref = cuda_mock_ctx_ref(ctx);
     *phCtx = g;
     return CUDA_SUCCESS;
 }
 
-// "The API does not destroy streams created via cuGreenCtxStreamCreate":
-// its context's objects go as a destroyed context's do (memory, streams,
-// events), which later calls see as CUDA_ERROR_CONTEXT_IS_DESTROYED or
-// invalid handles.
+// Its context goes, with the objects made in it but its streams (detached,
+// cuda_mock_stream.c); its memory is the primary context's and stays.
 CUDA_MOCK_API CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
     CUDA_MOCK_ENTER(cuGreenCtxDestroy);
-    pthread_mutex_lock(&greens_lock);
-    struct CUgreenCtx_st *g = green_of(hCtx);
-    if (g != NULL) {
-        struct CUgreenCtx_st **at = &greens;
-        while (*at != g) {
-            at = &(*at)->next;
-        }
-        *at = g->next;
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    if (res != CUDA_SUCCESS) {
+        return res;
     }
-    pthread_mutex_unlock(&greens_lock);
-    if (g == NULL) {
-        UMF_MOCK_LOG_ERROR("%s: %p is not a live green context", __func__,
-                           (void *)hCtx);
-        return CUDA_ERROR_INVALID_CONTEXT;
+    res = cuda_mock_ctx_green_destroy(g->ref, __func__);
+    if (res == CUDA_ERROR_CONTEXT_IS_DESTROYED) {
+        return res; // another thread's destroy won
     }
-    CUresult res = cuda_mock_ctx_destroy_green(g->ctx, __func__);
-    CUresult released = cuDevicePrimaryCtxRelease_v2(g->dev);
-    free(g);
-    return res != CUDA_SUCCESS ? res : released;
+    (void)cuda_mock_table_free(&greens, g);
+    return res;
 }
 
 CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
@@ -456,7 +418,12 @@ CUDA_MOCK_API CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
     if (pContext == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return green_get(hCtx, __func__, pContext, NULL, NULL);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    if (res == CUDA_SUCCESS) {
+        *pContext = g->ref.ctx;
+    }
+    return res;
 }
 
 CUDA_MOCK_API CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx,
@@ -466,38 +433,42 @@ CUDA_MOCK_API CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx,
     if (resource == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    CUcontext ctx;
-    sm_set_t set;
-    CUresult res = green_get(hCtx, __func__, &ctx, NULL, &set);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
     if (res != CUDA_SUCCESS) {
         return res;
     }
     if (!type_ok(type)) {
         return CUDA_ERROR_INVALID_RESOURCE_TYPE;
     }
-    resource_write(resource, &set, SM_GROUP_MIN, SM_FINE_ALIGN);
+    green_resource(g, resource);
     return CUDA_SUCCESS;
 }
 
-// "Captures in hEvent all the activities of the green context": those of
-// its context (cuCtxRecordEvent), the event being of the same one.
+// As cuCtxRecordEvent on the green context's context: the event must be of
+// it or of its primary context, and captures the green context's work.
 CUDA_MOCK_API CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuGreenCtxRecordEvent);
-    CUcontext ctx;
-    CUresult res = green_get(hCtx, __func__, &ctx, NULL, NULL);
-    return res != CUDA_SUCCESS ? res : cuCtxRecordEvent(ctx, hEvent);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_event_record_ctx(g->ref.ctx, hEvent, __func__)
+               : res;
 }
 
+// As cuCtxWaitEvent: the event may be of any context; the green context's
+// later work follows what it captured.
 CUDA_MOCK_API CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
     CUDA_MOCK_ENTER(cuGreenCtxWaitEvent);
-    CUcontext ctx;
-    CUresult res = green_get(hCtx, __func__, &ctx, NULL, NULL);
-    return res != CUDA_SUCCESS ? res : cuCtxWaitEvent(ctx, hEvent);
+    green_t *g = NULL;
+    CUresult res = green_live(hCtx, __func__, &g);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_order_event_sync(hEvent, true, __func__)
+               : res;
 }
 
-// "ignores the context that is current to the calling thread and creates
-// a stream in the specified green context"; CU_STREAM_NON_BLOCKING "must
-// be specified".
+// In the green context whatever is current; CU_STREAM_NON_BLOCKING "must be
+// specified".
 CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
                                               CUgreenCtx greenCtx,
                                               unsigned int flags,
@@ -506,58 +477,53 @@ CUDA_MOCK_API CUresult cuGreenCtxStreamCreate(CUstream *phStream,
     if (phStream == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    CUcontext ctx;
-    CUresult res = green_get(greenCtx, __func__, &ctx, NULL, NULL);
+    green_t *g = NULL;
+    CUresult res = green_live(greenCtx, __func__, &g);
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    if (!(flags & CU_STREAM_NON_BLOCKING)) {
-        UMF_MOCK_LOG_ERROR("%s: flags 0x%x lack CU_STREAM_NON_BLOCKING, "
-                           "which must be given",
+    if (flags != CU_STREAM_NON_BLOCKING) {
+        UMF_MOCK_LOG_ERROR("%s: flags 0x%x: CU_STREAM_NON_BLOCKING must be "
+                           "specified, and is the only flag",
                            __func__, flags);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    res = cuCtxPushCurrent_v2(ctx);
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    res = cuStreamCreateWithPriority(phStream, flags, priority);
-    CUcontext popped;
-    (void)cuCtxPopCurrent_v2(&popped);
-    return res;
+    return cuda_mock_stream_create_in(g->ref.ctx, phStream, flags, priority,
+                                      __func__);
 }
 
-// "If green context is supplied as NULL and the current context is set to
-// a green context, the Id of the current green context is returned."
+// NULL: the current context's green context (CUDA_ERROR_INVALID_CONTEXT
+// when it is not one).
 CUDA_MOCK_API CUresult cuGreenCtxGetId(CUgreenCtx greenCtx,
                                        unsigned long long *greenCtxId) {
     CUDA_MOCK_ENTER(cuGreenCtxGetId);
     if (greenCtxId == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    CUcontext current = NULL;
-    if (greenCtx == NULL && cuCtxGetCurrent(&current) != CUDA_SUCCESS) {
-        current = NULL;
+    if (greenCtx == NULL) {
+        cuda_mock_ctx_t *ctx;
+        CUresult res = cuda_mock_ctx_current(&ctx);
+        if (res != CUDA_SUCCESS) {
+            return res;
+        }
+        greenCtx = cuda_mock_ctx_green(ctx);
+        if (greenCtx == NULL) {
+            UMF_MOCK_LOG_ERROR("%s: the current context is not a green "
+                               "context",
+                               __func__);
+            return CUDA_ERROR_INVALID_CONTEXT;
+        }
     }
-    pthread_mutex_lock(&greens_lock);
-    struct CUgreenCtx_st *g = greenCtx != NULL  ? green_of(greenCtx)
-                              : current != NULL ? green_with_ctx(current)
-                                                : NULL;
-    if (g != NULL) {
+    green_t *g = NULL;
+    CUresult res = green_live(greenCtx, __func__, &g);
+    if (res == CUDA_SUCCESS) {
         *greenCtxId = g->id;
     }
-    pthread_mutex_unlock(&greens_lock);
-    if (g == NULL) {
-        UMF_MOCK_LOG_ERROR("%s: %p is not a live green context (nor is the "
-                           "current context one)",
-                           __func__, (void *)greenCtx);
-        return CUDA_ERROR_INVALID_CONTEXT;
-    }
-    return CUDA_SUCCESS;
+    return res;
 }
 
-// The green context whose context `ctx` is, or NULL: the stream's, or for
-// the NULL and legacy streams the current context's.
+// The green context a stream was made in; for the default streams the
+// current context's; NULL for a context that is not green.
 CUDA_MOCK_API CUresult cuStreamGetGreenCtx(CUstream hStream,
                                            CUgreenCtx *phCtx) {
     CUDA_MOCK_ENTER(cuStreamGetGreenCtx);
@@ -567,46 +533,7 @@ CUDA_MOCK_API CUresult cuStreamGetGreenCtx(CUstream hStream,
     cuda_mock_ctx_t *ctx;
     CUresult res = cuda_mock_stream_resolve(hStream, __func__, &ctx);
     if (res == CUDA_SUCCESS) {
-        pthread_mutex_lock(&greens_lock);
-        *phCtx = green_with_ctx(ctx);
-        pthread_mutex_unlock(&greens_lock);
+        *phCtx = cuda_mock_ctx_green(ctx);
     }
     return res;
-}
-
-// "If the stream is associated with a green context, the API returns the
-// green context in pGreenCtx and the primary context of the associated
-// device in pCtx"; the special streams tell of the current context.
-static CUresult get_ctx_v2(CUstream h, CUcontext *pctx, CUgreenCtx *pgreen,
-                           const char *call) {
-    if (pctx == NULL && pgreen == NULL) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    cuda_mock_ctx_t *ctx;
-    CUresult res = cuda_mock_stream_resolve(h, call, &ctx);
-    if (res != CUDA_SUCCESS) {
-        return res;
-    }
-    pthread_mutex_lock(&greens_lock);
-    struct CUgreenCtx_st *g = green_with_ctx(ctx);
-    if (pctx != NULL) {
-        *pctx = g != NULL ? g->primary : ctx;
-    }
-    if (pgreen != NULL) {
-        *pgreen = g;
-    }
-    pthread_mutex_unlock(&greens_lock);
-    return CUDA_SUCCESS;
-}
-
-CUDA_MOCK_API CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
-                                         CUgreenCtx *pGreenCtx) {
-    CUDA_MOCK_ENTER(cuStreamGetCtx_v2);
-    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2");
-}
-
-CUDA_MOCK_API CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
-                                              CUgreenCtx *pGreenCtx) {
-    CUDA_MOCK_ENTER(cuStreamGetCtx_v2_ptsz);
-    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2_ptsz");
 }

@@ -78,15 +78,19 @@ CUresult cuda_mock_table_alloc(cuda_mock_table_t *t, void **out) {
     return CUDA_SUCCESS;
 }
 
-void *cuda_mock_table_get(cuda_mock_table_t *t, const void *handle) {
+bool cuda_mock_table_holds(cuda_mock_table_t *t, const void *handle) {
     char *base = atomic_load_explicit(&t->base, memory_order_acquire);
     uintptr_t h = (uintptr_t)handle, b = (uintptr_t)base;
-    if (base == NULL || h < b ||
-        h - b >= (uintptr_t)t->capacity * t->slot_size ||
-        (h - b) % t->slot_size != 0) {
+    return base != NULL && h >= b &&
+           h - b < (uintptr_t)t->capacity * t->slot_size &&
+           (h - b) % t->slot_size == 0;
+}
+
+void *cuda_mock_table_get(cuda_mock_table_t *t, const void *handle) {
+    if (!cuda_mock_table_holds(t, handle)) {
         return NULL;
     }
-    cuda_mock_slot_t *s = (cuda_mock_slot_t *)h;
+    cuda_mock_slot_t *s = (cuda_mock_slot_t *)handle;
     return atomic_load_explicit(&s->state, memory_order_acquire) == SLOT_LIVE
                ? s
                : NULL;

@@ -738,7 +738,7 @@
     X(cuDestroyExternalSemaphore)                                              \
     X(cuDeviceGetNvSciSyncAttributes)                                          \
     X(cuDeviceGetLuid)                                                         \
-    /* Green contexts and device resources (refused) */                        \
+    /* Green contexts and device resources */                                  \
     X(cuDeviceGetDevResource)                                                  \
     X(cuCtxGetDevResource)                                                     \
     X(cuDevSmResourceSplitByCount)                                             \
@@ -830,6 +830,7 @@ typedef enum cuda_mock_object_kind_t {
     CUDA_MOCK_OBJECT_GRAPH_NODE = 7,
     CUDA_MOCK_OBJECT_GRAPH_EXEC = 8,
     CUDA_MOCK_OBJECT_USER_OBJECT = 9,
+    CUDA_MOCK_OBJECT_GREEN_CTX = 10,
     CUDA_MOCK_OBJECT_KIND_COUNT
 } cuda_mock_object_kind_t;
 
@@ -1009,12 +1010,6 @@ enum {
 // for anything else, logged with `call`.
 CUresult cuda_mock_ctx_live(CUcontext handle, const char *call,
                             cuda_mock_ctx_t **out);
-// The context of a green context (cuda_mock_green.c): a user context of
-// `dev`, current nowhere when made, which cuCtxDestroy refuses; destroyed
-// with the green context (its queued work first, as cuCtxDestroy does).
-CUresult cuda_mock_ctx_create_green(CUdevice dev, CUcontext *out,
-                                    const char *call);
-CUresult cuda_mock_ctx_destroy_green(CUcontext ctx, const char *call);
 
 // A reference to a context that tells later whether it is still the same
 // live context (a destroyed one's slot may be reused).
@@ -1024,6 +1019,24 @@ typedef struct cuda_mock_ctx_ref_t {
 } cuda_mock_ctx_ref_t;
 cuda_mock_ctx_ref_t cuda_mock_ctx_ref(cuda_mock_ctx_t *ctx);
 bool cuda_mock_ctx_ref_alive(cuda_mock_ctx_ref_t ref);
+
+// Green contexts' contexts (cuda_mock_green.c keeps the green handles).
+// Creating one retains the primary context of `dev` and does not make it
+// current; `green` is the handle cuda_mock_ctx_green answers for it.
+// Destroying one tears it down (its objects' hooks run) and releases the
+// primary context: CUDA_ERROR_CONTEXT_IS_DESTROYED when it was destroyed.
+CUresult cuda_mock_ctx_green_create(CUdevice dev, CUgreenCtx green,
+                                    const char *call, cuda_mock_ctx_t **out);
+CUresult cuda_mock_ctx_green_destroy(cuda_mock_ctx_ref_t ref, const char *call);
+// The green handle of a green context's context; NULL for any other.
+CUgreenCtx cuda_mock_ctx_green(const cuda_mock_ctx_t *ctx);
+// The context whose memory `ctx` shares: a green context's primary
+// context, else `ctx` itself.
+cuda_mock_ctx_t *cuda_mock_ctx_base(const cuda_mock_ctx_t *ctx);
+// Whether `ref` is alive and is `ctx` or, for a primary context, one of its
+// green contexts (what cuCtxSynchronize of a primary context waits for).
+bool cuda_mock_ctx_ref_within(cuda_mock_ctx_ref_t ref,
+                              const cuda_mock_ctx_t *ctx);
 
 // ---------------------------------------------------------------------------
 // Tables of driver objects (cuda_mock_handles.c)
@@ -1061,6 +1074,9 @@ typedef struct cuda_mock_table_t {
 CUresult cuda_mock_table_alloc(cuda_mock_table_t *t, void **out);
 // The live slot `handle` names, or NULL.
 void *cuda_mock_table_get(cuda_mock_table_t *t, const void *handle);
+// Whether `handle` points at a slot of `t`, alive or not (a destroyed
+// object's handle, told from one the table never made).
+bool cuda_mock_table_holds(cuda_mock_table_t *t, const void *handle);
 // Ends a live slot's life; false when it was not live (of two racing
 // frees, one wins).
 bool cuda_mock_table_free(cuda_mock_table_t *t, void *slot);
@@ -1079,6 +1095,14 @@ CUresult cuda_mock_stream_resolve(CUstream h, const char *call,
                                   cuda_mock_ctx_t **ctx);
 // CUDA_SUCCESS when `ev` is a live event, else CUDA_ERROR_INVALID_HANDLE.
 CUresult cuda_mock_event_check(CUevent ev, const char *call);
+// cuCtxRecordEvent for a live context (cuGreenCtxRecordEvent's too).
+CUresult cuda_mock_event_record_ctx(cuda_mock_ctx_t *ctx, CUevent ev,
+                                    const char *call);
+// A stream of the live context `ctx` (not necessarily current), as
+// cuStreamCreateWithPriority makes one (cuGreenCtxStreamCreate).
+CUresult cuda_mock_stream_create_in(cuda_mock_ctx_t *ctx, CUstream *phStream,
+                                    unsigned flags, int priority,
+                                    const char *call);
 
 // ---------------------------------------------------------------------------
 // Work in stream order (cuda_mock_queue.c)

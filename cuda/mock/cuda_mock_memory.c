@@ -28,8 +28,9 @@ static CUresult alloc_in_current(umf_mock_kind_t kind, size_t size,
         return res;
     }
     int device = kind == UMF_MOCK_KIND_HOST ? -1 : cuda_mock_ctx_device(ctx);
-    umf_mock_status_t status =
-        umf_mock_alloc(kind, device, size, 0, (uintptr_t)ctx, flags, out);
+    // A green context's allocations are its primary context's.
+    umf_mock_status_t status = umf_mock_alloc(
+        kind, device, size, 0, (uintptr_t)cuda_mock_ctx_base(ctx), flags, out);
     if (status == UMF_MOCK_OK) {
         return CUDA_SUCCESS;
     }

@@ -859,8 +859,10 @@ CUresult cuda_mock_order_ctx_sync(cuda_mock_ctx_t *ctx, const char *call) {
         return res;
     }
     waitset_t w = {0};
+    // A primary context's green contexts too ("green contexts that have
+    // been created will also be synchronized").
     for (queue_t *q = active_head; q != NULL; q = q->next_active) {
-        if (ctx_is(q->ctx, ctx)) {
+        if (cuda_mock_ctx_ref_within(q->ctx, ctx)) {
             waitset_add(&w, q);
         }
     }

@@ -38,6 +38,7 @@ enum {
 struct CUstream_st {
     cuda_mock_slot_t slot;
     cuda_mock_ctx_ref_t ctx;
+    bool green; // made in a green context: outlives it, detached
     unsigned flags;
     _Atomic int priority;
     unsigned long long id;
@@ -64,6 +65,14 @@ static CUresult resolve(CUstream h, const char *call, cuda_mock_ctx_t **ctx,
         return cuda_mock_ctx_current(ctx);
     }
     const struct CUstream_st *s = cuda_mock_table_get(&streams, h);
+    if (s != NULL && s->green && !cuda_mock_ctx_ref_alive(s->ctx)) {
+        // cuGreenCtxDestroy: "any subsequent API calls involving these
+        // streams (including cuStreamDestroy) will return
+        // CUDA_ERROR_CONTEXT_IS_DESTROYED" (cuStreamDestroy frees it here).
+        UMF_MOCK_LOG_ERROR("%s: stream %p is of a destroyed green context",
+                           call, (void *)h);
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
     if (s == NULL || !cuda_mock_ctx_ref_alive(s->ctx)) {
         UMF_MOCK_LOG_ERROR("%s: stream %p is not a stream of this driver, or "
                            "was destroyed (with its context?)",
@@ -103,6 +112,28 @@ CUresult cuda_mock_stream_get(CUstream h, const char *call,
     return CUDA_SUCCESS;
 }
 
+CUresult cuda_mock_stream_create_in(cuda_mock_ctx_t *ctx, CUstream *phStream,
+                                    unsigned flags, int priority,
+                                    const char *call) {
+    if (phStream == NULL || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING) != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    struct CUstream_st *s;
+    CUresult res = cuda_mock_table_alloc(&streams, (void **)&s);
+    if (res != CUDA_SUCCESS) {
+        UMF_MOCK_LOG_INFO("%s failed", call);
+        return res;
+    }
+    s->ctx = cuda_mock_ctx_ref(ctx);
+    s->green = cuda_mock_ctx_green(ctx) != NULL;
+    s->flags = flags;
+    atomic_store_explicit(&s->priority, clamp_priority(priority),
+                          memory_order_relaxed);
+    s->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+    *phStream = s;
+    return CUDA_SUCCESS;
+}
+
 static CUresult create(CUstream *phStream, unsigned flags, int priority,
                        const char *call) {
     if (phStream == NULL || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING) != 0) {
@@ -113,19 +144,7 @@ static CUresult create(CUstream *phStream, unsigned flags, int priority,
     if (res != CUDA_SUCCESS) {
         return res;
     }
-    struct CUstream_st *s;
-    res = cuda_mock_table_alloc(&streams, (void **)&s);
-    if (res != CUDA_SUCCESS) {
-        UMF_MOCK_LOG_INFO("%s failed", call);
-        return res;
-    }
-    s->ctx = cuda_mock_ctx_ref(ctx);
-    s->flags = flags;
-    atomic_store_explicit(&s->priority, clamp_priority(priority),
-                          memory_order_relaxed);
-    s->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
-    *phStream = s;
-    return CUDA_SUCCESS;
+    return cuda_mock_stream_create_in(ctx, phStream, flags, priority, call);
 }
 
 CUDA_MOCK_API CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
@@ -145,6 +164,17 @@ static CUresult stream_destroy(CUstream hStream, const char *call) {
         UMF_MOCK_LOG_ERROR("%s(%p): a default stream cannot be destroyed", call,
                            (void *)hStream);
         return CUDA_ERROR_INVALID_HANDLE;
+    }
+    struct CUstream_st *detached = cuda_mock_table_get(&streams, hStream);
+    if (detached != NULL && detached->green &&
+        !cuda_mock_ctx_ref_alive(detached->ctx)) {
+        // Of a destroyed green context: cuda.h 13.0 calls it leaked, newer
+        // drivers let cuStreamDestroy free it, as here. Its work was
+        // cancelled with the context.
+        (void)cuda_mock_order_stream_gone(&detached->order, true, call);
+        return cuda_mock_table_free(&streams, detached)
+                   ? CUDA_SUCCESS
+                   : CUDA_ERROR_INVALID_HANDLE;
     }
     cuda_mock_stream_ref_t s;
     CUresult res = cuda_mock_stream_get(hStream, call, &s);
@@ -267,8 +297,39 @@ CUDA_MOCK_API CUresult cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx) {
     return get_ctx(hStream, pctx, "cuStreamGetCtx_ptsz");
 }
 
-// CUDA 12.5's form: the context, and the green context the stream was made
-// in (the emulation has no green contexts: NULL).
+// CUDA 12.5's form: for a stream of a green context (or a default stream
+// while one is current), the primary context and the green context; else
+// the context and NULL.
+static CUresult get_ctx_v2(CUstream h, CUcontext *pctx, CUgreenCtx *pgreen,
+                           const char *call) {
+    if (pctx == NULL && pgreen == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    cuda_mock_ctx_t *ctx;
+    CUresult res = cuda_mock_stream_resolve(h, call, &ctx);
+    if (res == CUDA_SUCCESS) {
+        if (pctx != NULL) {
+            *pctx = cuda_mock_ctx_base(ctx);
+        }
+        if (pgreen != NULL) {
+            *pgreen = cuda_mock_ctx_green(ctx);
+        }
+    }
+    return res;
+}
+
+CUDA_MOCK_API CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
+                                         CUgreenCtx *pGreenCtx) {
+    CUDA_MOCK_ENTER(cuStreamGetCtx_v2);
+    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2");
+}
+
+CUDA_MOCK_API CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
+                                              CUgreenCtx *pGreenCtx) {
+    CUDA_MOCK_ENTER(cuStreamGetCtx_v2_ptsz);
+    return get_ctx_v2(hStream, pCtx, pGreenCtx, "cuStreamGetCtx_v2_ptsz");
+}
+
 // Flags, priority and id of a stream; the default streams have flags 0,
 // the default priority 0, and ids of their own.
 typedef enum what_t { FLAGS, PRIORITY, ID } what_t;
@@ -352,9 +413,12 @@ CUDA_MOCK_API CUresult cuCtxGetStreamPriorityRange(int *leastPriority,
 // ---------------------------------------------------------------------------
 // Context teardown: a context's streams go with it.
 
+// A green context's streams stay, detached (cuGreenCtxDestroy "does not
+// destroy streams"): their work is cancelled, and calls on them but
+// cuStreamDestroy are refused.
 static void drop_if_of(void *slot, void *arg) {
     struct CUstream_st *s = slot;
-    if (s->ctx.ctx == arg) {
+    if (s->ctx.ctx == arg && !s->green) {
         (void)cuda_mock_order_stream_gone(&s->order, true, "context destroy");
         (void)cuda_mock_table_free(&streams, s);
     }

@@ -10,6 +10,7 @@
 // driver alone: the error cuda.h documents, a log line naming the call, and
 // no crash whatever the arguments.
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cudaProfiler.h>
@@ -410,117 +412,405 @@ TEST_F(CudaEmulatedCoverage, SmResourcesThatTheDriverDidNotMakeAreRefused) {
     CU_ASSERT_OK(split(&group, &one, &whole, nullptr, 0, 0));
     EXPECT_EQ(split(nullptr, &n, &group, nullptr, 0, 0),
               CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION);
-    // A green context takes only descriptors of cuDevResourceGenerateDesc,
-    // with CU_GREEN_CTX_DEFAULT_STREAM.
-    CU_ASSERT_OK(desc(&d, &group, 1));
+    // A green context needs a descriptor of cuDevResourceGenerateDesc.
     CUgreenCtx g = nullptr;
     EXPECT_EQ(green(&g, reinterpret_cast<CUdevResourceDesc>(&forged), dev,
                     CU_GREEN_CTX_DEFAULT_STREAM),
               CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(green(&g, d, dev, 0), CUDA_ERROR_INVALID_VALUE)
-        << "CU_GREEN_CTX_DEFAULT_STREAM is required";
-    // Handles that are no green context's.
-    CUcontext c = nullptr;
-    EXPECT_EQ(CU_SYM(cuCtxFromGreenCtx)(&c, reinterpret_cast<CUgreenCtx>(&d)),
-              CUDA_ERROR_INVALID_CONTEXT);
-    EXPECT_EQ(CU_SYM(cuGreenCtxDestroy)(nullptr), CUDA_ERROR_INVALID_CONTEXT);
 }
 
-// Green contexts as cuda.h describes them: made of a descriptor's SMs on a
-// device, "not set current", converted "into the primary context ... with
-// the resources of the specified green context", which then works as any
-// context (memory, streams, events), with streams of its own.
-TEST_F(CudaCoverage, GreenContextsWorkAsContextsOfTheirSms) {
-    auto dev_res = CU_SYM(cuDeviceGetDevResource);
-    auto split = CU_SYM(cuDevSmResourceSplitByCount);
-    auto desc = CU_SYM(cuDevResourceGenerateDesc);
-    auto create = CU_SYM(cuGreenCtxCreate);
-    auto destroy = CU_SYM(cuGreenCtxDestroy);
-    auto to_ctx = CU_SYM(cuCtxFromGreenCtx);
+// ---------------------------------------------------------------------------
+// Green contexts (cuda.h, "Green Contexts"): a context of a descriptor's SMs,
+// created not current, used through the CUcontext of cuCtxFromGreenCtx.
+// Written from the header, so that they hold on a GPU too.
+
+class CudaGreen : public CudaCoverage {
+  protected:
+    decltype(&::cuGreenCtxCreate) create = nullptr;
+    decltype(&::cuGreenCtxDestroy) destroy = nullptr;
+    decltype(&::cuCtxFromGreenCtx) to_ctx = nullptr;
+    decltype(&::cuGreenCtxStreamCreate) stream_create = nullptr;
+    decltype(&::cuStreamGetGreenCtx) stream_green = nullptr;
+    unsigned whole_sms = 0, group_sms = 0;
+    CUdevResourceDesc desc = nullptr;
+
+    void SetUp() override {
+        CudaCoverage::SetUp();
+        if (HasFatalFailure()) {
+            return;
+        }
+        create = CU_SYM(cuGreenCtxCreate);
+        destroy = CU_SYM(cuGreenCtxDestroy);
+        to_ctx = CU_SYM(cuCtxFromGreenCtx);
+        stream_create = CU_SYM(cuGreenCtxStreamCreate);
+        stream_green = CU_SYM(cuStreamGetGreenCtx);
+        auto dev_res = CU_SYM(cuDeviceGetDevResource);
+        auto split = CU_SYM(cuDevSmResourceSplitByCount);
+        auto gen = CU_SYM(cuDevResourceGenerateDesc);
+        ASSERT_TRUE(create && destroy && to_ctx && stream_create &&
+                    stream_green && dev_res && split && gen);
+        // Steps (1) to (3) of the header: the device's SMs, one group of
+        // the smallest partition, its descriptor.
+        CUdevResource whole, group, rest;
+        CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+        unsigned one = 1;
+        CU_ASSERT_OK(
+            split(&group, &one, &whole, &rest, 0, whole.sm.minSmPartitionSize));
+        ASSERT_EQ(one, 1u);
+        whole_sms = whole.sm.smCount;
+        group_sms = group.sm.smCount;
+        ASSERT_GE(group_sms, whole.sm.minSmPartitionSize);
+        CU_ASSERT_OK(gen(&desc, &group, 1));
+    }
+};
+
+TEST_F(CudaGreen, CreatedNotCurrentWithTheDescriptorsSms) {
     auto green_res = CU_SYM(cuGreenCtxGetDevResource);
     auto ctx_res = CU_SYM(cuCtxGetDevResource);
     auto get_id = CU_SYM(cuGreenCtxGetId);
-    auto stream_create = CU_SYM(cuGreenCtxStreamCreate);
-    auto stream_green = CU_SYM(cuStreamGetGreenCtx);
+    ASSERT_TRUE(green_res && ctx_res && get_id);
+    CUgreenCtx g = nullptr;
+    CU_ASSERT_OK(create(&g, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    ASSERT_NE(g, nullptr);
+    CUcontext cur = nullptr;
+    CU_EXPECT_OK(cu->cuCtxGetCurrent(&cur));
+    EXPECT_EQ(cur, ctx) << "the API does not set the green context current";
+    CUcontext gc = nullptr;
+    CU_ASSERT_OK(to_ctx(&gc, g));
+    ASSERT_NE(gc, nullptr);
+    EXPECT_NE(gc, ctx) << "a primary context with the green context's SMs";
+
+    // Its resources: the descriptor's SMs, through either handle; the
+    // primary context keeps the device's.
+    CUdevResource r;
+    CU_EXPECT_OK(green_res(g, &r, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(r.type, CU_DEV_RESOURCE_TYPE_SM);
+    EXPECT_EQ(r.sm.smCount, group_sms);
+    CU_EXPECT_OK(ctx_res(gc, &r, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(r.sm.smCount, group_sms);
+    CU_EXPECT_OK(ctx_res(ctx, &r, CU_DEV_RESOURCE_TYPE_SM));
+    EXPECT_EQ(r.sm.smCount, whole_sms);
+
+    // Current through the converted context: of the device, synchronizable,
+    // and the green context of cuGreenCtxGetId(NULL).
+    CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(gc));
+    CUdevice d = -1;
+    CU_EXPECT_OK(cu->cuCtxGetDevice(&d));
+    EXPECT_EQ(d, dev);
+    CU_EXPECT_OK(cu->cuCtxSynchronize());
+    unsigned long long id = 0, current_id = 0, other_id = 0;
+    CU_EXPECT_OK(get_id(g, &id));
+    CU_EXPECT_OK(get_id(nullptr, &current_id));
+    EXPECT_EQ(current_id, id) << "NULL: the current green context";
+    CUcontext top = nullptr;
+    CU_ASSERT_OK(cu->cuCtxPopCurrent_v2(&top));
+    EXPECT_EQ(top, gc);
+    CU_EXPECT_OK(cu->cuCtxSetCurrent(gc));
+    CU_EXPECT_OK(cu->cuCtxGetCurrent(&cur));
+    EXPECT_EQ(cur, gc);
+    CU_EXPECT_OK(cu->cuCtxSetCurrent(ctx));
+
+    // Another green context of the same descriptor: another id.
+    CUgreenCtx g2 = nullptr;
+    CU_ASSERT_OK(create(&g2, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    CU_EXPECT_OK(get_id(g2, &other_id));
+    EXPECT_NE(other_id, id) << "unique for the life of the program";
+    CU_EXPECT_OK(destroy(g2));
+    CU_EXPECT_OK(destroy(g));
+}
+
+TEST_F(CudaGreen, MemoryStreamsAndEvents) {
+    auto get_ctx_v2 = CU_SYM(cuStreamGetCtx_v2);
     auto record = CU_SYM(cuGreenCtxRecordEvent);
     auto wait = CU_SYM(cuGreenCtxWaitEvent);
-    ASSERT_TRUE(dev_res && split && desc && create && destroy && to_ctx &&
-                green_res && ctx_res && get_id && stream_create &&
-                stream_green && record && wait);
-    CUdevResource whole, group;
-    CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
-    unsigned one = 1;
-    CU_ASSERT_OK(split(&group, &one, &whole, nullptr, 0, 0));
-    CUdevResourceDesc d = nullptr;
-    CU_ASSERT_OK(desc(&d, &group, 1));
+    ASSERT_TRUE(get_ctx_v2 && record && wait);
     CUgreenCtx g = nullptr;
-    CUresult r = create(&g, d, dev, CU_GREEN_CTX_DEFAULT_STREAM);
-    if (r == CUDA_ERROR_NOT_SUPPORTED) {
-        GTEST_SKIP() << "this device has no green contexts";
-    }
-    CU_ASSERT_OK(r);
-    CUcontext gc = nullptr, current = nullptr;
+    CU_ASSERT_OK(create(&g, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    CUcontext gc = nullptr;
     CU_ASSERT_OK(to_ctx(&gc, g));
-    CU_ASSERT_OK(cu->cuCtxGetCurrent(&current));
-    EXPECT_NE(gc, current) << "the API does not set the green context current";
 
-    // Its resources: the descriptor's SMs, through either handle.
-    CUdevResource res;
-    CU_ASSERT_OK(green_res(g, &res, CU_DEV_RESOURCE_TYPE_SM));
-    EXPECT_EQ(res.sm.smCount, group.sm.smCount);
-    CU_ASSERT_OK(ctx_res(gc, &res, CU_DEV_RESOURCE_TYPE_SM));
-    EXPECT_EQ(res.sm.smCount, group.sm.smCount);
-    CU_ASSERT_OK(ctx_res(ctx, &res, CU_DEV_RESOURCE_TYPE_SM));
-    EXPECT_EQ(res.sm.smCount, whole.sm.smCount);
-    unsigned long long id = 0, id_current = 0;
-    CU_ASSERT_OK(get_id(g, &id));
-
-    // Current, it allocates and copies as any context; its stream is its.
-    CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(gc));
-    CU_EXPECT_OK(get_id(nullptr, &id_current));
-    EXPECT_EQ(id_current, id) << "NULL: the current green context";
-    CUdeviceptr p = 0;
-    CU_ASSERT_OK(cu->cuMemAlloc_v2(&p, 4096));
+    // A stream of the green context while the primary context is current
+    // ("the API ignores the context that is current").
     CUstream s = nullptr;
-    EXPECT_EQ(stream_create(&s, g, 0, 0), CUDA_ERROR_INVALID_VALUE)
-        << "CU_STREAM_NON_BLOCKING must be specified";
     CU_ASSERT_OK(stream_create(&s, g, CU_STREAM_NON_BLOCKING, 0));
-    CUgreenCtx of = nullptr;
-    CU_EXPECT_OK(stream_green(s, &of));
-    EXPECT_EQ(of, g);
-    // cuStreamGetCtx_v2: "the green context in pGreenCtx and the primary
-    // context of the associated device in pCtx".
-    CUcontext primary = nullptr, of_ctx = nullptr;
-    CU_EXPECT_OK(cu->cuDevicePrimaryCtxRetain(&primary, dev));
-    of = nullptr;
-    CU_EXPECT_OK(CU_SYM(cuStreamGetCtx_v2)(s, &of_ctx, &of));
-    EXPECT_EQ(of, g);
-    EXPECT_EQ(of_ctx, primary);
-    CU_EXPECT_OK(cu->cuDevicePrimaryCtxRelease_v2(dev));
-    std::vector<unsigned char> in(4096, 0x3c), out(4096, 0);
-    CU_EXPECT_OK(cu->cuMemcpyHtoDAsync_v2(p, in.data(), in.size(), s));
-    CU_EXPECT_OK(cu->cuStreamSynchronize(s));
-    CU_EXPECT_OK(cu->cuMemcpyDtoH_v2(out.data(), p, out.size()));
-    EXPECT_EQ(out, in);
-    CUevent ev = nullptr;
-    CU_ASSERT_OK(cu->cuEventCreate(&ev, 0));
-    CU_EXPECT_OK(record(g, ev));
-    CU_EXPECT_OK(cu->cuEventSynchronize(ev));
-    CU_EXPECT_OK(wait(g, ev));
-    CU_EXPECT_OK(cu->cuEventDestroy_v2(ev));
-    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
-    CU_EXPECT_OK(cu->cuMemFree_v2(p));
-    CUcontext popped = nullptr;
-    CU_EXPECT_OK(cu->cuCtxPopCurrent_v2(&popped));
-    EXPECT_EQ(popped, gc);
-    if (cu->emulated()) {
-        EXPECT_EQ(cu->cuCtxDestroy_v2(gc), CUDA_ERROR_INVALID_CONTEXT)
-            << "it goes with cuGreenCtxDestroy";
+    CUgreenCtx got = nullptr;
+    CU_EXPECT_OK(stream_green(s, &got));
+    EXPECT_EQ(got, g);
+    CUcontext sc = nullptr, pc = nullptr;
+    CU_EXPECT_OK(cu->cuStreamGetCtx(s, &sc));
+    EXPECT_EQ(sc, gc) << "equivalent to the one of cuCtxFromGreenCtx";
+    got = nullptr;
+    CU_EXPECT_OK(get_ctx_v2(s, &pc, &got));
+    EXPECT_EQ(pc, ctx) << "the primary context of the device";
+    EXPECT_EQ(got, g);
+    got = g;
+    CU_EXPECT_OK(stream_green(nullptr, &got));
+    EXPECT_EQ(got, nullptr) << "the current context is not green";
+
+    // Memory and work while the green context is current.
+    CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(gc));
+    CU_EXPECT_OK(stream_green(nullptr, &got));
+    EXPECT_EQ(got, g) << "the default stream of a current green context";
+    const size_t n = 1 << 16;
+    std::vector<uint8_t> in(n), out(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        in[i] = static_cast<uint8_t>(i * 7 + 1);
     }
+    CUdeviceptr a = 0, b = 0;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&a, n));
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&b, n));
+    CU_EXPECT_OK(cu->cuMemcpyHtoD_v2(a, in.data(), n));
+    CU_EXPECT_OK(cu->cuMemcpyDtoDAsync_v2(b, a, n, s));
+    CUevent e = nullptr;
+    CU_ASSERT_OK(cu->cuEventCreate(&e, 0));
+    CU_EXPECT_OK(record(g, e)) << "captures the green context's copy";
+    CU_EXPECT_OK(cu->cuEventSynchronize(e));
+    CU_EXPECT_OK(cu->cuEventQuery(e));
+    CU_EXPECT_OK(wait(g, e));
+    CU_EXPECT_OK(cu->cuMemcpyDtoHAsync_v2(out.data(), b, n, s));
+    CU_EXPECT_OK(cu->cuStreamSynchronize(s));
+    EXPECT_EQ(out, in);
+    CUcontext top = nullptr;
+    CU_ASSERT_OK(cu->cuCtxPopCurrent_v2(&top));
+
+    // The memory is the device's address space: the primary context reads
+    // it; an event of the primary context is of the same primary context.
+    std::fill(out.begin(), out.end(), 0);
+    CU_EXPECT_OK(cu->cuMemcpyDtoH_v2(out.data(), b, n));
+    EXPECT_EQ(out, in);
+    CUevent pe = nullptr;
+    CU_ASSERT_OK(cu->cuEventCreate(&pe, 0));
+    CU_EXPECT_OK(record(g, pe));
+    CU_EXPECT_OK(cu->cuMemsetD8Async(a, 0x3c, n, s));
+    CU_EXPECT_OK(cu->cuEventRecord(pe, s));
+    CU_EXPECT_OK(cu->cuStreamWaitEvent(nullptr, pe, 0));
+    // The primary context's synchronize covers its green contexts.
+    CU_EXPECT_OK(cu->cuCtxSynchronize());
+    CU_EXPECT_OK(cu->cuEventQuery(pe));
+    CU_EXPECT_OK(cu->cuMemcpyDtoH_v2(out.data(), a, n));
+    EXPECT_EQ(out, std::vector<uint8_t>(n, 0x3c));
+
+    // An event of another context cannot be recorded, but can be waited for.
+    CUcontext other = nullptr;
+    CU_ASSERT_OK(cu->cuCtxCreate_v4(&other, nullptr, 0, dev));
+    CUevent oe = nullptr;
+    CU_ASSERT_OK(cu->cuEventCreate(&oe, 0));
+    CU_ASSERT_OK(cu->cuEventRecord(oe, nullptr));
+    CU_ASSERT_OK(cu->cuCtxPopCurrent_v2(&top));
+    EXPECT_EQ(record(g, oe), CUDA_ERROR_INVALID_HANDLE)
+        << "hEvent and hCtx must be from the same primary context";
+    CU_EXPECT_OK(wait(g, oe)) << "hEvent may be from a different context";
+
+    CU_EXPECT_OK(cu->cuEventDestroy_v2(oe));
+    CU_EXPECT_OK(cu->cuCtxDestroy_v2(other));
+    CU_EXPECT_OK(cu->cuEventDestroy_v2(pe));
+    CU_EXPECT_OK(cu->cuEventDestroy_v2(e));
+    CU_EXPECT_OK(cu->cuMemFree_v2(a));
+    CU_EXPECT_OK(cu->cuMemFree_v2(b));
+    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
     CU_EXPECT_OK(destroy(g));
-    if (cu->emulated()) {
-        EXPECT_EQ(to_ctx(&gc, g), CUDA_ERROR_INVALID_CONTEXT);
-        EXPECT_EQ(destroy(g), CUDA_ERROR_INVALID_CONTEXT);
+}
+
+TEST_F(CudaGreen, BadArgumentsAreRefused) {
+    auto green_res = CU_SYM(cuGreenCtxGetDevResource);
+    auto get_id = CU_SYM(cuGreenCtxGetId);
+    ASSERT_TRUE(green_res && get_id);
+    CUgreenCtx g = nullptr;
+    EXPECT_EQ(create(nullptr, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(create(&g, desc, dev, 0), CUDA_ERROR_INVALID_VALUE)
+        << "CU_GREEN_CTX_DEFAULT_STREAM is required";
+    EXPECT_EQ(create(&g, desc, count, CU_GREEN_CTX_DEFAULT_STREAM),
+              CUDA_ERROR_INVALID_DEVICE);
+    CU_ASSERT_OK(create(&g, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    CUcontext c = nullptr;
+    EXPECT_EQ(to_ctx(nullptr, g), CUDA_ERROR_INVALID_VALUE);
+    CUdevResource r;
+    EXPECT_EQ(green_res(g, nullptr, CU_DEV_RESOURCE_TYPE_SM),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(green_res(g, &r, CU_DEV_RESOURCE_TYPE_INVALID),
+              CUDA_ERROR_INVALID_RESOURCE_TYPE);
+    CUstream s = nullptr;
+    EXPECT_EQ(stream_create(nullptr, g, CU_STREAM_NON_BLOCKING, 0),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(stream_create(&s, g, CU_STREAM_DEFAULT, 0),
+              CUDA_ERROR_INVALID_VALUE)
+        << "CU_STREAM_NON_BLOCKING must be specified";
+    EXPECT_EQ(get_id(g, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(stream_green(nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+    // A priority out of the range is clamped.
+    CU_ASSERT_OK(stream_create(&s, g, CU_STREAM_NON_BLOCKING, -1000));
+    int least = 0, greatest = 0, prio = 1;
+    CU_EXPECT_OK(cu->cuCtxGetStreamPriorityRange(&least, &greatest));
+    CU_EXPECT_OK(cu->cuStreamGetPriority(s, &prio));
+    EXPECT_EQ(prio, greatest);
+    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
+    CU_EXPECT_OK(to_ctx(&c, g));
+    CU_EXPECT_OK(destroy(g));
+}
+
+// Two threads, each with a green context of its own group of one split
+// current: their memory, streams and events work at once.
+TEST_F(CudaGreen, GreenContextsOfTwoThreads) {
+    auto dev_res = CU_SYM(cuDeviceGetDevResource);
+    auto split = CU_SYM(cuDevSmResourceSplitByCount);
+    auto gen = CU_SYM(cuDevResourceGenerateDesc);
+    auto record = CU_SYM(cuGreenCtxRecordEvent);
+    ASSERT_TRUE(dev_res && split && gen && record);
+    CUdevResource whole, groups[2];
+    CU_ASSERT_OK(dev_res(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+    unsigned two = 2;
+    CU_ASSERT_OK(
+        split(groups, &two, &whole, nullptr, 0, whole.sm.minSmPartitionSize));
+    if (two < 2) {
+        GTEST_SKIP() << "the device's SMs make one group";
+    }
+    CUgreenCtx g[2] = {nullptr, nullptr};
+    for (int i = 0; i < 2; i++) {
+        CUdevResourceDesc d = nullptr;
+        CU_ASSERT_OK(gen(&d, &groups[i], 1));
+        CU_ASSERT_OK(create(&g[i], d, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    }
+    CUresult failed[2] = {CUDA_SUCCESS, CUDA_SUCCESS};
+    auto work = [&](int i) {
+        CUcontext gc = nullptr;
+        CUresult r = to_ctx(&gc, g[i]);
+        r = r != CUDA_SUCCESS ? r : cu->cuCtxSetCurrent(gc);
+        const size_t n = 1 << 14;
+        std::vector<uint8_t> in(n, static_cast<uint8_t>(i + 1)), out(n, 0);
+        CUdeviceptr a = 0;
+        CUstream s = nullptr;
+        CUevent e = nullptr;
+        for (int round = 0; r == CUDA_SUCCESS && round < 8; round++) {
+            r = cu->cuMemAlloc_v2(&a, n);
+            r = r != CUDA_SUCCESS
+                    ? r
+                    : stream_create(&s, g[i], CU_STREAM_NON_BLOCKING, 0);
+            r = r != CUDA_SUCCESS ? r : cu->cuEventCreate(&e, 0);
+            r = r != CUDA_SUCCESS
+                    ? r
+                    : cu->cuMemcpyHtoDAsync_v2(a, in.data(), n, s);
+            r = r != CUDA_SUCCESS ? r : record(g[i], e);
+            r = r != CUDA_SUCCESS ? r : cu->cuEventSynchronize(e);
+            r = r != CUDA_SUCCESS ? r : cu->cuMemcpyDtoH_v2(out.data(), a, n);
+            if (r == CUDA_SUCCESS && out != in) {
+                r = CUDA_ERROR_UNKNOWN;
+            }
+            (void)cu->cuEventDestroy_v2(e);
+            (void)cu->cuStreamDestroy_v2(s);
+            (void)cu->cuMemFree_v2(a);
+        }
+        (void)cu->cuCtxSetCurrent(nullptr);
+        failed[i] = r;
+    };
+    std::thread t0(work, 0), t1(work, 1);
+    t0.join();
+    t1.join();
+    EXPECT_EQ(failed[0], CUDA_SUCCESS);
+    EXPECT_EQ(failed[1], CUDA_SUCCESS);
+    CU_EXPECT_OK(destroy(g[0]));
+    CU_EXPECT_OK(destroy(g[1]));
+}
+
+using CudaEmulatedGreen = CudaEmulatedOnly<CudaGreen>;
+
+// What cuda.h leaves to the driver, as the emulated one does it: the
+// converted context is not cuCtxDestroy's, a destroyed green context is
+// CUDA_ERROR_CONTEXT_IS_DESTROYED, its streams stay (detached) until
+// cuStreamDestroy, its memory is the primary context's, and nothing leaks.
+TEST_F(CudaEmulatedGreen, DestroyAndUseAfterDestroy) {
+    auto get_id = CU_SYM(cuGreenCtxGetId);
+    ASSERT_TRUE(get_id);
+    const int64_t greens = cu->umfCudaMockGetObjectCount("green context");
+    const int64_t contexts = cu->umfCudaMockGetObjectCount("context");
+    const int64_t streams = cu->umfCudaMockGetObjectCount("stream");
+    const int64_t events = cu->umfCudaMockGetObjectCount("event");
+    const int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(null_fd, 0);
+    const int64_t leaks = cu->umfCudaMockWriteLeakReport(null_fd);
+
+    CUgreenCtx g = nullptr;
+    CU_ASSERT_OK(create(&g, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("green context"), greens + 1);
+    CUcontext gc = nullptr;
+    CU_ASSERT_OK(to_ctx(&gc, g));
+    CUgreenCtx none = nullptr;
+    EXPECT_EQ(to_ctx(&gc, reinterpret_cast<CUgreenCtx>(ctx)),
+              CUDA_ERROR_INVALID_CONTEXT)
+        << "a CUcontext is not a green context";
+    EXPECT_EQ(to_ctx(&gc, none), CUDA_ERROR_INVALID_CONTEXT);
+    CU_ASSERT_OK(to_ctx(&gc, g));
+    unsigned long long id = 0;
+    EXPECT_EQ(get_id(nullptr, &id), CUDA_ERROR_INVALID_CONTEXT)
+        << "the current context is not green";
+    EXPECT_EQ(cu->cuCtxDestroy_v2(gc), CUDA_ERROR_INVALID_CONTEXT)
+        << "destroyed with cuGreenCtxDestroy";
+
+    CUstream s = nullptr;
+    CU_ASSERT_OK(stream_create(&s, g, CU_STREAM_NON_BLOCKING, 0));
+    CU_ASSERT_OK(cu->cuCtxPushCurrent_v2(gc));
+    CUdeviceptr a = 0;
+    CU_ASSERT_OK(cu->cuMemAlloc_v2(&a, 4096));
+    CU_EXPECT_OK(cu->cuMemsetD8Async(a, 0x5a, 4096, s));
+    CUevent e = nullptr;
+    CU_ASSERT_OK(cu->cuEventCreate(&e, 0));
+    // Destroyed while current: popped, as cuCtxDestroy pops.
+    CU_ASSERT_OK(destroy(g));
+    CUcontext cur = nullptr;
+    CU_EXPECT_OK(cu->cuCtxGetCurrent(&cur));
+    EXPECT_EQ(cur, ctx);
+
+    EXPECT_EQ(destroy(g), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    EXPECT_EQ(to_ctx(&gc, g), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    EXPECT_EQ(get_id(g, &id), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CUstream s2 = nullptr;
+    EXPECT_EQ(stream_create(&s2, g, CU_STREAM_NON_BLOCKING, 0),
+              CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    EXPECT_EQ(cu->cuCtxPushCurrent_v2(gc), CUDA_ERROR_INVALID_CONTEXT);
+    // Its streams: every call refused but cuStreamDestroy, which frees it.
+    EXPECT_EQ(cu->cuStreamSynchronize(s), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CUgreenCtx got = nullptr;
+    EXPECT_EQ(stream_green(s, &got), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CU_EXPECT_OK(cu->cuStreamDestroy_v2(s));
+    EXPECT_EQ(cu->cuStreamDestroy_v2(s), CUDA_ERROR_INVALID_HANDLE);
+    // Its events went with it; its memory is the primary context's.
+    EXPECT_EQ(cu->cuEventQuery(e), CUDA_ERROR_INVALID_HANDLE);
+    uint8_t byte = 0;
+    CU_EXPECT_OK(cu->cuMemcpyDtoH_v2(&byte, a, 1));
+    EXPECT_EQ(byte, 0x5a) << "the queued memset ran before the destroy";
+    CU_EXPECT_OK(cu->cuMemFree_v2(a));
+
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("green context"), greens);
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("context"), contexts);
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("stream"), streams);
+    EXPECT_EQ(cu->umfCudaMockGetObjectCount("event"), events);
+    EXPECT_EQ(cu->umfCudaMockWriteLeakReport(null_fd), leaks);
+    close(null_fd);
+}
+
+// Of two threads that destroy one green context, one does; the other is
+// told it was destroyed. A thread that converts it meanwhile gets its
+// context or CUDA_ERROR_CONTEXT_IS_DESTROYED, never a crash.
+TEST_F(CudaEmulatedGreen, RacingDestroys) {
+    for (int round = 0; round < 32; round++) {
+        CUgreenCtx g = nullptr;
+        CU_ASSERT_OK(create(&g, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+        CUresult r[3] = {CUDA_ERROR_UNKNOWN, CUDA_ERROR_UNKNOWN,
+                         CUDA_ERROR_UNKNOWN};
+        std::thread a([&] { r[0] = destroy(g); });
+        std::thread b([&] { r[1] = destroy(g); });
+        std::thread c([&] {
+            CUcontext gc = nullptr;
+            r[2] = to_ctx(&gc, g);
+        });
+        a.join();
+        b.join();
+        c.join();
+        EXPECT_EQ((r[0] == CUDA_SUCCESS) + (r[1] == CUDA_SUCCESS), 1);
+        EXPECT_TRUE(r[0] == CUDA_ERROR_CONTEXT_IS_DESTROYED ||
+                    r[1] == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+        EXPECT_TRUE(r[2] == CUDA_SUCCESS ||
+                    r[2] == CUDA_ERROR_CONTEXT_IS_DESTROYED);
     }
 }
 
@@ -577,7 +867,7 @@ TEST_F(CudaCoverage, StreamDeviceAndAttributes) {
     EXPECT_EQ(get_device(s, nullptr), CUDA_ERROR_INVALID_VALUE);
     CUgreenCtx g = reinterpret_cast<CUgreenCtx>(&d);
     CU_EXPECT_OK(green(s, &g));
-    EXPECT_EQ(g, nullptr) << "no stream belongs to a green context";
+    EXPECT_EQ(g, nullptr) << "a stream of a context that is not green";
 
     CUstreamAttrValue v;
     std::memset(&v, 0, sizeof(v));
