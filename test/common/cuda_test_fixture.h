@@ -41,6 +41,13 @@ template <typename F> F cuda_test_sym(const char *name) {
 }
 #define CU_STR_(x) #x
 #define CU_STR(x) CU_STR_(x)
+// A fixture's driver functions from an X-macro list: a member of each
+// function's type, and its lookup in SetUp (a missing one fails the test).
+#define CUDA_TEST_SYMBOL_MEMBER(name) decltype(&::name) name = nullptr;
+#define CUDA_TEST_SYMBOL_RESOLVE(name)                                         \
+    name = reinterpret_cast<decltype(name)>(cuda_test_driver_symbol(#name));   \
+    ASSERT_NE(name, nullptr) << #name;
+
 #define CU_SYM(name) cuda_test_sym<decltype(&::name)>(CU_STR(name))
 
 // In a child role (UMF_TEST_CHILD): a driver call that must succeed, else

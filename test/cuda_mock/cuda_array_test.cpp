@@ -44,20 +44,14 @@ class CudaArray : public CudaCtxTest {
     X(cuMemcpy3D_v2)                                                           \
     X(cuMemcpy3DAsync_v2)                                                      \
     X(cuMemcpy3DPeer)
-#define ARRAY_MEMBER(name) decltype(&::name) name = nullptr;
-    ARRAY_CALLS(ARRAY_MEMBER)
-#undef ARRAY_MEMBER
+    ARRAY_CALLS(CUDA_TEST_SYMBOL_MEMBER)
 
     void SetUp() override {
         CudaCtxTest::SetUp();
         if (HasFatalFailure()) {
             return;
         }
-#define ARRAY_RESOLVE(name)                                                    \
-    name = reinterpret_cast<decltype(name)>(cuda_test_driver_symbol(#name));   \
-    ASSERT_NE(name, nullptr) << #name;
-        ARRAY_CALLS(ARRAY_RESOLVE)
-#undef ARRAY_RESOLVE
+        ARRAY_CALLS(CUDA_TEST_SYMBOL_RESOLVE)
     }
 
     CUarray Make3D(size_t w, size_t h, size_t d, CUarray_format f,

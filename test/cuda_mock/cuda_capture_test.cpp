@@ -41,9 +41,7 @@ class CudaCapture : public CudaCtxTest {
     X(cuGraphInstantiateWithFlags)                                             \
     X(cuGraphLaunch)                                                           \
     X(cuGraphExecDestroy)
-#define CAPTURE_MEMBER(name) decltype(&::name) name = nullptr;
-    CAPTURE_CALLS(CAPTURE_MEMBER)
-#undef CAPTURE_MEMBER
+    CAPTURE_CALLS(CUDA_TEST_SYMBOL_MEMBER)
 
     CUstream s = nullptr;
     const size_t n = 4096;
@@ -54,11 +52,7 @@ class CudaCapture : public CudaCtxTest {
         if (HasFatalFailure()) {
             return;
         }
-#define CAPTURE_RESOLVE(name)                                                  \
-    name = reinterpret_cast<decltype(name)>(cuda_test_driver_symbol(#name));   \
-    ASSERT_NE(name, nullptr) << #name;
-        CAPTURE_CALLS(CAPTURE_RESOLVE)
-#undef CAPTURE_RESOLVE
+        CAPTURE_CALLS(CUDA_TEST_SYMBOL_RESOLVE)
         CU_ASSERT_OK(cu->cuStreamCreate(&s, CU_STREAM_DEFAULT));
         CU_ASSERT_OK(cu->cuMemAlloc_v2(&a, n));
         CU_ASSERT_OK(cu->cuMemAlloc_v2(&b, n));

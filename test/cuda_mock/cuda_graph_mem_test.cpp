@@ -58,9 +58,7 @@ class CudaGraphMem : public CudaCtxTest {
     X(cuGraphExecUpdate_v2)                                                    \
     X(cuGraphDebugDotPrint)                                                    \
     X(cuLaunchHostFunc)
-#define GMEM_MEMBER(name) decltype(&::name) name = nullptr;
-    GMEM_CALLS(GMEM_MEMBER)
-#undef GMEM_MEMBER
+    GMEM_CALLS(CUDA_TEST_SYMBOL_MEMBER)
 
     CUstream stream = nullptr;
 
@@ -69,11 +67,7 @@ class CudaGraphMem : public CudaCtxTest {
         if (HasFatalFailure()) {
             return;
         }
-#define GMEM_RESOLVE(name)                                                     \
-    name = reinterpret_cast<decltype(name)>(cuda_test_driver_symbol(#name));   \
-    ASSERT_NE(name, nullptr) << #name;
-        GMEM_CALLS(GMEM_RESOLVE)
-#undef GMEM_RESOLVE
+        GMEM_CALLS(CUDA_TEST_SYMBOL_RESOLVE)
         CU_ASSERT_OK(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     }
 

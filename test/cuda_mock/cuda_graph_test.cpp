@@ -86,9 +86,7 @@ class CudaGraph : public CudaCtxTest {
     X(cuDeviceGetGraphMemAttribute)                                            \
     X(cuDeviceSetGraphMemAttribute)                                            \
     X(cuLaunchHostFunc)
-#define GRAPH_MEMBER(name) decltype(&::name) name = nullptr;
-    GRAPH_CALLS(GRAPH_MEMBER)
-#undef GRAPH_MEMBER
+    GRAPH_CALLS(CUDA_TEST_SYMBOL_MEMBER)
 
     CUstream stream = nullptr;
 
@@ -97,11 +95,7 @@ class CudaGraph : public CudaCtxTest {
         if (HasFatalFailure()) {
             return;
         }
-#define GRAPH_RESOLVE(name)                                                    \
-    name = reinterpret_cast<decltype(name)>(cuda_test_driver_symbol(#name));   \
-    ASSERT_NE(name, nullptr) << #name;
-        GRAPH_CALLS(GRAPH_RESOLVE)
-#undef GRAPH_RESOLVE
+        GRAPH_CALLS(CUDA_TEST_SYMBOL_RESOLVE)
         CU_ASSERT_OK(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     }
 
