@@ -618,12 +618,12 @@ void ze_mock_event_pool_release(void *obj) {
 }
 
 // "Counter-based events must not be reset ... must not be signaled from
-// host".
+// host": UNSUPPORTED_FEATURE, as Intel's driver answers both.
 static ze_result_t counter_based_refusal(const char *call) {
     ZE_MOCK_EXPLAIN("%s: a counter-based event is signalled by the commands "
                     "that take it, and never reset",
                     call);
-    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 
 static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
@@ -720,8 +720,19 @@ ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
     if (ctx == NULL || ze_mock_device(hDevice) == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    if (desc == NULL || phEvent == NULL) {
+    if (phEvent == NULL) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    }
+    // A NULL descriptor is Intel's default one (zex_event.h's
+    // defaultIntelCounterBasedEventDesc), as Intel's driver takes it.
+    static const ze_mock_counter_based_event_desc_t default_desc = {
+        ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC, NULL,
+        ZEX_COUNTER_BASED_EVENT_FLAG_IMMEDIATE |
+            ZEX_COUNTER_BASED_EVENT_FLAG_NON_IMMEDIATE |
+            ZEX_COUNTER_BASED_EVENT_FLAG_HOST_VISIBLE,
+        ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    if (desc == NULL) {
+        desc = &default_desc;
     }
     if (desc->stype != ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC) {
         ZE_MOCK_EXPLAIN("zexCounterBasedEventCreate2: stype 0x%x, not "
@@ -762,6 +773,11 @@ ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
     ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
                           desc->signalScope, desc->waitScope};
     r = event_make(as_pool(pool), &ed, true, phEvent);
+    if (r == ZE_RESULT_SUCCESS) {
+        // "After creation, a CB Event is initially marked as completed"
+        // (Intel's counter-based events guide): generation 0, signalled.
+        ze_mock_event_signal(ze_mock_event(*phEvent), 0, 0, 0);
+    }
     // The pool is the event's alone: it goes with it.
     event_pool_t *p = as_pool(pool);
     if (ze_mock_object_drop(p, ZE_MOCK_OBJ_EVENT_POOL)) {
