@@ -270,3 +270,66 @@ UMF_C_TEST(zexCounterBasedEventCreate2, EachExecutionOfARegularList) {
     ze_test_events_free(pool, 1, &go);
     ze_test_teardown(&t);
 }
+
+// "CB Event can be waited for from any command list type": a regular list
+// that is not in order, executed on a queue of its own, waits for the
+// submission of an immediate in-order list that signals it.
+UMF_C_TEST(zexCounterBasedEventCreate2, ARegularListWaitsForIt) {
+    ZE_TEST_SETUP(t);
+    create_fn create = creator(&t);
+    ze_command_list_handle_t imm =
+        create != NULL ? in_order_immediate(&t) : NULL;
+    if (imm == NULL) {
+        ze_test_teardown(&t);
+        return;
+    }
+    ze_event_handle_t ev[2]; // the host's go, the regular list's end
+    ze_event_pool_handle_t pool = ze_test_events(&t, 2, 0, ev);
+    ze_event_handle_t cb = cb_event(&t, create);
+    char *dev = ze_test_alloc_device(&t, 4096, 0);
+    UMF_ASSERT(pool != NULL && cb != NULL && dev != NULL);
+    ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0,
+                                 0}; // not in order: it may wait all the same
+    ze_command_list_handle_t reg = NULL;
+    UMF_ASSERT_EQ(zeCommandListCreate(t.ctx, t.devices[0], &ld, &reg),
+                  ZE_RESULT_SUCCESS);
+    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  NULL,
+                                  0,
+                                  0,
+                                  0,
+                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_handle_t q = NULL;
+    UMF_ASSERT_EQ(zeCommandQueueCreate(t.ctx, t.devices[0], &qd, &q),
+                  ZE_RESULT_SUCCESS);
+    char host[4096], back[4096];
+    memset(back, 0, sizeof(back));
+    UMF_EXPECT_EQ(
+        zeCommandListAppendMemoryCopy(reg, back, dev, 4096, ev[1], 1, &cb),
+        ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeCommandListClose(reg), ZE_RESULT_SUCCESS);
+    for (int run = 0; run < 2; run++) {
+        memset(host, 0x30 + run, sizeof(host));
+        UMF_EXPECT_EQ(
+            zeCommandListAppendMemoryCopy(imm, dev, host, 4096, cb, 1, &ev[0]),
+            ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(zeCommandQueueExecuteCommandLists(q, 1, &reg, NULL),
+                      ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(zeEventQueryStatus(ev[1]), ZE_RESULT_NOT_READY);
+        UMF_EXPECT_EQ(zeEventHostSignal(ev[0]), ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(zeCommandQueueSynchronize(q, UINT64_MAX),
+                      ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(zeEventQueryStatus(cb), ZE_RESULT_SUCCESS);
+        UMF_EXPECT(back[0] == 0x30 + run && back[4095] == 0x30 + run);
+        UMF_EXPECT_EQ(zeEventHostReset(ev[0]), ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(zeEventHostReset(ev[1]), ZE_RESULT_SUCCESS);
+    }
+    UMF_EXPECT_EQ(zeMemFree(t.ctx, dev), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeEventDestroy(cb), ZE_RESULT_SUCCESS);
+    ze_test_events_free(pool, 2, ev);
+    UMF_EXPECT_EQ(zeCommandQueueDestroy(q), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeCommandListDestroy(reg), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeCommandListDestroy(imm), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
