@@ -83,6 +83,22 @@ static ze_command_list_handle_t in_order_immediate(ze_test_t *t) {
     return l;
 }
 
+// An asynchronous queue (not in order: the lists say how they run), or
+// NULL with a test failure.
+static ze_command_queue_handle_t async_queue(ze_test_t *t) {
+    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  NULL,
+                                  0,
+                                  0,
+                                  0,
+                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_handle_t q = NULL;
+    UMF_EXPECT_EQ(zeCommandQueueCreate(t->ctx, t->devices[0], &qd, &q),
+                  ZE_RESULT_SUCCESS);
+    return q;
+}
+
 UMF_C_TEST(zexCounterBasedEventCreate2, ArgumentsAndWhatIsNotAllowed) {
     ZE_TEST_SETUP(t);
     create_fn create = creator(&t);
@@ -243,16 +259,8 @@ UMF_C_TEST(zexCounterBasedEventCreate2, EachExecutionOfARegularList) {
     UMF_ASSERT(pool != NULL && cb != NULL);
     UMF_EXPECT_EQ(zeCommandListAppendBarrier(l, cb, 1, &go), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeCommandListClose(l), ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  NULL,
-                                  0,
-                                  0,
-                                  0,
-                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_queue_handle_t q = NULL;
-    UMF_ASSERT_EQ(zeCommandQueueCreate(t.ctx, t.devices[0], &qd, &q),
-                  ZE_RESULT_SUCCESS);
+    ze_command_queue_handle_t q = async_queue(&t);
+    UMF_ASSERT(q != NULL);
     for (int run = 0; run < 2; run++) {
         UMF_EXPECT_EQ(zeCommandQueueExecuteCommandLists(q, 1, &l, NULL),
                       ZE_RESULT_SUCCESS);
@@ -293,16 +301,8 @@ UMF_C_TEST(zexCounterBasedEventCreate2, ARegularListWaitsForIt) {
     ze_command_list_handle_t reg = NULL;
     UMF_ASSERT_EQ(zeCommandListCreate(t.ctx, t.devices[0], &ld, &reg),
                   ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  NULL,
-                                  0,
-                                  0,
-                                  0,
-                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_queue_handle_t q = NULL;
-    UMF_ASSERT_EQ(zeCommandQueueCreate(t.ctx, t.devices[0], &qd, &q),
-                  ZE_RESULT_SUCCESS);
+    ze_command_queue_handle_t q = async_queue(&t);
+    UMF_ASSERT(q != NULL);
     char host[4096], back[4096];
     memset(back, 0, sizeof(back));
     UMF_EXPECT_EQ(
