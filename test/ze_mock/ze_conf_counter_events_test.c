@@ -33,6 +33,7 @@ typedef struct cb_desc_t {
 #define CB_NON_IMMEDIATE (1u << 1)
 #define CB_HOST_VISIBLE (1u << 2)
 #define CB_IPC (1u << 3)
+#define CB_KERNEL_TIMESTAMP (1u << 4)
 // ZE_COMMAND_QUEUE_FLAG_IN_ORDER and ZE_COMMAND_LIST_FLAG_IN_ORDER (1.7).
 #define QUEUE_IN_ORDER (1u << 1)
 #define LIST_IN_ORDER (1u << 3)
@@ -331,5 +332,45 @@ UMF_C_TEST(zexCounterBasedEventCreate2, ARegularListWaitsForIt) {
     UMF_EXPECT_EQ(zeCommandQueueDestroy(q), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeCommandListDestroy(reg), ZE_RESULT_SUCCESS);
     UMF_EXPECT_EQ(zeCommandListDestroy(imm), ZE_RESULT_SUCCESS);
+    ze_test_teardown(&t);
+}
+
+// The Unified Runtime's profiled events: KERNEL_TIMESTAMP keeps the last
+// submission's timestamps ("Timestamp allocation is also handled
+// internally by the Driver").
+UMF_C_TEST(zexCounterBasedEventCreate2, KernelTimestamps) {
+    ZE_TEST_SETUP(t);
+    create_fn create = creator(&t);
+    ze_command_list_handle_t l = create != NULL ? in_order_immediate(&t) : NULL;
+    if (l == NULL) {
+        ze_test_teardown(&t);
+        return;
+    }
+    cb_desc_t d = {CB_STYPE, NULL,
+                   CB_IMMEDIATE | CB_NON_IMMEDIATE | CB_HOST_VISIBLE |
+                       CB_KERNEL_TIMESTAMP,
+                   ZE_EVENT_SCOPE_FLAG_HOST, 0};
+    ze_event_handle_t cb = NULL;
+    UMF_ASSERT_EQ(create(t.ctx, t.devices[0], &d, &cb), ZE_RESULT_SUCCESS);
+    char *dev = ze_test_alloc_device(&t, 4096, 0);
+    UMF_ASSERT(dev != NULL);
+    char host[4096];
+    memset(host, 0x5a, sizeof(host));
+    for (int run = 0; run < 2; run++) {
+        UMF_EXPECT_EQ(
+            zeCommandListAppendMemoryCopy(l, dev, host, 4096, cb, 0, NULL),
+            ZE_RESULT_SUCCESS);
+        UMF_EXPECT_EQ(zeEventHostSynchronize(cb, UINT64_MAX),
+                      ZE_RESULT_SUCCESS);
+        ze_kernel_timestamp_result_t ts;
+        memset(&ts, 0, sizeof(ts));
+        UMF_EXPECT_EQ(zeEventQueryKernelTimestamp(cb, &ts), ZE_RESULT_SUCCESS);
+        UMF_EXPECT(ts.global.kernelEnd != 0);
+        UMF_EXPECT(ts.global.kernelEnd >= ts.global.kernelStart);
+        UMF_EXPECT(ts.context.kernelEnd >= ts.context.kernelStart);
+    }
+    UMF_EXPECT_EQ(zeMemFree(t.ctx, dev), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeEventDestroy(cb), ZE_RESULT_SUCCESS);
+    UMF_EXPECT_EQ(zeCommandListDestroy(l), ZE_RESULT_SUCCESS);
     ze_test_teardown(&t);
 }
