@@ -618,12 +618,12 @@ void ze_mock_event_pool_release(void *obj) {
 }
 
 // "Counter-based events must not be reset ... must not be signaled from
-// host".
+// host": UNSUPPORTED_FEATURE, as Intel's driver answers both.
 static ze_result_t counter_based_refusal(const char *call) {
     ZE_MOCK_EXPLAIN("%s: a counter-based event is signalled by the commands "
                     "that take it, and never reset",
                     call);
-    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 
 static ze_result_t ZE_APICALL mock_EventHostSignal(ze_event_handle_t hEvent) {
@@ -694,60 +694,22 @@ static ze_result_t ZE_APICALL mock_EventHostReset(ze_event_handle_t hEvent) {
     return ZE_RESULT_SUCCESS;
 }
 
-// ---- Counter-based events ---------------------------------------------------
+// ---- Events alone in a pool ------------------------------------------------
 //
-// zexCounterBasedEventCreate2 (Intel's extension, by name): an event alone
-// in a pool of its own that the event owns (its handle is dropped at once,
-// so the pool goes with the event); ze_mock_event_arm gives it its
-// counter's meaning. Not shared between processes (the IPC flag is
-// refused: Intel's own IPC entry points for them are not emulated).
+// What zexCounterBasedEventCreate2 (ze_mock_counter_event.c) makes: an
+// event alone in a pool of its own that the event owns (the pool's handle
+// is dropped at once, so the pool goes with the event), process-local.
 
-#define ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC ((ze_structure_type_t)0x0003001C)
-#define ZEX_COUNTER_BASED_EVENT_FLAG_IMMEDIATE (1u << 0)
-#define ZEX_COUNTER_BASED_EVENT_FLAG_NON_IMMEDIATE (1u << 1)
-#define ZEX_COUNTER_BASED_EVENT_FLAG_HOST_VISIBLE (1u << 2)
-#define ZEX_COUNTER_BASED_EVENT_FLAG_IPC (1u << 3)
-#define ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_TIMESTAMP (1u << 4)
-#define ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_MAPPED_TIMESTAMP (1u << 5)
-#define ZEX_COUNTER_BASED_EVENT_FLAGS 0x3fu
-
-ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
-    ze_context_handle_t hContext, ze_device_handle_t hDevice,
-    const ze_mock_counter_based_event_desc_t *desc,
-    ze_event_handle_t *phEvent) {
-    ZE_MOCK_ENTER(zexCounterBasedEventCreate2);
-    ze_mock_context_t *ctx = ze_mock_context(hContext);
-    if (ctx == NULL || ze_mock_device(hDevice) == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-    }
-    if (desc == NULL || phEvent == NULL) {
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    }
-    if (desc->stype != ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC) {
-        ZE_MOCK_EXPLAIN("zexCounterBasedEventCreate2: stype 0x%x, not "
-                        "ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC",
-                        (unsigned)desc->stype);
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    }
-    if ((desc->flags & ~ZEX_COUNTER_BASED_EVENT_FLAGS) ||
-        (desc->signalScope & ~SCOPE_FLAGS) ||
-        (desc->waitScope & ~SCOPE_FLAGS)) {
+ze_result_t ze_mock_event_create_alone(ze_mock_context_t *ctx,
+                                       ze_event_pool_flags_t pool_flags,
+                                       ze_event_scope_flags_t signal,
+                                       ze_event_scope_flags_t wait,
+                                       bool counter_based,
+                                       ze_event_handle_t *phEvent) {
+    if ((signal & ~SCOPE_FLAGS) || (wait & ~SCOPE_FLAGS) ||
+        (pool_flags & ~(ZE_EVENT_POOL_FLAG_HOST_VISIBLE | TIMESTAMP_FLAGS))) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     }
-    if (desc->flags & ZEX_COUNTER_BASED_EVENT_FLAG_IPC) {
-        ZE_MOCK_EXPLAIN("zexCounterBasedEventCreate2: counter-based events "
-                        "are not shared between processes here (use an "
-                        "event pool made with ZE_EVENT_POOL_FLAG_IPC)");
-        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    }
-    ze_event_pool_flags_t pool_flags =
-        ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
-        ((desc->flags & ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_TIMESTAMP)
-             ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP
-             : 0) |
-        ((desc->flags & ZEX_COUNTER_BASED_EVENT_FLAG_KERNEL_MAPPED_TIMESTAMP)
-             ? ZE_MOCK_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP
-             : 0);
     umf_mock_events_t *slots;
     umf_mock_status_t s = umf_mock_events_create(1, false, &slots);
     if (s != UMF_MOCK_OK) {
@@ -759,9 +721,8 @@ ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
         umf_mock_events_release(slots);
         return r;
     }
-    ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-                          desc->signalScope, desc->waitScope};
-    r = event_make(as_pool(pool), &ed, true, phEvent);
+    ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0, signal, wait};
+    r = event_make(as_pool(pool), &ed, counter_based, phEvent);
     // The pool is the event's alone: it goes with it.
     event_pool_t *p = as_pool(pool);
     if (ze_mock_object_drop(p, ZE_MOCK_OBJ_EVENT_POOL)) {

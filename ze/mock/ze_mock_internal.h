@@ -293,7 +293,10 @@ void ze_mock_sysman_core_init(void);
 // The functions zeDriverGetExtensionFunctionAddress gives by name
 // (ze_mock_extensions.c); NULL for any other name.
 void *ze_mock_extension_function(const char *name);
-// zexCounterBasedEventCreate2 (ze_mock_events.c), by name: Intel's
+// Adds (or replaces) a function of that set, of an API family above the
+// core; the family registers when the driver's tables are filled.
+void ze_mock_extension_function_register(const char *name, void (*fn)(void));
+// zexCounterBasedEventCreate2 (ze_mock_counter_event.c), by name: Intel's
 // zex_counter_based_event_desc_t.
 typedef struct ze_mock_counter_based_event_desc_t {
     ze_structure_type_t stype; // ZEX_STRUCTURE_COUNTER_BASED_EVENT_DESC
@@ -301,9 +304,18 @@ typedef struct ze_mock_counter_based_event_desc_t {
     uint32_t flags; // zex_counter_based_event_exp_flags_t
     ze_event_scope_flags_t signalScope, waitScope;
 } ze_mock_counter_based_event_desc_t;
-ze_result_t ZE_APICALL ze_mock_counter_based_event_create(
-    ze_context_handle_t hContext, ze_device_handle_t hDevice,
-    const ze_mock_counter_based_event_desc_t *desc, ze_event_handle_t *phEvent);
+// Registers zexCounterBasedEventCreate2 by name (ze_mock_tables.c calls it
+// when it fills the driver's table).
+void ze_mock_counter_events_register(void);
+// An event alone in a pool of its own that goes with it, process-local
+// (ze_mock_events.c); `counter_based` marks it so (ze_mock_event_arm).
+// INVALID_ENUMERATION for scopes or pool flags it does not know.
+ze_result_t ze_mock_event_create_alone(ze_mock_context_t *ctx,
+                                       ze_event_pool_flags_t pool_flags,
+                                       ze_event_scope_flags_t signal,
+                                       ze_event_scope_flags_t wait,
+                                       bool counter_based,
+                                       ze_event_handle_t *phEvent);
 // The device of a handle, or NULL when it is not one of ours. Its index is
 // the core's device (what ZE_AFFINITY_MASK names); handles are numbered by
 // the mask, from 0.

@@ -98,9 +98,10 @@ static ze_result_t copy_table(void *table, const void *full,
 // ---- Tables several files fill ----------------------------------------------
 
 static void fill_driver(ze_mock_driver_dditable_t *t) {
-    ze_mock_fill_driver(t);         // ze_mock_driver.c
-    ze_mock_fill_driver_context(t); // ze_mock_context.c: the default one
-    ze_mock_fill_driver_rtas(t);    // refused
+    ze_mock_fill_driver(t);            // ze_mock_driver.c
+    ze_mock_fill_driver_context(t);    // ze_mock_context.c: the default one
+    ze_mock_fill_driver_rtas(t);       // refused
+    ze_mock_counter_events_register(); // by name: ze_mock_counter_event.c
 }
 
 static void fill_device(ze_mock_device_dditable_t *t) {
