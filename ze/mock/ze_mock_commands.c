@@ -183,7 +183,7 @@ static void stream_close(ze_mock_stream_t *s, const char *what) {
     ze_mock_stream_unref(s);
 }
 
-void ze_mock_command_queue_release(void *obj) {
+static void command_queue_release(void *obj) {
     queue_t *q = obj;
     stream_close(q->stream, "a command queue");
     free(q);
@@ -195,7 +195,7 @@ mock_CommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
     if (!ze_mock_object_drop(hCommandQueue, ZE_MOCK_OBJ_COMMAND_QUEUE)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    ze_mock_command_queue_release(hCommandQueue);
+    command_queue_release(hCommandQueue);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -282,6 +282,8 @@ static ze_result_t ZE_APICALL mock_CommandQueueGetIndex(
 }
 
 void ze_mock_fill_command_queue(ze_mock_command_queue_dditable_t *t) {
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_COMMAND_QUEUE,
+                                 command_queue_release);
     t->v1_4.pfnCreate = mock_CommandQueueCreate;
     t->v1_4.pfnDestroy = mock_CommandQueueDestroy;
     t->v1_4.pfnExecuteCommandLists = mock_CommandQueueExecuteCommandLists;
@@ -370,7 +372,7 @@ static ze_result_t ZE_APICALL mock_CommandListCreateImmediate(
     return list_create(hContext, hDevice, altdesc, 0, phCommandList);
 }
 
-void ze_mock_command_list_release(void *obj) {
+static void command_list_release(void *obj) {
     list_t *l = obj;
     if (l->stream != NULL) {
         stream_close(l->stream, "an immediate command list");
@@ -387,7 +389,7 @@ mock_CommandListDestroy(ze_command_list_handle_t hCommandList) {
     if (!ze_mock_object_drop(l, ZE_MOCK_OBJ_COMMAND_LIST)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    ze_mock_command_list_release(l);
+    command_list_release(l);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -477,6 +479,8 @@ static ze_result_t ZE_APICALL mock_CommandListIsImmediate(
 }
 
 void ze_mock_fill_command_list(ze_mock_command_list_dditable_t *t) {
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_COMMAND_LIST,
+                                 command_list_release);
     t->v1_4.pfnCreate = mock_CommandListCreate;
     t->v1_4.pfnCreateImmediate = mock_CommandListCreateImmediate;
     t->v1_4.pfnDestroy = mock_CommandListDestroy;
@@ -584,7 +588,7 @@ mock_CommandListCreateCloneExp(ze_command_list_handle_t hCommandList,
     }
     if (r != ZE_RESULT_SUCCESS) {
         if (ze_mock_object_drop(c, ZE_MOCK_OBJ_COMMAND_LIST)) {
-            ze_mock_command_list_release(c);
+            command_list_release(c);
         }
         return r;
     }
@@ -811,7 +815,7 @@ mock_FenceCreate(ze_command_queue_handle_t hCommandQueue,
     return ZE_RESULT_SUCCESS;
 }
 
-void ze_mock_fence_release(void *obj) {
+static void fence_release(void *obj) {
     ze_mock_fence_t *f = obj;
     ze_mock_fence_forget(f);
     ze_mock_stream_unref(f->stream);
@@ -823,7 +827,7 @@ static ze_result_t ZE_APICALL mock_FenceDestroy(ze_fence_handle_t hFence) {
     if (!ze_mock_object_drop(hFence, ZE_MOCK_OBJ_FENCE)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    ze_mock_fence_release(hFence);
+    fence_release(hFence);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -849,6 +853,7 @@ static ze_result_t ZE_APICALL mock_FenceReset(ze_fence_handle_t hFence) {
 }
 
 void ze_mock_fill_fence(ze_fence_dditable_t *t) {
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_FENCE, fence_release);
     t->pfnCreate = mock_FenceCreate;
     t->pfnDestroy = mock_FenceDestroy;
     t->pfnHostSynchronize = mock_FenceHostSynchronize;

@@ -43,32 +43,32 @@ bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind) {
     return true;
 }
 
-// The release functions of the kinds that API families above the core
-// own (modules and kernels: ze_mock_kernel.c), which they register.
+// How a context's objects of each kind are freed, and what else of it a
+// family keeps: each API family registers its own when its tables are
+// filled (before any program can make an object of it), so that the core
+// never calls into a family.
 typedef void (*release_fn)(void *obj);
 static _Atomic(release_fn) family_release[ZE_MOCK_OBJ_KIND_COUNT];
+static _Atomic(ze_mock_context_release_fn) context_release;
 
 void ze_mock_object_kind_register(ze_mock_object_kind_t kind,
                                   void (*release)(void *obj)) {
     atomic_store(&family_release[kind], release);
 }
 
+void ze_mock_context_release_register(ze_mock_context_release_fn release) {
+    atomic_store(&context_release, release);
+}
+
 // What a context owns, in the order it goes: command lists and queues
 // first (what still waits in them is dropped, before its events go),
-// events before their pools. NULL: a family's kind.
-static const struct {
-    ze_mock_object_kind_t kind;
-    void (*release)(void *obj);
-} owned[] = {
-    {ZE_MOCK_OBJ_COMMAND_LIST, ze_mock_command_list_release},
-    {ZE_MOCK_OBJ_KERNEL, NULL},
-    {ZE_MOCK_OBJ_MODULE, NULL},
-    {ZE_MOCK_OBJ_COMMAND_QUEUE, ze_mock_command_queue_release},
-    {ZE_MOCK_OBJ_FENCE, ze_mock_fence_release},
-    {ZE_MOCK_OBJ_EVENT, ze_mock_event_release},
-    {ZE_MOCK_OBJ_EVENT_POOL, ze_mock_event_pool_release},
-    {ZE_MOCK_OBJ_IMPORTED_EVENT_POOL, ze_mock_event_pool_release},
-    {ZE_MOCK_OBJ_BUILD_LOG, ze_mock_build_log_release},
+// events before their pools.
+static const ze_mock_object_kind_t owned[] = {
+    ZE_MOCK_OBJ_COMMAND_LIST, ZE_MOCK_OBJ_KERNEL,
+    ZE_MOCK_OBJ_MODULE,       ZE_MOCK_OBJ_COMMAND_QUEUE,
+    ZE_MOCK_OBJ_FENCE,        ZE_MOCK_OBJ_EVENT,
+    ZE_MOCK_OBJ_EVENT_POOL,   ZE_MOCK_OBJ_IMPORTED_EVENT_POOL,
+    ZE_MOCK_OBJ_BUILD_LOG,
 };
 
 typedef struct collect_t {
@@ -119,17 +119,15 @@ static bool of_context(const void *obj, const void *ctx) {
 static size_t release_objects(const ze_mock_context_t *ctx) {
     size_t n = 0;
     for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
-        release_fn release = owned[k].release != NULL
-                                 ? owned[k].release
-                                 : atomic_load(&family_release[owned[k].kind]);
+        release_fn release = atomic_load(&family_release[owned[k]]);
         if (release == NULL) {
             continue; // the family made none of them
         }
         size_t count;
         void **objs =
-            ze_mock_objects_collect(owned[k].kind, of_context, ctx, &count);
+            ze_mock_objects_collect(owned[k], of_context, ctx, &count);
         for (size_t i = 0; i < count; i++) {
-            if (ze_mock_object_drop(objs[i], owned[k].kind)) {
+            if (ze_mock_object_drop(objs[i], owned[k])) {
                 release(objs[i]);
                 n++;
             }
@@ -234,7 +232,8 @@ mock_ContextDestroy(ze_context_handle_t hContext) {
     }
     ze_mock_context_t *ctx = (ze_mock_context_t *)hContext;
     size_t objects = release_objects(ctx);
-    size_t vm = ze_mock_vmm_release_context(ctx);
+    ze_mock_context_release_fn release_rest = atomic_load(&context_release);
+    size_t vm = release_rest != NULL ? release_rest(ctx) : 0;
     umf_mock_owner_released_t mem;
     umf_mock_release_owner((uintptr_t)ctx, &mem);
     if (objects + mem.allocations + mem.imports + vm > 0) {

@@ -526,7 +526,12 @@ static ze_result_t ZE_APICALL mock_EventPoolPutIpcHandle(
     return ZE_RESULT_SUCCESS;
 }
 
+static void event_pool_release(void *obj); // zeContextDestroy (below)
+
 void ze_mock_fill_event_pool(ze_mock_event_pool_dditable_t *t) {
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_EVENT_POOL, event_pool_release);
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_IMPORTED_EVENT_POOL,
+                                 event_pool_release);
     t->v1_4.pfnCreate = mock_EventPoolCreate;
     t->v1_4.pfnDestroy = mock_EventPoolDestroy;
     t->v1_4.pfnGetIpcHandle = mock_EventPoolGetIpcHandle;
@@ -607,12 +612,12 @@ static ze_result_t ZE_APICALL mock_EventDestroy(ze_event_handle_t hEvent) {
 
 // zeContextDestroy: events first, then their pools; their handles may
 // still be destroyed.
-void ze_mock_event_release(void *obj) {
+static void event_release(void *obj) {
     orphan_add(obj);
     event_destroy_handle(obj);
 }
 
-void ze_mock_event_pool_release(void *obj) {
+static void event_pool_release(void *obj) {
     orphan_add(obj);
     pool_unref(obj);
 }
@@ -886,6 +891,7 @@ static ze_result_t ZE_APICALL mock_EventGetWaitScope(
 }
 
 void ze_mock_fill_event(ze_mock_event_dditable_t *t) {
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_EVENT, event_release);
     t->v1_4.pfnCreate = mock_EventCreate;
     t->v1_4.pfnDestroy = mock_EventDestroy;
     t->v1_4.pfnHostSignal = mock_EventHostSignal;

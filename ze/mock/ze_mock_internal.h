@@ -236,11 +236,17 @@ bool ze_mock_object_publish(void *obj, ze_mock_object_kind_t kind);
 // Unregisters an object; false if it was not live (destroyed, foreign).
 // The caller frees it.
 bool ze_mock_object_drop(void *obj, ze_mock_object_kind_t kind);
-// How a context release frees the objects of a kind an API family above
-// the core owns (ZE_MOCK_OBJ_MODULE, ZE_MOCK_OBJ_KERNEL), registered by the
-// family when its tables are filled, before any object of it exists.
+// How a context release frees the objects of a kind (whose registration
+// is gone), registered by the API family that owns the kind when its
+// tables are filled, before any object of it exists: the core never calls
+// into a family.
 void ze_mock_object_kind_register(ze_mock_object_kind_t kind,
                                   void (*release)(void *obj));
+// What a context release frees of a family beside its objects (virtual
+// memory: ze_mock_vmm.c), after them; returns how many things it freed.
+// Registered as the kinds are.
+typedef size_t (*ze_mock_context_release_fn)(ze_mock_context_t *ctx);
+void ze_mock_context_release_register(ze_mock_context_release_fn release);
 
 // The live objects of `kind` for which match(obj, arg) holds, in an array
 // the caller frees (NULL when none; when out of memory, those found).
@@ -253,15 +259,6 @@ void **ze_mock_objects_collect(ze_mock_object_kind_t kind,
 static inline bool ze_mock_has_magic(const void *handle, uint32_t magic) {
     return handle != NULL && *(const uint32_t *)handle == magic;
 }
-
-// Frees an object whose registration is gone, one function per kind (for
-// the destroy calls and zeContextDestroy).
-void ze_mock_command_queue_release(void *obj);
-void ze_mock_command_list_release(void *obj);
-void ze_mock_fence_release(void *obj);
-void ze_mock_event_release(void *obj);
-void ze_mock_event_pool_release(void *obj);
-void ze_mock_build_log_release(void *obj);
 
 // Events (ze_mock_events.c); what commands use of them is in
 // ze_mock_engine.h.
@@ -451,8 +448,6 @@ ze_result_t ze_mock_vmm_put_ipc_handle(const unsigned char handle[64]);
 bool ze_mock_vmm_handle_fd(const unsigned char handle[64], int *fd);
 // The handle whose fd is `fd` (an export of this process); false if none.
 bool ze_mock_vmm_handle_of_fd(int fd, ze_ipc_mem_handle_t *handle);
-// Releases what `ctx` reserved, mapped, made and opened; returns how many.
-size_t ze_mock_vmm_release_context(ze_mock_context_t *ctx);
 // Commands, events and fences (ze_mock_commands.c, ze_mock_append.c,
 // ze_mock_events.c): the newest layouts, what a loader of any version gets
 // is copied from them.

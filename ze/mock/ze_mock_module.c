@@ -33,13 +33,15 @@ ze_mock_build_log_new(ze_mock_context_t *ctx, const char *text, char *owned) {
     return (ze_module_build_log_handle_t)log;
 }
 
+static void build_log_release(void *obj);
+
 static ze_result_t ZE_APICALL
 mock_ModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog) {
     ZE_MOCK_ENTER(zeModuleBuildLogDestroy);
     if (!ze_mock_object_drop(hModuleBuildLog, ZE_MOCK_OBJ_BUILD_LOG)) {
         return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
     }
-    ze_mock_build_log_release(hModuleBuildLog);
+    build_log_release(hModuleBuildLog);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -68,12 +70,13 @@ mock_ModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog,
     return ZE_RESULT_SUCCESS;
 }
 
-void ze_mock_build_log_release(void *obj) {
+static void build_log_release(void *obj) {
     free(((build_log_t *)obj)->owned);
     free(obj);
 }
 
 void ze_mock_fill_module_build_log(ze_module_build_log_dditable_t *t) {
+    ze_mock_object_kind_register(ZE_MOCK_OBJ_BUILD_LOG, build_log_release);
     t->pfnDestroy = mock_ModuleBuildLogDestroy;
     t->pfnGetString = mock_ModuleBuildLogGetString;
 }

@@ -93,6 +93,7 @@ static ze_result_t ZE_APICALL mock_PhysicalMemCreate(
 
 // Forgets the export fd of a physical object (ze_mock_vmm_ipc below).
 static void forget_export(umf_mock_phys_t *phys);
+static size_t release_context(ze_mock_context_t *ctx);
 
 static ze_result_t ZE_APICALL mock_PhysicalMemDestroy(
     ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMemory) {
@@ -144,6 +145,7 @@ static ze_result_t ZE_APICALL mock_PhysicalMemGetProperties(
 }
 
 void ze_mock_fill_physical_mem(ze_mock_physical_mem_dditable_t *t) {
+    ze_mock_context_release_register(release_context);
     t->v1_4.pfnCreate = mock_PhysicalMemCreate;
     t->v1_4.pfnDestroy = mock_PhysicalMemDestroy;
     t->pfnGetProperties = mock_PhysicalMemGetProperties;
@@ -385,6 +387,7 @@ static ze_result_t ZE_APICALL mock_VirtualMemGetAccessAttribute(
 }
 
 void ze_mock_fill_virtual_mem(ze_virtual_mem_dditable_t *t) {
+    ze_mock_context_release_register(release_context);
     t->pfnReserve = mock_VirtualMemReserve;
     t->pfnFree = mock_VirtualMemFree;
     t->pfnQueryPageSize = mock_VirtualMemQueryPageSize;
@@ -654,7 +657,9 @@ bool ze_mock_vmm_close_ipc_handle(ze_mock_context_t *ctx, const void *ptr) {
     return found != NULL;
 }
 
-size_t ze_mock_vmm_release_context(ze_mock_context_t *ctx) {
+// Releases what `ctx` reserved, mapped, made and opened (zeContextDestroy,
+// registered with the core); returns how many.
+static size_t release_context(ze_mock_context_t *ctx) {
     size_t n = 0;
     for (;;) {
         vmm_import_t *found = NULL;
