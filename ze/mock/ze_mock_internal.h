@@ -282,11 +282,15 @@ ze_result_t ze_mock_device_list(uint32_t *pCount,
 // very call that does), and counts the call of `entry`, which a rule may
 // fail: its result. zeInit, zeInitDrivers and zesInit start with it.
 ze_result_t ze_mock_initialize(ze_mock_entry_t entry);
-// Makes the devices ZE_AFFINITY_MASK exposes, once.
+// Makes the devices ZE_AFFINITY_MASK exposes, once (ze_mock_core.c).
 void ze_mock_make_devices(void);
-// zeInit succeeded: sysman is ready too if ZES_ENABLE_SYSMAN=1
-// (ze_mock_sysman.c).
-void ze_mock_sysman_core_init(void);
+// zeInit or zeInitDrivers succeeded: makes the devices, runs what a family
+// registered for it, and the core API is ready (ze_mock_initialized).
+void ze_mock_core_ready(void);
+// What ze_mock_core_ready runs beside (one function: sysman's), registered
+// when the global table is filled, before zeInit can be called.
+typedef void (*ze_mock_ready_fn)(void);
+void ze_mock_core_ready_register(ze_mock_ready_fn fn);
 // The functions zeDriverGetExtensionFunctionAddress gives by name
 // (ze_mock_extensions.c); NULL for any other name.
 void *ze_mock_extension_function(const char *name);

@@ -15,6 +15,9 @@
 
 // True once zesInit succeeded, or zeInit with ZES_ENABLE_SYSMAN=1.
 bool ze_mock_sysman_initialized(void);
+// zeInit succeeded: sysman is ready too if ZES_ENABLE_SYSMAN=1 (what
+// ze_mock_tables.c registers with ze_mock_core_ready_register).
+void ze_mock_sysman_core_init(void);
 
 // Counts the call, applies fault rules and refuses calls before sysman is
 // initialized.

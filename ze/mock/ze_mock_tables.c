@@ -97,6 +97,12 @@ static ze_result_t copy_table(void *table, const void *full,
 
 // ---- Tables several files fill ----------------------------------------------
 
+static void fill_global(ze_mock_global_dditable_t *t) {
+    ze_mock_fill_global(t); // ze_mock_driver.c: zeInit
+    // With ZES_ENABLE_SYSMAN=1, zeInit initializes sysman too.
+    ze_mock_core_ready_register(ze_mock_sysman_core_init);
+}
+
 static void fill_driver(ze_mock_driver_dditable_t *t) {
     ze_mock_fill_driver(t);            // ze_mock_driver.c
     ze_mock_fill_driver_context(t);    // ze_mock_context.c: the default one
@@ -158,8 +164,7 @@ static void fill_event_exp(ze_event_exp_dditable_t *t) {
 // --------------------------------------------------------------
 
 ZE_MOCK_GETTER(zeGetGlobalProcAddrTable, ze_global_dditable_t,
-               ze_mock_global_dditable_t, ZE_MOCK_LAYOUT_GLOBAL,
-               ze_mock_fill_global)
+               ze_mock_global_dditable_t, ZE_MOCK_LAYOUT_GLOBAL, fill_global)
 ZE_MOCK_GETTER(zeGetDriverProcAddrTable, ze_driver_dditable_t,
                ze_mock_driver_dditable_t, ZE_MOCK_LAYOUT_DRIVER, fill_driver)
 ZE_MOCK_GETTER_NEW(zeGetDriverExpProcAddrTable, ze_mock_driver_exp_dditable_t,
