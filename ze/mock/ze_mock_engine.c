@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Streams of commands and the driver's thread that runs those that wait
-// (ze_mock_engine.h). A stream's lock guards its pending commands and its
-// counters; a command runs with it held, in the submitting thread or in
-// the driver's thread, so that a stream never runs two commands at once
-// and a synchronizer (waiting on the stream's condition variable) sees
-// each completion.
+// Commands (what one holds while it is recorded or waits, and its events
+// checked), streams of commands and the driver's thread that runs those
+// that wait (ze_mock_engine.h). A stream's lock guards its pending
+// commands and its counters; a command runs with it held, in the
+// submitting thread or in the driver's thread, so that a stream never runs
+// two commands at once and a synchronizer (waiting on the stream's
+// condition variable) sees each completion.
 //
 // The driver's thread keeps the streams it serves in an array of its own,
 // fed through the engine's inbox. It looks at the first command of each:
@@ -169,6 +170,107 @@ void ze_mock_engine_unload(void) {
     free(eng.inbox);
     eng.inbox = NULL;
     eng.inbox_count = eng.inbox_cap = 0;
+}
+
+// ---- Commands ---------------------------------------------------------------
+
+static void *copy_array(const void *from, size_t count, size_t size, bool *ok) {
+    if (count == 0 || from == NULL) {
+        return NULL;
+    }
+    void *to = malloc(count * size);
+    if (to == NULL) {
+        *ok = false;
+        return NULL;
+    }
+    memcpy(to, from, count * size);
+    return to;
+}
+
+// Holds or lets go of the events of an owned command.
+static void hold_events(const ze_mock_cmd_t *c, bool hold, bool abandoned) {
+    unsigned queued = c->queued ? ZE_MOCK_HOLD_QUEUED : 0u;
+    for (uint32_t i = 0; i < c->waits; i++) {
+        hold ? ze_mock_event_hold(c->wait[i], queued)
+             : ze_mock_event_unhold(c->wait[i], queued, false);
+    }
+    if (c->signal != NULL) {
+        unsigned how = queued | ZE_MOCK_HOLD_SIGNALS;
+        hold ? ze_mock_event_hold(c->signal, how)
+             : ze_mock_event_unhold(c->signal, how, abandoned);
+    }
+    if (c->event != NULL) {
+        hold ? ze_mock_event_hold(c->event, queued)
+             : ze_mock_event_unhold(c->event, queued, false);
+    }
+    if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
+        for (uint32_t i = 0; i < c->u.query.count; i++) {
+            hold ? ze_mock_event_hold(c->u.query.events[i], queued)
+                 : ze_mock_event_unhold(c->u.query.events[i], queued, false);
+        }
+    }
+}
+
+bool ze_mock_cmd_keep(const ze_mock_cmd_t *c, ze_mock_cmd_t *out, bool queued) {
+    bool ok = true;
+    *out = *c;
+    out->owned = true;
+    out->queued = queued;
+    out->wait = copy_array(c->wait, c->waits, sizeof(*c->wait), &ok);
+    if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
+        out->u.query.events = copy_array(c->u.query.events, c->u.query.count,
+                                         sizeof(*c->u.query.events), &ok);
+        out->u.query.offsets = copy_array(c->u.query.offsets, c->u.query.count,
+                                          sizeof(*c->u.query.offsets), &ok);
+    }
+    if (!ok) {
+        free(out->wait);
+        if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
+            free(out->u.query.events);
+            free(out->u.query.offsets);
+        }
+        return false;
+    }
+    if (c->kind == ZE_MOCK_CMD_CALL) {
+        c->u.call.ops->hold(c->u.call.arg);
+    }
+    hold_events(out, true, false);
+    return true;
+}
+
+void ze_mock_cmd_drop(ze_mock_cmd_t *c, bool abandoned) {
+    if (!c->owned) {
+        return;
+    }
+    hold_events(c, false, abandoned);
+    free(c->wait);
+    if (c->kind == ZE_MOCK_CMD_CALL) {
+        c->u.call.ops->release(c->u.call.arg);
+    }
+    if (c->kind == ZE_MOCK_CMD_QUERY_TIMESTAMPS) {
+        free(c->u.query.events);
+        free(c->u.query.offsets);
+    }
+    c->owned = false;
+}
+
+ze_result_t ze_mock_cmd_set_events(ze_mock_cmd_t *c, ze_event_handle_t hSignal,
+                                   uint32_t numWait,
+                                   ze_event_handle_t *phWait) {
+    if (hSignal != NULL && (c->signal = ze_mock_event(hSignal)) == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+    }
+    if (numWait > 0 && phWait == NULL) {
+        return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_SIZE);
+    }
+    for (uint32_t i = 0; i < numWait; i++) {
+        if (ze_mock_event(phWait[i]) == NULL) {
+            return ZE_MOCK_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+        }
+    }
+    c->waits = numWait;
+    c->wait = (ze_mock_event_t **)phWait; // handles are the events
+    return ZE_RESULT_SUCCESS;
 }
 
 // ---- Running commands -------------------------------------------------------
