@@ -56,25 +56,7 @@ static struct {
 // The generation of the engine: 1, and one more in each fork child (whose
 // streams the parent's thread served, and whose thread is gone).
 static _Atomic unsigned generation = 1;
-// Rung to wake the driver's thread; `watching`: it has streams to watch,
-// so that every signal in this process rings it.
-static _Atomic uint32_t bell;
-static _Atomic int watching;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static void ring(void) {
-    umf_mock_bell_ring(&bell);
-}
-
-void ze_mock_engine_notify(void) {
-    // Ordered after the signal that calls it (seq_cst), against the
-    // thread's store of `watching` and its looks at the events: either the
-    // thread sees the signal or this sees the thread watching.
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&watching, memory_order_relaxed)) {
-        ring();
-    }
-}
 
 static void before_fork(void) {
     pthread_mutex_lock(&eng.lock);
@@ -91,7 +73,7 @@ static void after_fork_child(void) {
     eng.inbox_count = 0; // their references stay with the parent's thread
     eng.started = false;
     eng.stop = false;
-    atomic_store_explicit(&watching, 0, memory_order_relaxed);
+    ze_mock_bell_unwatch();
     atomic_fetch_add_explicit(&generation, 1, memory_order_relaxed);
 }
 
@@ -128,7 +110,7 @@ static bool start_thread(void) {
 static void serve(ze_mock_stream_t *s) {
     unsigned gen = atomic_load_explicit(&generation, memory_order_relaxed);
     if (s->served == gen) {
-        ring();
+        ze_mock_bell_ring();
         return;
     }
     pthread_once(&atfork_once, register_atfork);
@@ -150,7 +132,7 @@ static void serve(ze_mock_stream_t *s) {
     }
     pthread_mutex_unlock(&eng.lock);
     if (ok) {
-        ring();
+        ze_mock_bell_ring();
     } else {
         // Tried again at the next submission or synchronization.
         UMF_MOCK_LOG_ERROR("out of host memory: commands that wait for "
@@ -164,7 +146,7 @@ void ze_mock_engine_unload(void) {
     eng.stop = true;
     pthread_mutex_unlock(&eng.lock);
     if (started) {
-        ring();
+        ze_mock_bell_ring();
         pthread_join(eng.thread, NULL);
     }
     free(eng.inbox);
@@ -274,12 +256,6 @@ ze_result_t ze_mock_cmd_set_events(ze_mock_cmd_t *c, ze_event_handle_t hSignal,
 }
 
 // ---- Running commands -------------------------------------------------------
-
-uint64_t ze_mock_timer_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 // The memory an owned command was given is still there: the same
 // allocations, in bounds, with the access it needs.
@@ -486,9 +462,7 @@ static void *engine_main(void *arg) {
     umf_mock_event_ref_t *slots = NULL;
     size_t slot_cap = 0;
     for (;;) {
-        atomic_store_explicit(&watching, 1, memory_order_seq_cst);
-        atomic_thread_fence(memory_order_seq_cst);
-        uint32_t seen = atomic_load_explicit(&bell, memory_order_seq_cst);
+        uint32_t seen = ze_mock_bell_watch();
         pthread_mutex_lock(&eng.lock);
         bool stop = eng.stop;
         if (!stop && grow((void **)&mine, &cap, count + eng.inbox_count,
@@ -527,9 +501,9 @@ static void *engine_main(void *arg) {
             continue;
         }
         if (count == 0) {
-            atomic_store_explicit(&watching, 0, memory_order_relaxed);
+            ze_mock_bell_unwatch();
         }
-        umf_mock_bell_sleep(&bell, seen, slots, watched, UINT64_MAX);
+        ze_mock_bell_sleep(seen, slots, watched);
     }
     for (size_t i = 0; i < count; i++) {
         pthread_mutex_lock(&mine[i]->lock);
@@ -744,7 +718,7 @@ size_t ze_mock_stream_clear(ze_mock_stream_t *s, bool close) {
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
     if (n > 0) {
-        ring(); // the driver's thread lets go of the stream
+        ze_mock_bell_ring(); // the driver's thread lets go of the stream
     }
     return n;
 }

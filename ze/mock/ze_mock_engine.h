@@ -219,7 +219,8 @@ bool ze_mock_cmd_keep(const ze_mock_cmd_t *cmd, ze_mock_cmd_t *out,
 void ze_mock_cmd_drop(ze_mock_cmd_t *cmd, bool abandoned);
 
 // The device timer: nanoseconds of CLOCK_MONOTONIC_RAW, what
-// zeDeviceGetGlobalTimestamps reads (one tick per nanosecond).
+// zeDeviceGetGlobalTimestamps reads (one tick per nanosecond;
+// ze_mock_bell.c).
 uint64_t ze_mock_timer_now(void);
 
 // ---- Streams ----------------------------------------------------------------
@@ -306,8 +307,19 @@ static inline ze_result_t ze_mock_query(const void *obj, uint32_t magic,
 
 // Something a waiting command may wait for changed in this process (an
 // event was signalled or became dead): the driver's thread looks again.
-// Cheap when it has nothing waiting.
+// Cheap when it has nothing waiting (ze_mock_bell.c, which the events use
+// and the engine sleeps on: below both).
 void ze_mock_engine_notify(void);
+// The bell itself, for the engine: rings it (new work, a stream to let
+// go); the driver's thread watches (every ze_mock_engine_notify rings from
+// then on) and returns what the bell says, stops watching when it has no
+// stream left, and sleeps until the bell differs from what it saw or one
+// of `count` slots of shared pools is signalled.
+void ze_mock_bell_ring(void);
+uint32_t ze_mock_bell_watch(void);
+void ze_mock_bell_unwatch(void);
+void ze_mock_bell_sleep(uint32_t seen, const umf_mock_event_ref_t *slots,
+                        size_t count);
 // Stops the driver's thread, for the driver's unload (mock_core.h).
 void ze_mock_engine_unload(void);
 
