@@ -7,19 +7,35 @@
 // named mock_* in the file of their area, never the API names: those would
 // bind back to the loader's own exports.
 //
-//   ze_mock_driver.c    zeInit, driver and device queries
-//   ze_mock_context.c   contexts (and what destroying one releases),
-//                       residency
-//   ze_mock_memory.c    allocation, queries, IPC
-//   ze_mock_commands.c  command queues and lists, fences
-//   ze_mock_events.c    event pools, events, event pool IPC
-//   ze_mock_device.c    the devices' queries
+// The core, which calls no API family (what it needs of one, the family
+// registers: ze_mock_object_kind_register, ze_mock_core_ready_register):
+//   ze_mock_core.c      the driver handle, the devices, zeInit's state
 //   ze_mock_affinity.c  ZE_AFFINITY_MASK
-//   ze_mock_module.c    modules (none can be built) and build logs
-//   ze_mock_vmm.c       virtual and physical memory, IPC of mapped memory
 //   ze_mock_results.c   result names (fault rules) and the one table that
 //                       maps the core's results to ze_result_t
-//   ze_mock_tables.c    the zeGet*ProcAddrTable functions, the control API
+//   ze_mock_context.c   contexts (and what destroying one releases),
+//                       the object registry, residency
+//   ze_mock_bell.c      the bell of the driver's thread, the device timer
+//   ze_mock_events.c    event pools, events, event pool IPC
+//   ze_mock_engine.c    commands, streams, the driver's thread
+//                       (ze_mock_engine.h)
+//   ze_mock_desc.c      the driver's description for mock/
+// The API families above it. A few use a helper of another family that
+// never calls them back: the appends and the kernel launches add commands
+// to ze_mock_commands.c's lists, ze_mock_memory.c hands the IPC of mapped
+// memory to ze_mock_vmm.c, sysman answers with ze_mock_device.c's
+// properties.
+//   ze_mock_driver.c    zeInit, driver queries
+//   ze_mock_device.c    the devices' queries
+//   ze_mock_memory.c    allocation, queries, IPC
+//   ze_mock_vmm.c       virtual and physical memory, IPC of mapped memory
+//   ze_mock_commands.c  command queues and lists, fences
+//   ze_mock_append.c    the zeCommandListAppend* entry points
+//   ze_mock_module.c    build logs (ze_mock_kernel.c: modules, kernels)
+//   ze_mock_extensions.c the functions given by name
+//   ze_mock_sysman.c    sysman (ze_mock_sysman.h)
+// On top, ze_mock_tables.c: the zeGet*ProcAddrTable functions, the
+// control API.
 
 #ifndef UMF_GPU_ZE_MOCK_INTERNAL_H
 #define UMF_GPU_ZE_MOCK_INTERNAL_H 1
