@@ -23,6 +23,8 @@ static int driver_ready;
 
 #define REQUIRED(sym, field)                                                   \
     { sym, (void **)&driver.field, true }
+#define OPTIONAL(sym, field)                                                   \
+    { sym, (void **)&driver.field, false }
 static const umf_dl_symbol_t symbols[] = {
     REQUIRED("cuInit", Init),
     REQUIRED("cuGetErrorName", GetErrorName),
@@ -42,6 +44,17 @@ static const umf_dl_symbol_t symbols[] = {
     REQUIRED("cuIpcGetMemHandle", IpcGetMemHandle),
     REQUIRED("cuIpcOpenMemHandle_v2", IpcOpenMemHandle),
     REQUIRED("cuIpcCloseMemHandle", IpcCloseMemHandle),
+    REQUIRED("cuDeviceGetAttribute", DeviceGetAttribute),
+    OPTIONAL("cuMemCreate", MemCreate),
+    OPTIONAL("cuMemRelease", MemRelease),
+    OPTIONAL("cuMemAddressReserve", MemAddressReserve),
+    OPTIONAL("cuMemAddressFree", MemAddressFree),
+    OPTIONAL("cuMemMap", MemMap),
+    OPTIONAL("cuMemUnmap", MemUnmap),
+    OPTIONAL("cuMemSetAccess", MemSetAccess),
+    OPTIONAL("cuMemRetainAllocationHandle", MemRetainAllocationHandle),
+    OPTIONAL("cuMemExportToShareableHandle", MemExportToShareableHandle),
+    OPTIONAL("cuMemImportFromShareableHandle", MemImportFromShareableHandle),
 };
 
 static void driver_load(void) {
@@ -97,4 +110,15 @@ const umf_dl_load_error_t *umf_cuda_driver_error(void) {
 
 const umf_cuda_driver_t *umf_cuda_driver_loaded(void) {
     return __atomic_load_n(&driver_ready, __ATOMIC_ACQUIRE) ? &driver : NULL;
+}
+
+// The OPTIONAL rows are the VMM entry points.
+bool umf_cuda_driver_has_vmm(const char **missing) {
+    for (size_t i = 0; i < UMF_ARRAY_SIZE(symbols); i++) {
+        if (!symbols[i].required && *symbols[i].slot == NULL) {
+            *missing = symbols[i].name;
+            return false;
+        }
+    }
+    return true;
 }

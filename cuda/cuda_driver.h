@@ -17,6 +17,7 @@
 #define UMF_GPU_CUDA_DRIVER_H 1
 
 #include <cuda.h>
+#include <stdbool.h>
 
 #include <umf/base.h>
 
@@ -60,7 +61,43 @@ typedef struct umf_cuda_driver_t {
     CUresult (*IpcOpenMemHandle)(CUdeviceptr *dptr, CUipcMemHandle handle,
                                  unsigned int flags);
     CUresult (*IpcCloseMemHandle)(CUdeviceptr dptr);
+    // cuDeviceGetAttribute
+    CUresult (*DeviceGetAttribute)(int *pi, CUdevice_attribute attrib,
+                                   CUdevice dev);
+
+    // Virtual memory management (the VMM modes), optional: NULL where the
+    // driver lacks them (umf_cuda_driver_has_vmm). cuMemCreate, cuMemRelease,
+    // cuMemAddressReserve, cuMemAddressFree, cuMemMap, cuMemUnmap,
+    // cuMemSetAccess, cuMemRetainAllocationHandle,
+    // cuMemExportToShareableHandle, cuMemImportFromShareableHandle.
+    CUresult (*MemCreate)(CUmemGenericAllocationHandle *handle, size_t size,
+                          const CUmemAllocationProp *prop,
+                          unsigned long long flags);
+    CUresult (*MemRelease)(CUmemGenericAllocationHandle handle);
+    CUresult (*MemAddressReserve)(CUdeviceptr *ptr, size_t size,
+                                  size_t alignment, CUdeviceptr addr,
+                                  unsigned long long flags);
+    CUresult (*MemAddressFree)(CUdeviceptr ptr, size_t size);
+    CUresult (*MemMap)(CUdeviceptr ptr, size_t size, size_t offset,
+                       CUmemGenericAllocationHandle handle,
+                       unsigned long long flags);
+    CUresult (*MemUnmap)(CUdeviceptr ptr, size_t size);
+    CUresult (*MemSetAccess)(CUdeviceptr ptr, size_t size,
+                             const CUmemAccessDesc *desc, size_t count);
+    CUresult (*MemRetainAllocationHandle)(CUmemGenericAllocationHandle *handle,
+                                          void *addr);
+    CUresult (*MemExportToShareableHandle)(void *shareableHandle,
+                                           CUmemGenericAllocationHandle handle,
+                                           CUmemAllocationHandleType type,
+                                           unsigned long long flags);
+    CUresult (*MemImportFromShareableHandle)(
+        CUmemGenericAllocationHandle *handle, void *osHandle,
+        CUmemAllocationHandleType type);
 } umf_cuda_driver_t;
+
+// After umf_cuda_driver_get() succeeded: true if every VMM entry point
+// resolved; else *missing names the first that did not.
+bool umf_cuda_driver_has_vmm(const char **missing);
 
 // Stores the resolved table in *driver. The first call loads the library,
 // resolves the entry points and calls cuInit(0); every later call returns

@@ -52,7 +52,9 @@ umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    if (data->handle_size != handle_size) {
+    // The VMM handle types' sizes are fixed by umf_ipc_data_validate.
+    if (data->handle_type == UMF_IPC_HANDLE_DRIVER &&
+        data->handle_size != handle_size) {
         UMF_LOG_ERROR("%s provider open_ipc_handle: the native handle has %u "
                       "bytes, not %zu",
                       umf_gpu_provider_kind_name(kind),

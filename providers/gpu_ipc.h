@@ -45,7 +45,8 @@ umf_result_t umf_gpu_ipc_check_put(umf_gpu_provider_kind_t kind,
                                    umf_ipc_data_t *data);
 
 // open_ipc_handle's checks: non-NULL arguments, valid data of `kind` whose
-// native handle has `handle_size` bytes. UMF_RESULT_ERROR_INVALID_ARGUMENT
+// native handle, if the driver's (UMF_IPC_HANDLE_DRIVER), has `handle_size`
+// bytes. UMF_RESULT_ERROR_INVALID_ARGUMENT
 // otherwise (logged).
 umf_result_t umf_gpu_ipc_check_open(umf_gpu_provider_kind_t kind,
                                     const void *providerIpcData, void **ptr,

@@ -130,10 +130,40 @@ static bool memory_type_valid(uint16_t type) {
            type == UMF_MEMORY_TYPE_SHARED;
 }
 
+// The handle type against the rest; NULL if fine, else what is wrong.
+static const char *check_handle_type(const umf_ipc_data_t *d) {
+    switch (d->handle_type) {
+    case UMF_IPC_HANDLE_DRIVER:
+        return NULL;
+    case UMF_IPC_HANDLE_POSIX_FD:
+    case UMF_IPC_HANDLE_FABRIC:
+        if (d->kind != UMF_GPU_PROVIDER_KIND_CUDA ||
+            d->memory_type != UMF_MEMORY_TYPE_DEVICE) {
+            return "a VMM handle type for other than CUDA device memory";
+        }
+        if (d->handle_type == UMF_IPC_HANDLE_POSIX_FD) {
+            return d->handle_size != sizeof(int32_t) || d->fd_ino == 0
+                       ? "a POSIX fd handle without its 4 bytes or the fd's "
+                         "identity"
+                       : NULL;
+        }
+        return d->handle_size != UMF_IPC_NATIVE_HANDLE_MAX || d->fd_ino != 0 ||
+                       d->socket_kind != UMF_IPC_SOCKET_NONE
+                   ? "a fabric handle without its 64 bytes, or with an fd"
+                   : NULL;
+    default:
+        return "unknown native handle type";
+    }
+}
+
 // The fields version 2 added; NULL if fine, else what is wrong.
 static const char *check_v2_fields(const umf_ipc_data_t *d) {
-    if (d->reserved2 != 0 || d->reserved3 != 0) {
+    if (d->reserved3 != 0) {
         return "reserved field is not zero";
+    }
+    const char *why = check_handle_type(d);
+    if (why != NULL) {
+        return why;
     }
     if ((d->fd_dev == 0) != (d->fd_ino == 0)) {
         return "incomplete identity of the handle's fd";
@@ -251,6 +281,20 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
     }
     d.checksum = umf_ipc_data_checksum(&d);
     *out = d;
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_ipc_data_set_handle_type(umf_ipc_data_t *data,
+                                          umf_ipc_handle_type_t type) {
+    umf_ipc_data_t d = *data;
+    d.handle_type = (uint8_t)type;
+    const char *why = check_fields(&d, (umf_gpu_provider_kind_t)d.kind);
+    if (why != NULL) {
+        UMF_LOG_ERROR("IPC data: handle type %d: %s", (int)type, why);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    d.checksum = umf_ipc_data_checksum(&d);
+    *data = d;
     return UMF_RESULT_SUCCESS;
 }
 

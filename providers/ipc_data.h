@@ -51,6 +51,17 @@ typedef enum umf_ipc_socket_kind_t {
     UMF_IPC_SOCKET_PATH = 2,     // a filesystem path
 } umf_ipc_socket_kind_t;
 
+// What the native handle is (handle_type). A version 1 record is DRIVER.
+typedef enum umf_ipc_handle_type_t {
+    // The driver's IPC handle (ze_ipc_mem_handle_t, CUipcMemHandle).
+    UMF_IPC_HANDLE_DRIVER = 0,
+    // CUDA VMM: the int fd of cuMemExportToShareableHandle(POSIX_FD) in the
+    // producer (4 bytes); the fd's identity is required.
+    UMF_IPC_HANDLE_POSIX_FD = 1,
+    // CUDA VMM: a CUmemFabricHandle (64 bytes), no fd.
+    UMF_IPC_HANDLE_FABRIC = 2,
+} umf_ipc_handle_type_t;
+
 typedef struct umf_ipc_data_t {
     uint64_t magic;       // UMF_IPC_DATA_MAGIC
     uint16_t version;     // UMF_IPC_DATA_VERSION
@@ -74,7 +85,7 @@ typedef struct umf_ipc_data_t {
     uint64_t fd_dev;              // st_dev and st_ino of the file behind the
     uint64_t fd_ino;              // handle's fd (Level Zero), 0 for none
     uint8_t socket_kind;          // umf_ipc_socket_kind_t
-    uint8_t reserved2;            // 0
+    uint8_t handle_type;          // umf_ipc_handle_type_t
     uint16_t socket_len;          // bytes of socket_name used; the rest 0
     uint32_t reserved3;           // 0
     char socket_name[UMF_IPC_SOCKET_NAME_MAX];
@@ -113,6 +124,12 @@ umf_result_t umf_ipc_data_init(umf_ipc_data_t *out,
                                uint64_t offset, const void *handle,
                                size_t handle_size, int handle_fd);
 
+// Sets the handle type of data made by umf_ipc_data_init (DRIVER) and renews
+// the checksum. UMF_RESULT_ERROR_INVALID_ARGUMENT (the data untouched) if
+// the record does not fit the type: see umf_ipc_handle_type_t.
+umf_result_t umf_ipc_data_set_handle_type(umf_ipc_data_t *data,
+                                          umf_ipc_handle_type_t type);
+
 // The checksum of the record's bytes before the checksum field (of a
 // version 1 record: before its checksum, at UMF_IPC_DATA_V1_SIZE - 8).
 uint64_t umf_ipc_data_checksum(const umf_ipc_data_t *data);
@@ -123,7 +140,8 @@ uint64_t umf_ipc_data_checksum(const umf_ipc_data_t *data);
 // version 2 fields as 0. Every failure is UMF_RESULT_ERROR_INVALID_ARGUMENT,
 // after one log line that names the field at fault: too short, magic,
 // version, kind, memory type, handle size or padding, pid, instance id,
-// size, offset, base + size overflow, socket name, reserved bytes, checksum.
+// size, offset, base + size overflow, socket name, handle type, reserved
+// bytes, checksum.
 umf_result_t umf_ipc_data_validate(const void *bytes, size_t len,
                                    umf_gpu_provider_kind_t kind,
                                    umf_ipc_data_t *out);

@@ -42,6 +42,9 @@ struct umf_cuda_memory_provider_params_t {
     umf_usm_memory_type_t memory_type;
     unsigned int alloc_flags;
     bool alloc_flags_set;
+    umf_cuda_allocation_mode_t mode;
+    uint32_t resident_count;
+    int resident[UMF_CUDA_MAX_RESIDENT_DEVICES];
     char name[UMF_CUDA_NAME_MAX];
 };
 
@@ -215,6 +218,53 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetAllocFlags(
     return UMF_RESULT_SUCCESS;
 }
 
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetAllocationMode(
+    umf_cuda_memory_provider_params_handle_t hParams,
+    umf_cuda_allocation_mode_t mode) {
+    UMF_GPU_CHECK_PARAMS(hParams);
+    if ((int)mode < (int)UMF_CUDA_ALLOCATION_MODE_DEFAULT ||
+        (int)mode > (int)UMF_CUDA_ALLOCATION_MODE_VMM_FABRIC) {
+        UMF_GPU_LOG_RETURNED("%s: %d is not a umf_cuda_allocation_mode_t",
+                             __func__, (int)mode);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    hParams->mode = mode;
+    return UMF_RESULT_SUCCESS;
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetResidentDevices(
+    umf_cuda_memory_provider_params_handle_t hParams, const int *devices,
+    uint32_t count) {
+    UMF_GPU_CHECK_PARAMS(hParams);
+    if ((count > 0 && devices == NULL) ||
+        count > UMF_CUDA_MAX_RESIDENT_DEVICES) {
+        UMF_GPU_LOG_RETURNED("%s: %u devices %s", __func__, count,
+                             devices == NULL ? "but a NULL array"
+                                             : "are more than 64");
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (devices[i] < 0) {
+            UMF_GPU_LOG_RETURNED("%s: device %u is the negative ordinal %d",
+                                 __func__, i, devices[i]);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        for (uint32_t j = 0; j < i; j++) {
+            if (devices[j] == devices[i]) {
+                UMF_GPU_LOG_RETURNED("%s: device %d is listed twice (%u and "
+                                     "%u)",
+                                     __func__, devices[i], j, i);
+                return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+            }
+        }
+    }
+    if (count > 0) {
+        memcpy(hParams->resident, devices, count * sizeof(int));
+    }
+    hParams->resident_count = count;
+    return UMF_RESULT_SUCCESS;
+}
+
 UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetName(
     umf_cuda_memory_provider_params_handle_t hParams, const char *name) {
     UMF_GPU_CHECK_PARAMS(hParams);
@@ -278,14 +328,47 @@ check_alloc_flags(const struct umf_cuda_memory_provider_params_t *in,
     }
 }
 
-static umf_result_t granularity(const umf_cuda_driver_t *cu, CUdevice device,
+// The granularity of pinned device memory, exportable as the VMM mode's
+// handle type (none in the default mode).
+// Checks the allocation mode and the resident devices against the memory
+// type, and the fd settings of the POSIX fd mode.
+static umf_result_t
+check_mode(const struct umf_cuda_memory_provider_params_t *in,
+           cu_provider_t *p) {
+    p->mode = in->mode;
+    if (in->mode == UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
+        if (in->resident_count > 0) {
+            UMF_GPU_LOG_RETURNED(
+                "%s: resident devices need a VMM allocation mode "
+                "(cuMemSetAccess); cuMemAlloc memory reaches peers "
+                "through cuCtxEnablePeerAccess",
+                p->who);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        return UMF_RESULT_SUCCESS;
+    }
+    if (in->memory_type != UMF_MEMORY_TYPE_DEVICE) {
+        UMF_GPU_LOG_RETURNED("%s: a VMM allocation mode makes DEVICE memory "
+                             "only, not %s",
+                             p->who, umf_gpu_memory_type_name(in->memory_type));
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return in->mode == UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD
+               ? umf_gpu_ipc_fd_check_env(p->who)
+               : UMF_RESULT_SUCCESS;
+}
+
+static umf_result_t granularity(const cu_provider_t *p,
                                 CUmemAllocationGranularity_flags option,
                                 size_t *out) {
+    const umf_cuda_driver_t *cu = p->cu;
+    CUdevice device = p->device;
     CUmemAllocationProp prop;
     memset(&prop, 0, sizeof(prop));
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = device;
+    prop.requestedHandleTypes = p->vmm_handle_type;
     CUresult res = cu->MemGetAllocationGranularity(out, &prop, option);
     if (res != CUDA_SUCCESS) {
         return umf_cuda_call_failed(
@@ -334,10 +417,16 @@ query_device(const struct umf_cuda_memory_provider_params_t *in,
             (void *)p->context, (int)ctx_device, in->device);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_result_t ret = granularity(
-        cu, ctx_device, CU_MEM_ALLOC_GRANULARITY_MINIMUM, &p->min_page_size);
+    umf_result_t ret = UMF_RESULT_SUCCESS;
+    if (p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
+        ret = umf_cuda_vmm_init_in_ctx(p, in->resident, in->resident_count);
+    }
     if (ret == UMF_RESULT_SUCCESS) {
-        ret = granularity(cu, ctx_device, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+        ret =
+            granularity(p, CU_MEM_ALLOC_GRANULARITY_MINIMUM, &p->min_page_size);
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = granularity(p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED,
                           &p->recommended_page_size);
     }
     if (ret == UMF_RESULT_SUCCESS &&
@@ -386,6 +475,9 @@ static umf_result_t cu_initialize(void *params, void **provider) {
     snprintf(p->name, sizeof(p->name), "%s", in->name);
     snprintf(p->who, sizeof(p->who), "CUDA provider '%s'", p->name);
     ret = check_alloc_flags(in, p);
+    if (ret == UMF_RESULT_SUCCESS) {
+        ret = check_mode(in, p);
+    }
     if (ret != UMF_RESULT_SUCCESS) {
         goto err_free;
     }
@@ -436,6 +528,7 @@ static void cu_finalize(void *provider) {
                      "stay with the driver",
                      p->who, live);
     }
+    umf_gpu_ipc_fd_finalize(&p->ipc_fd);
     umf_gpu_stats_fini(&p->stats);
     umf_ownership_fini(&p->own);
     free(p);
@@ -576,14 +669,33 @@ static umf_result_t free_retry_in_ctx(const cu_provider_t *p, void *base,
     return ret;
 }
 
+// A VMM mode's free, with the provider's context current; its fds go
+// unserved first.
+static umf_result_t free_vmm(cu_provider_t *p, void *base, bool *freed) {
+    umf_gpu_ipc_fd_on_free(&p->ipc_fd, base);
+    CUcontext saved;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        *freed = false;
+        return ret;
+    }
+    ret = umf_cuda_vmm_free_in_ctx(p, base, false);
+    *freed = ret == UMF_RESULT_SUCCESS;
+    (void)cuda_ctx_leave(p->cu, p->context, saved); // cannot be undone
+    return ret;
+}
+
 // Frees a driver allocation. The driver finds an allocation by its address
 // whichever context is current (unified addressing: cuMemFree and
 // cuMemFreeHost take no context), so the free is first made in the
 // caller's context, which saves reading the current context on every free;
 // only a failure there pays for the switch (free_retry_in_ctx). *freed
 // tells whether the driver released it.
-UMF_HOT_INLINE umf_result_t free_in_ctx(const cu_provider_t *p, void *base,
+UMF_HOT_INLINE umf_result_t free_in_ctx(cu_provider_t *p, void *base,
                                         bool *freed) {
+    if (UMF_UNLIKELY(p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT)) {
+        return free_vmm(p, base, freed);
+    }
     CUresult res = driver_free_call(p, base);
     *freed = res == CUDA_SUCCESS;
     if (UMF_LIKELY(*freed)) {
@@ -625,6 +737,41 @@ static umf_result_t alloc_over_aligned(cu_provider_t *p, size_t size,
     return UMF_RESULT_SUCCESS;
 }
 
+// A VMM mode's allocation: the size rounded up to the granularity.
+static umf_result_t alloc_vmm(cu_provider_t *p, size_t size, size_t alignment,
+                              void **result) {
+    if (size > SIZE_MAX - (p->min_page_size - 1)) {
+        UMF_GPU_LOG_RETURNED("%s alloc: %zu bytes overflow the address space",
+                             p->who, size);
+        return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    size_t mapped = umf_align_up(size, p->min_page_size);
+    CUcontext saved;
+    void *base = NULL;
+    umf_result_t ret = cuda_ctx_enter(p->cu, p->context, &saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    ret = umf_cuda_vmm_alloc_in_ctx(p, mapped, alignment, &base);
+    umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    if (left != UMF_RESULT_SUCCESS) {
+        (void)umf_cuda_vmm_free_in_ctx(p, base, true); // ours is current
+        return left;
+    }
+    ret = umf_ownership_add(&p->own, base, size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        bool freed;
+        (void)free_vmm(p, base, &freed);
+        return ret;
+    }
+    umf_gpu_stats_on_alloc(&p->stats, size);
+    *result = base;
+    return UMF_RESULT_SUCCESS;
+}
+
 // What cu_alloc does not do inline: refuse bad arguments, and honour an
 // alignment above the driver's (or one the driver's allocation at `base`,
 // of `size` bytes, fell short of; NULL: none made yet).
@@ -636,6 +783,10 @@ static umf_result_t alloc_unusual(cu_provider_t *p, size_t size,
                              resultPtr == NULL ? "NULL result pointer"
                                                : "size 0");
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if ((alignment & (alignment - 1)) == 0 &&
+        p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
+        return alloc_vmm(p, size, alignment, resultPtr);
     }
     if ((alignment & (alignment - 1)) != 0 ||
         alignment > UMF_CUDA_MAX_ALIGNMENT) {
@@ -667,7 +818,8 @@ static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
     // CUDA_NATURAL_ALIGNMENT).
     if (UMF_UNLIKELY(resultPtr == NULL || size == 0 ||
                      alignment > CUDA_NATURAL_ALIGNMENT ||
-                     (alignment & (alignment - 1)) != 0)) {
+                     (alignment & (alignment - 1)) != 0 ||
+                     p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT)) {
         return alloc_unusual(p, size, alignment, resultPtr, NULL);
     }
     void *base = NULL;
@@ -811,9 +963,14 @@ cu_get_allocation_properties(void *provider, const void *ptr,
         ret = umf_cuda_pointer_attribute(
             p->cu, &id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr, "BUFFER_ID");
     }
-    if (ret == UMF_RESULT_SUCCESS) {
+    // VMM memory belongs to no context: the ownership record alone says
+    // whose it is.
+    if (ret == UMF_RESULT_SUCCESS &&
+        p->mode == UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
         ret = umf_cuda_pointer_attribute(
             p->cu, &owner, CU_POINTER_ATTRIBUTE_CONTEXT, ptr, "CONTEXT");
+    } else {
+        owner = p->context;
     }
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
     ret = ret != UMF_RESULT_SUCCESS ? ret : left;

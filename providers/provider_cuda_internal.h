@@ -25,6 +25,7 @@
 #include <umf/providers/provider_cuda.h>
 
 #include "cuda/cuda_driver.h"
+#include "gpu_ipc_fd.h"
 #include "gpu_stats.h"
 #include "ownership.h"
 #include "util_common.h"
@@ -41,6 +42,13 @@ typedef struct cu_provider_t {
     bool host_alloc_with_flags; // HOST: cuMemHostAlloc, else cuMemAllocHost
     umf_ownership_t own;        // what the provider handed out
     umf_gpu_stats_t stats;
+
+    // VMM modes (DEFAULT: none of it is used).
+    umf_cuda_allocation_mode_t mode;
+    CUmemAllocationHandleType vmm_handle_type; // POSIX_FILE_DESCRIPTOR, FABRIC
+    size_t access_count; // entries of access: the device and the resident
+    CUmemAccessDesc access[UMF_CUDA_MAX_RESIDENT_DEVICES + 1];
+    umf_gpu_ipc_fd_exporter_t ipc_fd; // VMM_POSIX_FD: the fd server
 
     CUdevice device;
     size_t min_page_size;         // CU_MEM_ALLOC_GRANULARITY_MINIMUM
@@ -108,6 +116,19 @@ umf_result_t umf_cuda_query_range(void *provider, const void *ptr,
 umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
                                         CUpointer_attribute attr,
                                         const void *ptr, const char *attr_name);
+
+// VMM modes (provider_cuda_vmm.c), with the provider's context current:
+// alloc maps `size` bytes (a multiple of the granularity) aligned to
+// `alignment`; free unmaps and frees the range at `base` (its whole
+// mapping). `quiet`: only log a failure (undoing).
+umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
+                                       size_t alignment, void **base);
+umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
+                                      bool quiet);
+// Checks that the device and driver support the mode, and fills the VMM
+// fields of p (the access list from the resident devices).
+umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
+                                      size_t resident_count);
 
 // The IPC ops (provider_cuda_ipc.c).
 umf_result_t umf_cuda_ipc_get_handle_size(void *provider, size_t *size);

@@ -57,6 +57,20 @@ UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetName(
     return UNAVAILABLE();
 }
 
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetAllocationMode(
+    umf_cuda_memory_provider_params_handle_t hParams,
+    umf_cuda_allocation_mode_t mode) {
+    (void)hParams, (void)mode;
+    return UNAVAILABLE();
+}
+
+UMF_EXPORT umf_result_t umfCUDAMemoryProviderParamsSetResidentDevices(
+    umf_cuda_memory_provider_params_handle_t hParams, const int *devices,
+    uint32_t count) {
+    (void)hParams, (void)devices, (void)count;
+    return UNAVAILABLE();
+}
+
 UMF_EXPORT const umf_memory_provider_ops_t *umfCUDAMemoryProviderOps(void) {
     (void)UNAVAILABLE();
     return NULL;

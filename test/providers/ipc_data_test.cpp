@@ -245,7 +245,8 @@ TEST(IpcData, ChecksEveryField) {
 
 TEST(IpcData, ChecksTheVersion2Fields) {
     const std::vector<void (*)(umf_ipc_data_t &)> changes = {
-        [](umf_ipc_data_t &x) { x.reserved2 = 1; },
+        [](umf_ipc_data_t &x) { x.handle_type = 3; }, // no such type
+        [](umf_ipc_data_t &x) { x.handle_type = UMF_IPC_HANDLE_FABRIC; },
         [](umf_ipc_data_t &x) { x.reserved3 = 1; },
         [](umf_ipc_data_t &x) { x.fd_dev = 5; }, // without an inode
         [](umf_ipc_data_t &x) { x.fd_ino = 5; }, // without a device
@@ -280,6 +281,58 @@ TEST(IpcData, ChecksTheVersion2Fields) {
                   std::memcpy(x.socket_name, "/tmp/sock", 9);
               }),
               UMF_RESULT_SUCCESS);
+}
+
+// A VMM handle type fits CUDA device memory only, and each type its own
+// handle: a POSIX fd is 4 bytes with the fd's identity, a fabric handle 64
+// bytes without an fd.
+TEST(IpcData, ChecksTheNativeHandleType) {
+    int32_t fd = STDERR_FILENO;
+    umf_ipc_data_t d;
+    ASSERT_EQ(umf_ipc_data_init(&d, kCuda, UMF_MEMORY_TYPE_DEVICE, 9, 1 << 21,
+                                1 << 21, 0, &fd, sizeof(fd), fd),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(d.handle_type, UMF_IPC_HANDLE_DRIVER);
+    umf_ipc_data_t fd_data = d;
+    ASSERT_EQ(umf_ipc_data_set_handle_type(&fd_data, UMF_IPC_HANDLE_POSIX_FD),
+              UMF_RESULT_SUCCESS);
+    umf_ipc_data_t out;
+    ASSERT_EQ(umf_ipc_data_validate(&fd_data, sizeof(fd_data), kCuda, &out),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(out.handle_type, UMF_IPC_HANDLE_POSIX_FD);
+    // The 4-byte handle with an fd is no fabric handle.
+    umf_ipc_data_t unchanged = d;
+    EXPECT_EQ(umf_ipc_data_set_handle_type(&unchanged, UMF_IPC_HANDLE_FABRIC),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(std::memcmp(&unchanged, &d, sizeof(d)), 0);
+
+    uint8_t fabric[UMF_IPC_NATIVE_HANDLE_MAX] = {7};
+    ASSERT_EQ(umf_ipc_data_init(&d, kCuda, UMF_MEMORY_TYPE_DEVICE, 9, 1 << 21,
+                                1 << 21, 0, fabric, sizeof(fabric), -1),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(umf_ipc_data_set_handle_type(&d, UMF_IPC_HANDLE_POSIX_FD),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT); // 64 bytes, no fd
+    ASSERT_EQ(umf_ipc_data_set_handle_type(&d, UMF_IPC_HANDLE_FABRIC),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(umf_ipc_data_validate(&d, sizeof(d), kCuda, &out),
+              UMF_RESULT_SUCCESS);
+    // Forged: served over a socket, or host memory.
+    umf_ipc_data_t forged = d;
+    forged.socket_kind = UMF_IPC_SOCKET_PATH;
+    forged.socket_len = 2;
+    std::memcpy(forged.socket_name, "/s", 2);
+    forged.checksum = umf_ipc_data_checksum(&forged);
+    EXPECT_EQ(umf_ipc_data_validate(&forged, sizeof(forged), kCuda, &out),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    forged = d;
+    forged.memory_type = UMF_MEMORY_TYPE_HOST;
+    forged.checksum = umf_ipc_data_checksum(&forged);
+    EXPECT_EQ(umf_ipc_data_validate(&forged, sizeof(forged), kCuda, &out),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    // Level Zero has no VMM handles.
+    umf_ipc_data_t ze = makeValid(64);
+    EXPECT_EQ(umf_ipc_data_set_handle_type(&ze, UMF_IPC_HANDLE_FABRIC),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 TEST(IpcData, RecordsWhoExportedAndTheHandlesFd) {

@@ -54,6 +54,21 @@
 //   context share one mapping (and count references) until the last close.
 //   put_ipc_handle calls nothing in the driver. Opens use
 //   CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.
+// - VMM modes (umfCUDAMemoryProviderParamsSetAllocationMode, DEVICE memory
+//   only): alloc makes a physical allocation with cuMemCreate, of the
+//   device's granularity for the mode's handle type (the size rounded up to
+//   it), reserves a range with cuMemAddressReserve aligned to the alignment
+//   asked for (any power of two up to 1 GiB; at least the granularity),
+//   maps it with cuMemMap and gives the provider's device and the resident
+//   devices read-write access (cuMemSetAccess). free unmaps, releases and
+//   frees the range. Page sizes are the granularity. IPC exports the
+//   physical allocation with cuMemExportToShareableHandle: a POSIX fd,
+//   which reaches the consumer as Level Zero's fds do (pidfd_getfd, else
+//   the exporter's fd server), or a 64-byte fabric handle carried in the
+//   IPC data itself (no fd: any process of the NVLink domain can import
+//   it). The consumer imports, reserves, maps and sets access for its
+//   provider's device. Everything else (ownership, split/merge, stats,
+//   native errors, the IPC cache) is as in the default mode.
 // - umfGpuMemoryProviderGetStats and
 // umfGpuMemoryProviderGetAllocationProperties
 //   (<umf/memory_provider_gpu.h>) work on CUDA providers.
@@ -157,6 +172,61 @@ umf_result_t umfCUDAMemoryProviderParamsSetAllocFlags(
 ///
 umf_result_t umfCUDAMemoryProviderParamsSetName(
     umf_cuda_memory_provider_params_handle_t hParams, const char *name);
+
+/// @brief How a CUDA provider allocates and shares its memory.
+typedef enum umf_cuda_allocation_mode_t {
+    /// cuMemAlloc / cuMemAllocHost / cuMemAllocManaged; IPC by
+    /// cuIpcGetMemHandle.
+    UMF_CUDA_ALLOCATION_MODE_DEFAULT = 0,
+    /// cuMemCreate + cuMemMap; IPC by a POSIX fd
+    /// (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR).
+    UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD,
+    /// cuMemCreate + cuMemMap; IPC by a fabric handle
+    /// (CU_MEM_HANDLE_TYPE_FABRIC).
+    UMF_CUDA_ALLOCATION_MODE_VMM_FABRIC,
+} umf_cuda_allocation_mode_t;
+
+///
+/// @brief Sets the allocation mode (the default:
+///        UMF_CUDA_ALLOCATION_MODE_DEFAULT). umfMemoryProviderCreate()
+///        refuses a VMM mode with HOST or SHARED memory
+///        (UMF_RESULT_ERROR_INVALID_ARGUMENT), and fails with
+///        UMF_RESULT_ERROR_NOT_SUPPORTED, and a native error naming the
+///        device attribute, where the device reports no
+///        CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+///        _HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED (POSIX_FD) or
+///        _HANDLE_TYPE_FABRIC_SUPPORTED (FABRIC), or where the driver lacks
+///        the VMM entry points.
+/// @param hParams the parameters
+/// @param mode the mode
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle or a value that is no umf_cuda_allocation_mode_t.
+///
+umf_result_t umfCUDAMemoryProviderParamsSetAllocationMode(
+    umf_cuda_memory_provider_params_handle_t hParams,
+    umf_cuda_allocation_mode_t mode);
+
+/// The most resident devices a CUDA provider takes.
+#define UMF_CUDA_MAX_RESIDENT_DEVICES 64
+
+///
+/// @brief Sets the devices, besides the provider's own, that get read-write
+///        access to every allocation (cuMemSetAccess): VMM modes only;
+///        umfMemoryProviderCreate() refuses them in the default mode
+///        (UMF_RESULT_ERROR_INVALID_ARGUMENT: cuMemAlloc memory reaches
+///        peers through cuCtxEnablePeerAccess instead) and checks each
+///        ordinal against the driver's device count. The provider's own
+///        device may be listed; it changes nothing.
+/// @param hParams the parameters
+/// @param devices CUdevice ordinals; copied; NULL only with count 0
+/// @param count how many, up to UMF_CUDA_MAX_RESIDENT_DEVICES; 0 clears
+/// @return UMF_RESULT_SUCCESS; UMF_RESULT_ERROR_INVALID_ARGUMENT for a NULL
+///         handle, NULL devices with a count, too many devices, a negative
+///         ordinal or one listed twice.
+///
+umf_result_t umfCUDAMemoryProviderParamsSetResidentDevices(
+    umf_cuda_memory_provider_params_handle_t hParams, const int *devices,
+    uint32_t count);
 
 ///
 /// @brief The CUDA provider's ops table, for umfMemoryProviderCreate() with

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The CUDA provider's VMM modes (UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD and
+// _VMM_FABRIC): what initialize checks, and how an allocation is made and
+// freed. The rest of the provider is the same in every mode: the ownership
+// record holds the mapped range as it holds a cuMemAlloc allocation, so
+// free, split, merge, properties and stats do not know the difference.
+//
+// An allocation: cuMemCreate of the size rounded up to the granularity (of
+// the mode's handle type, the provider's page size), cuMemAddressReserve of
+// that size at the alignment asked for, cuMemMap of the whole range,
+// cuMemSetAccess read-write for the provider's device and the resident
+// devices, and cuMemRelease of the handle: the mapping keeps the physical
+// memory alive, and get_ipc_handle retains it again from the address
+// (cuMemRetainAllocationHandle). A failed step undoes the steps before it.
+// Free: cuMemUnmap (which releases the physical memory with its last
+// mapping) and cuMemAddressFree; the size is the driver's (RANGE_SIZE).
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda/cuda_result.h"
+#include "gpu_log.h"
+#include "native_error.h"
+#include "provider_cuda_internal.h"
+#include "provider_kind.h"
+#include "util_umf_log.h"
+
+// The largest alignment a VMM mode honours: the reservation takes it, so
+// no memory is spent on it; larger ones are refused as in the default mode.
+#define VMM_MAX_ALIGNMENT ((size_t)1 << 30)
+
+// A VMM mode cannot be used: the native error says why (CUDA_ERROR_NOT_
+// SUPPORTED and `what`), and the result is UMF_RESULT_ERROR_NOT_SUPPORTED.
+static umf_result_t mode_unsupported(const cu_provider_t *p, const char *what) {
+    umf_native_error_set(UMF_GPU_PROVIDER_KIND_CUDA, CUDA_ERROR_NOT_SUPPORTED,
+                         "%s: %s", p->who, what);
+    UMF_GPU_LOG_RETURNED("%s: %s", p->who, what);
+    return UMF_RESULT_ERROR_NOT_SUPPORTED;
+}
+
+// Whether the device reports `attr` (named `name`) as supported.
+static umf_result_t device_supports(const cu_provider_t *p,
+                                    CUdevice_attribute attr, const char *name,
+                                    bool *supported) {
+    int value = 0;
+    CUresult res = p->cu->DeviceGetAttribute(&value, attr, p->device);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL,
+                                    "cuDeviceGetAttribute(%s, device=%d)", name,
+                                    (int)p->device);
+    }
+    *supported = value != 0;
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
+                                      size_t resident_count) {
+    const char *missing = NULL;
+    if (!umf_cuda_driver_has_vmm(&missing)) {
+        char what[160];
+        snprintf(what, sizeof(what),
+                 "the VMM mode needs the driver's %s, which it lacks", missing);
+        return mode_unsupported(p, what);
+    }
+    bool fabric = p->mode == UMF_CUDA_ALLOCATION_MODE_VMM_FABRIC;
+    const struct {
+        CUdevice_attribute attr;
+        const char *name;
+    } needs[] = {
+        {CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+         "CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED"},
+        {fabric
+             ? CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED
+             : CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+         fabric ? "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED"
+                : "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_"
+                  "SUPPORTED"},
+    };
+    for (size_t i = 0; i < UMF_ARRAY_SIZE(needs); i++) {
+        bool supported = false;
+        umf_result_t ret =
+            device_supports(p, needs[i].attr, needs[i].name, &supported);
+        if (ret != UMF_RESULT_SUCCESS) {
+            return ret;
+        }
+        if (!supported) {
+            char what[160];
+            snprintf(what, sizeof(what), "device %d reports 0 for %s",
+                     (int)p->device, needs[i].name);
+            return mode_unsupported(p, what);
+        }
+    }
+    p->vmm_handle_type = fabric ? CU_MEM_HANDLE_TYPE_FABRIC
+                                : CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+
+    int count = 0;
+    CUresult res = p->cu->DeviceGetCount(&count);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL, "cuDeviceGetCount()");
+    }
+    memset(p->access, 0, sizeof(p->access));
+    p->access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    p->access[0].location.id = (int)p->device;
+    p->access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    p->access_count = 1;
+    for (size_t i = 0; i < resident_count; i++) {
+        if (resident[i] >= count) {
+            UMF_GPU_LOG_RETURNED("%s: resident device %d is out of range: the "
+                                 "driver has %d device(s)",
+                                 p->who, resident[i], count);
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        if (resident[i] == (int)p->device) {
+            continue; // the provider's own device has access already
+        }
+        p->access[p->access_count] = p->access[0];
+        p->access[p->access_count].location.id = resident[i];
+        p->access_count++;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+// The properties of a physical allocation of the provider.
+static CUmemAllocationProp vmm_prop(const cu_provider_t *p) {
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = (int)p->device;
+    prop.requestedHandleTypes = p->vmm_handle_type;
+    return prop;
+}
+
+// Logs a failed undo step: the memory or range leaks.
+static void undo_failed(const char *call, CUdeviceptr va, CUresult res) {
+    UMF_LOG_ERROR("CUDA provider: undoing a VMM allocation, %s(0x%llx) "
+                  "failed (%d); it leaks",
+                  call, (unsigned long long)va, (int)res);
+}
+
+// Maps `handle` over the reservation [va, va + size) with the provider's
+// access; on failure nothing stays mapped.
+static umf_result_t map_with_access(const cu_provider_t *p, CUdeviceptr va,
+                                    size_t size,
+                                    CUmemGenericAllocationHandle handle) {
+    CUresult res = p->cu->MemMap(va, size, 0, handle, 0);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(res, NULL, "cuMemMap(0x%llx, size=%zu)",
+                                    (unsigned long long)va, size);
+    }
+    res = p->cu->MemSetAccess(va, size, p->access, p->access_count);
+    if (res != CUDA_SUCCESS) {
+        umf_result_t ret = umf_cuda_call_failed(
+            res, NULL, "cuMemSetAccess(0x%llx, size=%zu, %zu device(s))",
+            (unsigned long long)va, size, p->access_count);
+        CUresult undo = p->cu->MemUnmap(va, size);
+        if (undo != CUDA_SUCCESS) {
+            undo_failed("cuMemUnmap", va, undo);
+        }
+        return ret;
+    }
+    return UMF_RESULT_SUCCESS;
+}
+
+umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
+                                       size_t alignment, void **base) {
+    if (alignment > VMM_MAX_ALIGNMENT) {
+        UMF_GPU_LOG_RETURNED("%s alloc: alignment %zu is above %zu", p->who,
+                             alignment, VMM_MAX_ALIGNMENT);
+        return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
+    }
+    CUmemAllocationProp prop = vmm_prop(p);
+    CUmemGenericAllocationHandle handle = 0;
+    CUresult res = p->cu->MemCreate(&handle, size, &prop, 0);
+    if (res != CUDA_SUCCESS) {
+        return umf_cuda_call_failed(
+            res,
+            res == CUDA_ERROR_OUT_OF_MEMORY ? "device memory ran out" : NULL,
+            "cuMemCreate(size=%zu, device=%d)", size, (int)p->device);
+    }
+    CUdeviceptr va = 0;
+    size_t align = alignment > p->min_page_size ? alignment : p->min_page_size;
+    umf_result_t ret = UMF_RESULT_SUCCESS;
+    res = p->cu->MemAddressReserve(&va, size, align, 0, 0);
+    if (res != CUDA_SUCCESS) {
+        ret = umf_cuda_call_failed(res, NULL,
+                                   "cuMemAddressReserve(size=%zu, "
+                                   "alignment=%zu)",
+                                   size, align);
+    } else {
+        ret = map_with_access(p, va, size, handle);
+        if (ret != UMF_RESULT_SUCCESS) {
+            CUresult undo = p->cu->MemAddressFree(va, size);
+            if (undo != CUDA_SUCCESS) {
+                undo_failed("cuMemAddressFree", va, undo);
+            }
+        }
+    }
+    // Mapped, the physical memory lives as long as the mapping; unmapped
+    // (a failure), this frees it.
+    CUresult rel = p->cu->MemRelease(handle);
+    if (rel != CUDA_SUCCESS && ret == UMF_RESULT_SUCCESS) {
+        UMF_LOG_ERROR("%s: cuMemRelease of a mapped allocation failed (%d); "
+                      "its memory is freed only when the process ends",
+                      p->who, (int)rel);
+    }
+    if (ret == UMF_RESULT_SUCCESS) {
+        *base = (void *)(uintptr_t)va;
+    }
+    return ret;
+}
+
+umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
+                                      bool quiet) {
+    uintptr_t start = 0;
+    size_t size = 0;
+    umf_result_t ret = umf_cuda_query_range_in_ctx(p, base, &start, &size);
+    if (ret != UMF_RESULT_SUCCESS) {
+        return ret;
+    }
+    CUdeviceptr va = (CUdeviceptr)(uintptr_t)base;
+    CUresult res = p->cu->MemUnmap(va, size);
+    if (res != CUDA_SUCCESS) {
+        if (quiet) {
+            undo_failed("cuMemUnmap", va, res);
+            return umf_cuda_result_to_umf(res);
+        }
+        return umf_cuda_call_failed(res, NULL, "cuMemUnmap(0x%llx, size=%zu)",
+                                    (unsigned long long)va, size);
+    }
+    // Unmapped, the memory is gone: the range's release cannot undo that.
+    res = p->cu->MemAddressFree(va, size);
+    if (res != CUDA_SUCCESS) {
+        UMF_LOG_ERROR("%s: cuMemAddressFree(0x%llx, %zu) after the unmap "
+                      "failed (%d); the address range leaks",
+                      p->who, (unsigned long long)va, size, (int)res);
+    }
+    return UMF_RESULT_SUCCESS;
+}
