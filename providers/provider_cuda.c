@@ -417,10 +417,8 @@ query_device(const struct umf_cuda_memory_provider_params_t *in,
             (void *)p->context, (int)ctx_device, in->device);
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    umf_result_t ret = UMF_RESULT_SUCCESS;
-    if (p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
-        ret = umf_cuda_vmm_init_in_ctx(p, in->resident, in->resident_count);
-    }
+    umf_result_t ret =
+        umf_cuda_vmm_init_in_ctx(p, in->resident, in->resident_count);
     if (ret == UMF_RESULT_SUCCESS) {
         ret =
             granularity(p, CU_MEM_ALLOC_GRANULARITY_MINIMUM, &p->min_page_size);

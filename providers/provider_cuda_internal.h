@@ -125,8 +125,9 @@ umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
                                        size_t alignment, void **base);
 umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
                                       bool quiet);
-// Checks that the device and driver support the mode, and fills the VMM
-// fields of p (the access list from the resident devices).
+// In a VMM mode, checks that the device and driver support it; in every
+// mode, fills the access list (the device, and the resident devices) that
+// VMM allocations and imports get.
 umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
                                       size_t resident_count);
 

@@ -54,8 +54,8 @@ static umf_result_t device_supports(const cu_provider_t *p,
     return UMF_RESULT_SUCCESS;
 }
 
-umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
-                                      size_t resident_count) {
+// Checks that the driver and the device support the VMM mode.
+static umf_result_t check_support(cu_provider_t *p) {
     const char *missing = NULL;
     if (!umf_cuda_driver_has_vmm(&missing)) {
         char what[160];
@@ -93,7 +93,17 @@ umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
     }
     p->vmm_handle_type = fabric ? CU_MEM_HANDLE_TYPE_FABRIC
                                 : CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    return UMF_RESULT_SUCCESS;
+}
 
+umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
+                                      size_t resident_count) {
+    if (p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
+        umf_result_t ret = check_support(p);
+        if (ret != UMF_RESULT_SUCCESS) {
+            return ret;
+        }
+    }
     int count = 0;
     CUresult res = p->cu->DeviceGetCount(&count);
     if (res != CUDA_SUCCESS) {

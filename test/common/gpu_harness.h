@@ -140,6 +140,9 @@ typedef struct umf_test_provider_opts_t {
     // CUDA: umfCUDAMemoryProviderParamsSetAllocFlags(alloc_flags).
     bool set_alloc_flags;
     unsigned alloc_flags;
+    // CUDA: a umf_cuda_allocation_mode_t (0: the default mode); with a VMM
+    // mode, bit i of resident_mask makes device i resident.
+    int cuda_mode;
 } umf_test_provider_opts_t;
 
 // umfMemoryProviderCreate's result with the kind's ops and parameters made

@@ -89,6 +89,12 @@ umf_result_t provider(const umf_test_gpu_t *g,
     cfg.set_flags = o.set_alloc_flags;
     cfg.flags = o.alloc_flags;
     cfg.name = o.name;
+    cfg.mode = static_cast<umf_cuda_allocation_mode_t>(o.cuda_mode);
+    for (int i = 0; i < 32; i++) {
+        if ((o.resident_mask >> i) & 1u) {
+            cfg.resident.push_back(i);
+        }
+    }
     return with_params(cfg, g, create, arg);
 }
 
@@ -172,6 +178,15 @@ umf_result_t with_params(const cuda_provider_config &cfg,
     }
     if (r == UMF_RESULT_SUCCESS && cfg.name != nullptr) {
         r = umfCUDAMemoryProviderParamsSetName(params, cfg.name);
+    }
+    if (r == UMF_RESULT_SUCCESS &&
+        cfg.mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
+        r = umfCUDAMemoryProviderParamsSetAllocationMode(params, cfg.mode);
+    }
+    if (r == UMF_RESULT_SUCCESS && !cfg.resident.empty()) {
+        r = umfCUDAMemoryProviderParamsSetResidentDevices(
+            params, cfg.resident.data(),
+            static_cast<uint32_t>(cfg.resident.size()));
     }
     if (r == UMF_RESULT_SUCCESS) {
         r = create(g, params, arg);

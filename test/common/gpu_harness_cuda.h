@@ -11,6 +11,8 @@
 #include <umf/providers/provider_cuda.h>
 
 #include "cuda_test_driver.h"
+#include <vector>
+
 #include "gpu_harness.h"
 
 // What a CUDA provider is made with.
@@ -21,6 +23,8 @@ struct cuda_provider_config {
     bool set_flags = false;
     unsigned flags = 0;
     const char *name = nullptr;
+    umf_cuda_allocation_mode_t mode = UMF_CUDA_ALLOCATION_MODE_DEFAULT;
+    std::vector<int> resident; // umfCUDAMemoryProviderParamsSetResidentDevices
 };
 
 // umfMemoryProviderCreate's result (or the first failed setter's), the

@@ -79,12 +79,15 @@ std::vector<const ContractTable *> contract_tables();
 struct ContractParam {
     umf_test_gpu_kind_t kind;
     const ContractTable *table;
+    // CUDA: the umf_cuda_allocation_mode_t of the DEVICE providers made.
+    int cuda_mode = 0;
 };
 
 // How GoogleTest shows a parameter (--gtest_list_tests): "Cuda_Umf09".
 void PrintTo(const ContractParam &param, std::ostream *os);
 
-// Every kind x table of this build, and their test names ("Cuda_Umf09").
+// Every kind x table of this build, CUDA also in its VMM modes, and their
+// test names ("Cuda_Umf09", "Cuda_Umf09_VmmFd").
 std::vector<ContractParam> contract_params();
 std::string
 contract_param_name(const ::testing::TestParamInfo<ContractParam> &info);
@@ -188,6 +191,8 @@ class ProviderContract : public ::testing::TestWithParam<ContractParam> {
     const ContractProvider &
     make(const umf_test_provider_opts_t *opts = nullptr);
     const ContractProvider &make(umf_usm_memory_type_t type);
+    // `given` with the parameter's CUDA mode where it makes DEVICE memory.
+    umf_test_provider_opts_t opts(const umf_test_provider_opts_t &given) const;
 
     // Driver copies in the harness's context.
     bool fill(void *dst, size_t size, unsigned seed) const {

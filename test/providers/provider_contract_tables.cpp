@@ -87,6 +87,10 @@ std::vector<ContractParam> contract_params() {
     for (umf_test_gpu_kind_t kind : gpu_kinds()) {
         for (const ContractTable *table : contract_tables()) {
             params.push_back({kind, table});
+            if (kind == UMF_TEST_GPU_CUDA) {
+                params.push_back({kind, table, 1}); // VMM_POSIX_FD
+                params.push_back({kind, table, 2}); // VMM_FABRIC
+            }
         }
     }
     return params;
@@ -95,8 +99,9 @@ std::vector<ContractParam> contract_params() {
 namespace {
 
 std::string param_name(const ContractParam &param) {
+    static const char *const modes[] = {"", "_VmmFd", "_VmmFabric"};
     return std::string(param.kind == UMF_TEST_GPU_CUDA ? "Cuda" : "LevelZero") +
-           "_" + param.table->name;
+           "_" + param.table->name + modes[param.cuda_mode];
 }
 
 } // namespace
@@ -157,7 +162,26 @@ void ProviderContract::SetUp() {
     g = umf_test_gpu(GetParam().kind);
     table = GetParam().table;
     GPU_REQUIRE(g);
+    if (GetParam().cuda_mode != 0) {
+        // A mode the device does not support is refused at create
+        // (provider_cuda_vmm_test covers that): nothing to test here.
+        umf_test_provider_opts_t o = opts({});
+        ContractProvider probe(table, g, &o);
+        if (probe.create_result() == UMF_RESULT_ERROR_NOT_SUPPORTED) {
+            GTEST_SKIP() << "the device does not support the VMM mode "
+                         << GetParam().cuda_mode;
+        }
+    }
     leaks_ = std::make_unique<GpuLeakCheck>(g);
+}
+
+umf_test_provider_opts_t
+ProviderContract::opts(const umf_test_provider_opts_t &given) const {
+    umf_test_provider_opts_t o = given;
+    if (o.type == UMF_MEMORY_TYPE_UNKNOWN || o.type == UMF_MEMORY_TYPE_DEVICE) {
+        o.cuda_mode = GetParam().cuda_mode;
+    }
+    return o;
 }
 
 void ProviderContract::TearDown() {
@@ -166,8 +190,10 @@ void ProviderContract::TearDown() {
 }
 
 const ContractProvider &
-ProviderContract::make(const umf_test_provider_opts_t *opts) {
-    providers_.push_back(std::make_unique<ContractProvider>(table, g, opts));
+ProviderContract::make(const umf_test_provider_opts_t *given) {
+    umf_test_provider_opts_t o =
+        opts(given != nullptr ? *given : umf_test_provider_opts_t{});
+    providers_.push_back(std::make_unique<ContractProvider>(table, g, &o));
     const ContractProvider &p = *providers_.back();
     EXPECT_EQ(p.create_result(), UMF_RESULT_SUCCESS)
         << g->title << " provider (" << table->name << ")";

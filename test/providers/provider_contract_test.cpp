@@ -40,8 +40,12 @@ bool is_power_of_two(size_t v) {
 const char *default_name(const umf_test_gpu_t *g) {
     return g->kind == UMF_TEST_GPU_CUDA ? "CUDA" : "LEVEL_ZERO";
 }
-const char *device_alloc_call(const umf_test_gpu_t *g) {
-    return g->kind == UMF_TEST_GPU_CUDA ? "cuMemAlloc" : "zeMemAllocDevice";
+// The entry point that makes DEVICE memory (a CUDA VMM mode's: cuMemCreate).
+const char *device_alloc_call(const umf_test_gpu_t *g, int cuda_mode) {
+    if (g->kind != UMF_TEST_GPU_CUDA) {
+        return "zeMemAllocDevice";
+    }
+    return cuda_mode != 0 ? "cuMemCreate" : "cuMemAlloc_v2";
 }
 const char *oom_name(const umf_test_gpu_t *g) {
     return g->kind == UMF_TEST_GPU_CUDA
@@ -471,7 +475,9 @@ TEST_P(Contract, RunningOutOfDeviceMemoryIsTellable) {
     EXPECT_EQ(code, g->oom_code);
     ASSERT_NE(msg, nullptr);
     std::string text = msg;
-    EXPECT_NE(text.find(device_alloc_call(g)), std::string::npos) << text;
+    EXPECT_NE(text.find(device_alloc_call(g, GetParam().cuda_mode)),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("size=" + std::to_string(kTooBig)), std::string::npos)
         << text;
     EXPECT_NE(text.find(oom_name(g)), std::string::npos) << text;
@@ -506,8 +512,7 @@ TEST_P(Contract, RunningOutOfDeviceMemoryIsTellable) {
 TEST_P(Contract, InjectedDriverFailureIsProviderSpecificWithItsCode) {
     GPU_REQUIRE_EMULATED(g);
     const ContractProvider &p = make();
-    const char *entry =
-        g->kind == UMF_TEST_GPU_CUDA ? "cuMemAlloc_v2" : "zeMemAllocDevice";
+    const char *entry = device_alloc_call(g, GetParam().cuda_mode);
     std::string rule = std::string(entry) + ":1=" + g->fault_name;
     ASSERT_EQ(g->mock.inject(rule.c_str()), 0);
     void *ptr = nullptr;
@@ -534,15 +539,25 @@ TEST_P(Contract, InjectedDriverFailureIsProviderSpecificWithItsCode) {
 // What a parent tells a contract child: the kind and the table.
 struct ChildTarget {
     uint32_t kind;
-    uint32_t table; // index in contract_tables()
+    uint32_t table;    // index in contract_tables()
+    int32_t cuda_mode; // of the child's DEVICE provider
 };
 
-ChildTarget child_target(const umf_test_gpu_t *g, const ContractTable *table) {
+ChildTarget child_target(const umf_test_gpu_t *g, const ContractTable *table,
+                         int cuda_mode) {
     std::vector<const ContractTable *> tables = contract_tables();
     return {
         static_cast<uint32_t>(g->kind),
         static_cast<uint32_t>(std::find(tables.begin(), tables.end(), table) -
-                              tables.begin())};
+                              tables.begin()),
+        cuda_mode};
+}
+
+// The options of the child's provider.
+umf_test_provider_opts_t child_opts(const ChildTarget &t) {
+    umf_test_provider_opts_t o = {};
+    o.cuda_mode = t.cuda_mode;
+    return o;
 }
 
 // The child's side: the harness of the kind (usable) and the table, or
@@ -564,7 +579,8 @@ UMF_TEST_CHILD(contract_failures) {
     const umf_test_gpu_t *g = nullptr;
     const ContractTable *table = child_table(m, &g);
     CHILD_ASSERT(table != nullptr);
-    ContractProvider p(table, g, nullptr);
+    umf_test_provider_opts_t o = child_opts(m);
+    ContractProvider p(table, g, &o);
     CHILD_ASSERT(p.ok());
     void *live = nullptr;
     CHILD_ASSERT_EQ(p.alloc(4096, 0, &live), kOk);
@@ -607,8 +623,8 @@ UMF_TEST_CHILD(contract_failures) {
 // unset, the default).
 std::vector<std::string> failure_lines(const umf_test_gpu_t *g,
                                        const ContractTable *table,
-                                       const char *level) {
-    ChildTarget m = child_target(g, table);
+                                       int cuda_mode, const char *level) {
+    ChildTarget m = child_target(g, table, cuda_mode);
     std::string assignment = std::string("UMF_GPU_LOG=") + (level ? level : "");
     const char *env[] = {level ? assignment.c_str() : "UMF_GPU_LOG", nullptr};
     umf_test_child_t child;
@@ -641,13 +657,15 @@ std::vector<std::string> failure_lines(const umf_test_gpu_t *g,
 }
 
 TEST_P(Contract, ReturnedFailuresPrintNothingByDefault) {
-    for (const std::string &line : failure_lines(g, table, nullptr)) {
+    for (const std::string &line :
+         failure_lines(g, table, GetParam().cuda_mode, nullptr)) {
         ADD_FAILURE() << "printed: " << line;
     }
 }
 
 TEST_P(Contract, ReturnedFailuresAreInfoLines) {
-    std::vector<std::string> lines = failure_lines(g, table, "info");
+    std::vector<std::string> lines =
+        failure_lines(g, table, GetParam().cuda_mode, "info");
     auto has = [&](const std::string &what) {
         return std::any_of(lines.begin(), lines.end(), [&](const auto &l) {
             return l.find(what) != std::string::npos;
@@ -656,7 +674,8 @@ TEST_P(Contract, ReturnedFailuresAreInfoLines) {
     for (const std::string &line : lines) {
         EXPECT_NE(line.find(" INFO "), std::string::npos) << line;
     }
-    EXPECT_TRUE(has(device_alloc_call(g))) << "the failed allocation";
+    EXPECT_TRUE(has(device_alloc_call(g, GetParam().cuda_mode)))
+        << "the failed allocation";
     EXPECT_TRUE(has("is not an allocation of this provider"));
     EXPECT_TRUE(has("bytes, not 1024")) << "the free of another size";
     EXPECT_TRUE(has("allocation_split of")) << "the split of another size";
@@ -812,7 +831,8 @@ UMF_TEST_CHILD(contract_producer) {
     const umf_test_gpu_t *g = nullptr;
     const ContractTable *table = child_table(m.target, &g);
     CHILD_ASSERT(table != nullptr);
-    ContractProvider p(table, g, nullptr);
+    umf_test_provider_opts_t o = child_opts(m.target);
+    ContractProvider p(table, g, &o);
     CHILD_ASSERT(p.ok());
     void *ptr = nullptr;
     CHILD_ASSERT_EQ(p.alloc(m.size, 0, &ptr), kOk);
@@ -835,7 +855,7 @@ TEST_P(Contract, IpcDataOpensInAnotherProcess) {
     const ContractProvider &p = make();
     ASSERT_TRUE(p.ok());
     IpcMessage m = {};
-    m.target = child_target(g, table);
+    m.target = child_target(g, table, GetParam().cuda_mode);
     m.size = 256 * KiB;
     umf_test_child_t child;
     ASSERT_EQ(umf_test_child_start(&child, "contract_producer", nullptr), 0);
