@@ -22,7 +22,10 @@
 
 #include "cuda_mock_internal.h"
 
+#include <umf/gpu_mock.h>
+
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +270,45 @@ static const int attributes[CU_DEVICE_ATTRIBUTE_MAX] = {
 
 #undef A
 
+// umfCudaMockSetDeviceAttribute's overrides: value + 1 per device and
+// attribute (0: none), and how many are set, so that a process that never
+// sets one reads nothing more than the count.
+static atomic_int overrides[UMF_MOCK_MAX_DEVICES][CU_DEVICE_ATTRIBUTE_MAX];
+static atomic_int override_count;
+
+CUDA_MOCK_API int umfCudaMockSetDeviceAttribute(int device, int attribute,
+                                                int value) {
+    if (device < 0 || device >= UMF_MOCK_MAX_DEVICES || attribute < 1 ||
+        attribute >= (int)CU_DEVICE_ATTRIBUTE_MAX || value == INT32_MAX) {
+        return -1;
+    }
+    if (atomic_exchange(&overrides[device][attribute], value + 1) == 0) {
+        atomic_fetch_add(&override_count, 1);
+    }
+    return 0;
+}
+
+CUDA_MOCK_API void umfCudaMockResetDeviceAttributes(void) {
+    for (int d = 0; d < UMF_MOCK_MAX_DEVICES; d++) {
+        for (int a = 0; a < (int)CU_DEVICE_ATTRIBUTE_MAX; a++) {
+            if (atomic_exchange(&overrides[d][a], 0) != 0) {
+                atomic_fetch_sub(&override_count, 1);
+            }
+        }
+    }
+}
+
+// The override of `attrib` on `dev`, if one is set.
+static bool attribute_override(CUdevice dev, CUdevice_attribute attrib,
+                               int *value) {
+    if (atomic_load_explicit(&override_count, memory_order_relaxed) == 0) {
+        return false;
+    }
+    int v = atomic_load(&overrides[dev][attrib]);
+    *value = v - 1;
+    return v != 0;
+}
+
 int cuda_mock_device_limit(CUdevice_attribute attrib) {
     return (int)attrib >= 1 && (int)attrib < (int)CU_DEVICE_ATTRIBUTE_MAX
                ? attributes[attrib]
@@ -284,6 +326,9 @@ CUDA_MOCK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
         UMF_MOCK_LOG_ERROR("cuDeviceGetAttribute: unknown attribute %d",
                            (int)attrib);
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (attribute_override(dev, attrib, pi)) {
+        return CUDA_SUCCESS;
     }
     switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:

@@ -81,6 +81,11 @@ typedef int64_t (*umf_gpu_mock_get_object_count_fn)(const char *kind);
 /// file descriptor `fd`. Returns the number of leaked things listed (0 writes
 /// nothing), or -1 when writing failed.
 typedef int64_t (*umf_gpu_mock_write_leak_report_fn)(int fd);
+/// umfCudaMockSetDeviceAttribute and umfCudaMockResetDeviceAttributes
+/// (the emulated libcuda only).
+typedef int (*umf_cuda_mock_set_device_attribute_fn)(int device, int attribute,
+                                                     int value);
+typedef void (*umf_cuda_mock_reset_device_attributes_fn)(void);
 
 /// @name The emulated Level Zero driver, libze_mock.so
 /// @{
@@ -102,6 +107,14 @@ void umfCudaMockResetCallCounts(void);
 int64_t umfCudaMockGetLiveCount(umf_gpu_mock_live_t what);
 int64_t umfCudaMockGetObjectCount(const char *kind);
 int64_t umfCudaMockWriteLeakReport(int fd);
+/// Makes cuDeviceGetAttribute(attribute, device) answer `value` from now on
+/// in this process (device: an ordinal below 64; the attribute a
+/// CUdevice_attribute), for testing how clients treat a device without a
+/// feature; nothing else in the driver changes. 0, or -1 for an argument out
+/// of range.
+int umfCudaMockSetDeviceAttribute(int device, int attribute, int value);
+/// Drops every override of umfCudaMockSetDeviceAttribute.
+void umfCudaMockResetDeviceAttributes(void);
 /// @}
 
 #ifdef __cplusplus
