@@ -274,6 +274,20 @@ umf_mock_status_t umf_mock_phys_export_fd(umf_mock_phys_t *phys, int *fd) {
     return status;
 }
 
+umf_mock_status_t umf_mock_phys_own_fd(umf_mock_phys_t *phys, int *fd,
+                                       uint64_t *ino) {
+    umf_mock_status_t status = UMF_MOCK_ERR_NOT_FOUND;
+    pthread_mutex_lock(&lock);
+    struct stat st;
+    if (phys_live(phys) && fstat(phys->fd, &st) == 0) {
+        *fd = phys->fd;
+        *ino = (uint64_t)st.st_ino;
+        status = UMF_MOCK_OK;
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
 // The device named by the memfd behind `fd` ("/memfd:umf-gpu-mock-phys:dN
 // (deleted)"); -1 when the name is not ours, -2 when /proc cannot tell.
 static int fd_device(int fd) {

@@ -107,6 +107,13 @@ umf_mock_status_t umf_mock_phys_retain_at(const void *addr,
 // the caller. NOT_FOUND, OUT_OF_HOST_MEMORY (no descriptor left).
 umf_mock_status_t umf_mock_phys_export_fd(umf_mock_phys_t *phys, int *fd);
 
+// The object's own fd of its memory (not a duplicate: it stays the
+// object's, open while the object lives) and that file's inode number, for
+// a handle that names the memory without an fd of its own (CUDA's fabric
+// handles). NOT_FOUND.
+umf_mock_status_t umf_mock_phys_own_fd(umf_mock_phys_t *phys, int *fd,
+                                       uint64_t *ino);
+
 // A new object of the memory behind `fd`, which must come from
 // umf_mock_phys_export_fd (in any process); `fd` stays the caller's. The
 // device is the exporter's. INVALID_ARGUMENT: not such a descriptor (not

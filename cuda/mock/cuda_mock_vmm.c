@@ -10,22 +10,66 @@
 //   base is aligned to at least the granularity) follow it.
 // - Only pinned device memory (CU_MEM_ALLOCATION_TYPE_PINNED at a
 //   CU_MEM_LOCATION_TYPE_DEVICE location) is emulated, exportable as a
-//   POSIX file descriptor or not at all; other locations and handle types
-//   are CUDA_ERROR_NOT_SUPPORTED.
+//   POSIX file descriptor, as a fabric handle, or not at all; other
+//   locations and handle types are CUDA_ERROR_NOT_SUPPORTED.
+// - Fabric handles (CU_MEM_HANDLE_TYPE_FABRIC), as NVIDIA's driver makes
+//   them for one NVLink domain, with the machine as the domain: 64 bytes
+//   that any process of the machine (of a uid the exporter's fd server
+//   allows) can import while the exporter's physical allocation lives, with
+//   no fd passed by the caller. The handle names the allocation's own
+//   memfd in the exporter (pid, identity, fd number, file inode), which the
+//   importer takes as the legacy IPC handles' fds are taken (pidfd_getfd,
+//   else the exporter's fd server) and proves to be the file exported.
+//   The exporter serves it from the first export until the allocation is
+//   gone (its last cuMemRelease or cuMemUnmap). A forged, corrupted or
+//   stale handle is CUDA_ERROR_INVALID_VALUE. There is no IMEX channel to
+//   check: access is the fd server's uid rule.
 // - A handle (CUmemGenericAllocationHandle) is the address of the core's
 //   physical object; anything that is not a live handle is
 //   CUDA_ERROR_INVALID_VALUE, never a crash.
 // - VMM memory belongs to no context; the calls need cuInit only.
 
 #include "cuda_mock_internal.h"
+#include "util_hash_map.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 #define GRANULARITY ((size_t)2 << 20)
 
 // The handle types this driver can export.
-#define HANDLE_TYPES ((unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+#define HANDLE_TYPES                                                           \
+    ((unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |                      \
+     (unsigned)CU_MEM_HANDLE_TYPE_FABRIC)
+
+// "UMFCUFAB": the magic number of a fabric handle.
+#define FABRIC_MAGIC 0x4241465543464d55ull
+
+// A fabric handle's 64 bytes.
+typedef struct fabric_wire_t {
+    int32_t fd;  // the physical allocation's own memfd in the exporter
+    int32_t pid; // the exporter
+    uint64_t magic;
+    uint64_t id; // the physical allocation's id in the exporter
+    uint64_t start_time, pidfs_ino; // who the exporter is
+    uint64_t file_ino;              // the memfd's inode
+    uint64_t reserved;              // 0
+    uint8_t served;                 // umf_fd_socket_kind_t
+    uint8_t pad[3];                 // 0
+    uint32_t check;                 // of the bytes before it
+} fabric_wire_t;
+_Static_assert(sizeof(fabric_wire_t) == sizeof(CUmemFabricHandle),
+               "a fabric handle is 64 bytes");
+
+// The key the fd server serves a physical allocation's fd under: its id,
+// with the top bit set so that no allocation's base (the legacy handles'
+// key) is the same.
+static uint64_t fabric_key(uint64_t phys_id) {
+    return phys_id | (1ull << 63);
+}
 
 // What cuMemGetAllocationPropertiesFromHandle gives back, kept in the core's
 // user flags: the requested handle types (bits 0-7), gpuDirectRDMACapable
@@ -72,7 +116,8 @@ static CUresult check_prop(const CUmemAllocationProp *prop, const char *call) {
     unsigned types = (unsigned)prop->requestedHandleTypes;
     if ((types & ~HANDLE_TYPES) != 0) {
         UMF_MOCK_LOG_ERROR("%s: handle types 0x%x: the emulated driver "
-                           "exports POSIX file descriptors only",
+                           "exports POSIX file descriptors and fabric "
+                           "handles only",
                            call, types);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -132,13 +177,25 @@ CUDA_MOCK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle,
     return CUDA_SUCCESS;
 }
 
+// After a release or unmap of `phys` (whose id was `id`): if it is gone,
+// its fabric handles go unserved.
+static void fabric_revoke_if_gone(umf_mock_phys_t *phys, uint64_t id) {
+    umf_mock_phys_info_t info;
+    if (umf_mock_phys_query(phys, &info) != UMF_MOCK_OK || info.id != id) {
+        umf_fd_server_revoke(0, fabric_key(id));
+    }
+}
+
 CUDA_MOCK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
     CUDA_MOCK_ENTER(cuMemRelease);
-    if (umf_mock_phys_release(phys_of(handle), false) != UMF_MOCK_OK) {
+    umf_mock_phys_info_t info;
+    if (umf_mock_phys_query(phys_of(handle), &info) != UMF_MOCK_OK ||
+        umf_mock_phys_release(phys_of(handle), false) != UMF_MOCK_OK) {
         UMF_MOCK_LOG_ERROR("cuMemRelease(0x%llx): not a live handle",
                            (unsigned long long)handle);
         return CUDA_ERROR_INVALID_VALUE;
     }
+    fabric_revoke_if_gone(phys_of(handle), info.id);
     return CUDA_SUCCESS;
 }
 
@@ -183,6 +240,94 @@ CUDA_MOCK_API CUresult cuMemGetAllocationPropertiesFromHandle(
     return CUDA_SUCCESS;
 }
 
+// The check of a fabric handle's bytes before `check`.
+static uint32_t fabric_check(const fabric_wire_t *w) {
+    const unsigned char *b = (const unsigned char *)w;
+    uint64_t h = FABRIC_MAGIC;
+    for (size_t i = 0; i < offsetof(fabric_wire_t, check); i += 4) {
+        uint32_t word;
+        memcpy(&word, b + i, sizeof(word));
+        h = umf_hash_u64(h ^ word);
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+// Writes the fabric handle of `phys` to `out` (a CUmemFabricHandle) and
+// serves the allocation's fd.
+static CUresult fabric_export(umf_mock_phys_t *phys, void *out) {
+    umf_mock_phys_info_t info;
+    int fd;
+    uint64_t ino;
+    if (umf_mock_phys_query(phys, &info) != UMF_MOCK_OK ||
+        umf_mock_phys_own_fd(phys, &fd, &ino) != UMF_MOCK_OK) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    umf_mock_fd_origin_t o;
+    umf_mock_fd_origin_self(&o);
+    o.fd = fd;
+    o.id = info.id;
+    o.file_ino = ino;
+    umf_mock_fd_serve(&o, fabric_key(info.id));
+    fabric_wire_t w;
+    memset(&w, 0, sizeof(w));
+    w.fd = fd;
+    w.pid = o.pid;
+    w.magic = FABRIC_MAGIC;
+    w.id = info.id;
+    w.start_time = o.start_time;
+    w.pidfs_ino = o.pidfs_ino;
+    w.file_ino = ino;
+    w.served = o.served;
+    w.check = fabric_check(&w);
+    memcpy(out, &w, sizeof(w));
+    return CUDA_SUCCESS;
+}
+
+// Imports the fabric handle at `bytes`: its exporter's fd, proven to be the
+// file exported, as a new physical object here.
+static CUresult fabric_import(const void *bytes, umf_mock_phys_t **phys) {
+    fabric_wire_t w;
+    memcpy(&w, bytes, sizeof(w));
+    static const uint8_t zero[sizeof(w.pad)];
+    if (w.magic != FABRIC_MAGIC || w.check != fabric_check(&w) || w.pid <= 0 ||
+        w.fd < 0 || w.file_ino == 0 || w.reserved != 0 ||
+        w.served > UMF_FD_SOCKET_PATH || memcmp(w.pad, zero, sizeof(zero))) {
+        UMF_MOCK_LOG_ERROR("cuMemImportFromShareableHandle: not a fabric "
+                           "handle of this driver (forged or corrupted)");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    umf_mock_fd_origin_t o = {
+        .pid = w.pid,
+        .fd = w.fd,
+        .id = w.id,
+        .start_time = w.start_time,
+        .pidfs_ino = w.pidfs_ino,
+        .file_ino = w.file_ino,
+        .served = w.served,
+    };
+    int fd = -1;
+    umf_mock_status_t status = umf_mock_fd_take(&o, &fd);
+    if (status == UMF_MOCK_OK) {
+        status = umf_mock_phys_import_fd(fd, 0, HANDLE_TYPES, phys);
+        close(fd);
+    }
+    if (status != UMF_MOCK_OK) {
+        UMF_MOCK_LOG_INFO("cuMemImportFromShareableHandle(fabric handle of "
+                          "allocation %" PRIu64 " of process %d): %s",
+                          w.id, w.pid, umf_mock_status_name(status));
+    }
+    switch (status) {
+    case UMF_MOCK_OK:
+        return CUDA_SUCCESS;
+    case UMF_MOCK_ERR_PERMISSION:
+        return CUDA_ERROR_NOT_PERMITTED;
+    case UMF_MOCK_ERR_OUT_OF_HOST_MEMORY:
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    default: // gone, stale, not the file exported
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
 CUDA_MOCK_API CUresult cuMemExportToShareableHandle(
     void *shareableHandle, CUmemGenericAllocationHandle handle,
     CUmemAllocationHandleType handleType, unsigned long long flags) {
@@ -190,10 +335,11 @@ CUDA_MOCK_API CUresult cuMemExportToShareableHandle(
     if (shareableHandle == NULL || flags != 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+    bool fabric = handleType == CU_MEM_HANDLE_TYPE_FABRIC;
+    if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR && !fabric) {
         UMF_MOCK_LOG_ERROR("cuMemExportToShareableHandle: handle type 0x%x: "
                            "the emulated driver exports POSIX file "
-                           "descriptors only",
+                           "descriptors and fabric handles only",
                            (unsigned)handleType);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -204,9 +350,13 @@ CUDA_MOCK_API CUresult cuMemExportToShareableHandle(
     }
     if ((info.user_flags & (unsigned)handleType) == 0) {
         UMF_MOCK_LOG_ERROR("cuMemExportToShareableHandle: the allocation was "
-                           "made without CU_MEM_HANDLE_TYPE_POSIX_FILE_"
-                           "DESCRIPTOR in requestedHandleTypes");
+                           "made without %s in requestedHandleTypes",
+                           fabric ? "CU_MEM_HANDLE_TYPE_FABRIC"
+                                  : "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (fabric) {
+        return fabric_export(phys, shareableHandle);
     }
     int fd;
     umf_mock_status_t status = umf_mock_phys_export_fd(phys, &fd);
@@ -225,10 +375,22 @@ CUDA_MOCK_API CUresult cuMemImportFromShareableHandle(
     if (handle == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    if (shHandleType == CU_MEM_HANDLE_TYPE_FABRIC) {
+        // osHandle points to the CUmemFabricHandle.
+        if (osHandle == NULL) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        umf_mock_phys_t *phys;
+        CUresult res = fabric_import(osHandle, &phys);
+        if (res == CUDA_SUCCESS) {
+            *handle = (CUmemGenericAllocationHandle)(uintptr_t)phys;
+        }
+        return res;
+    }
     if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
         UMF_MOCK_LOG_ERROR("cuMemImportFromShareableHandle: handle type 0x%x: "
                            "the emulated driver imports POSIX file "
-                           "descriptors only",
+                           "descriptors and fabric handles only",
                            (unsigned)shHandleType);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -342,8 +504,16 @@ CUDA_MOCK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
     if (ptr == 0 || size == 0 || !aligned(ptr) || !aligned(size)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    umf_mock_va_info_t va;
+    umf_mock_phys_info_t before;
+    bool known =
+        umf_mock_va_query((const void *)(uintptr_t)ptr, &va) == UMF_MOCK_OK &&
+        va.mapped && umf_mock_phys_query(va.phys, &before) == UMF_MOCK_OK;
     umf_mock_status_t status =
         umf_mock_va_unmap((const void *)(uintptr_t)ptr, size, true);
+    if (status == UMF_MOCK_OK && known) {
+        fabric_revoke_if_gone(va.phys, before.id);
+    }
     if (status != UMF_MOCK_OK) {
         UMF_MOCK_LOG_ERROR("cuMemUnmap(0x%llx, %zu): %s",
                            (unsigned long long)ptr, size,

@@ -68,6 +68,15 @@ class CudaVmm : public CudaCtxTest {
         return h;
     }
 
+    // The same, exportable as a fabric handle.
+    CUmemGenericAllocationHandle create_fabric(size_t n) {
+        CUmemAllocationProp prop = device_prop(0, false);
+        prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
+        CUmemGenericAllocationHandle h = 0;
+        EXPECT_EQ(cu->cuMemCreate(&h, n * gran, &prop, 0), CUDA_SUCCESS);
+        return h;
+    }
+
     CUdeviceptr reserve(size_t n) {
         CUdeviceptr p = 0;
         EXPECT_EQ(cu->cuMemAddressReserve(&p, n * gran, 0, 0, 0), CUDA_SUCCESS);
@@ -455,6 +464,137 @@ TEST_F(CudaVmm, ShareWithAnotherProcessOverAUnixSocket) {
 }
 
 // ---------------------------------------------------------------------------
+// Fabric handles: 64 bytes, no fd, importable by any process of the machine
+// while the exporter's allocation lives.
+
+// The importer of a fabric handle: receives its bytes over a plain socket
+// (no fd), maps it, checks the exporter's data and writes its own.
+UMF_TEST_CHILD(vmm_fabric_importer) {
+    const cuda_test_driver_t *cu = cuda_test_child_setup(argc, argv, true);
+    CHILD_ASSERT(cu != nullptr);
+    CUcontext ctx;
+    CHILD_CU(cu->cuDevicePrimaryCtxRetain(&ctx, 0));
+    CHILD_CU(cu->cuCtxPushCurrent_v2(ctx));
+    uint64_t size = 0;
+    CUmemFabricHandle fh;
+    CHILD_ASSERT(umf_test_recv(sock, &size, sizeof(size)) == 0);
+    CHILD_ASSERT(umf_test_recv(sock, &fh, sizeof(fh)) == 0);
+    CUmemGenericAllocationHandle h = 0;
+    CHILD_CU(
+        cu->cuMemImportFromShareableHandle(&h, &fh, CU_MEM_HANDLE_TYPE_FABRIC));
+    CUdeviceptr p = 0;
+    CHILD_CU(cu->cuMemAddressReserve(&p, size, 0, 0, 0));
+    CHILD_CU(cu->cuMemMap(p, size, 0, h, 0));
+    CUmemAccessDesc d = access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    CHILD_CU(cu->cuMemSetAccess(p, size, &d, 1));
+    CHILD_ASSERT(cuda_test_check_pattern(cu, p, size, 41));
+    CHILD_CU(cuda_test_write_pattern(cu, p, size, 42));
+    CHILD_CU(cu->cuMemUnmap(p, size));
+    CHILD_CU(cu->cuMemRelease(h));
+    CHILD_CU(cu->cuMemAddressFree(p, size));
+    char done = 'D';
+    CHILD_ASSERT(umf_test_send(sock, &done, 1) == 0);
+    // The parent releases its allocation, then sends the handle again: the
+    // import of a handle whose allocation is gone is refused.
+    char go = 0;
+    CHILD_ASSERT(umf_test_recv(sock, &go, 1) == 0);
+    CUresult stale =
+        cu->cuMemImportFromShareableHandle(&h, &fh, CU_MEM_HANDLE_TYPE_FABRIC);
+    CHILD_ASSERT(umf_test_send(sock, &stale, sizeof(stale)) == 0);
+    CHILD_CU(cu->cuCtxPopCurrent_v2(&ctx));
+    CHILD_CU(cu->cuDevicePrimaryCtxRelease_v2(0));
+    return 0;
+}
+
+TEST_F(CudaVmm, FabricHandleSharesWithAnotherProcessAsBytes) {
+    int supported = 0;
+    CU_ASSERT_OK(cu->cuDeviceGetAttribute(
+        &supported, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED, 0));
+    if (!supported) {
+        GTEST_SKIP() << "the device reports no fabric handles";
+    }
+    uint64_t size = 2 * gran;
+    CUmemGenericAllocationHandle h = create_fabric(2);
+    CUdeviceptr p = reserve(2);
+    CU_ASSERT_OK(cu->cuMemMap(p, size, 0, h, 0));
+    CU_ASSERT_OK(allow(p, size, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, p, size, 41));
+    CUmemFabricHandle fh;
+    CU_ASSERT_OK(
+        cu->cuMemExportToShareableHandle(&fh, h, CU_MEM_HANDLE_TYPE_FABRIC, 0));
+
+    umf_test_child_t child;
+    ASSERT_EQ(umf_test_child_start(&child, "vmm_fabric_importer", nullptr), 0);
+    EXPECT_EQ(umf_test_send(child.sock, &size, sizeof(size)), 0);
+    EXPECT_EQ(umf_test_send(child.sock, &fh, sizeof(fh)), 0);
+    char done = 0;
+    EXPECT_EQ(umf_test_recv(child.sock, &done, 1), 0);
+    EXPECT_EQ(done, 'D');
+    // The importer's writes are in our memory.
+    EXPECT_TRUE(cuda_test_check_pattern(cu, p, size, 42));
+    CU_EXPECT_OK(cu->cuMemUnmap(p, size));
+    CU_EXPECT_OK(cu->cuMemRelease(h));
+    CU_EXPECT_OK(cu->cuMemAddressFree(p, size));
+    char go = 'G';
+    EXPECT_EQ(umf_test_send(child.sock, &go, 1), 0);
+    CUresult stale = CUDA_SUCCESS;
+    EXPECT_EQ(umf_test_recv(child.sock, &stale, sizeof(stale)), 0);
+    EXPECT_EQ(stale, CUDA_ERROR_INVALID_VALUE)
+        << "a handle of a released allocation";
+    EXPECT_EQ(umf_test_child_wait(&child), 0);
+}
+
+TEST_F(CudaVmm, FabricHandlesForgedCorruptedOrStaleAreRefused) {
+    int supported = 0;
+    CU_ASSERT_OK(cu->cuDeviceGetAttribute(
+        &supported, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED, 0));
+    if (!supported) {
+        GTEST_SKIP() << "the device reports no fabric handles";
+    }
+    CUmemGenericAllocationHandle h = create_fabric(1);
+    CUmemFabricHandle fh;
+    CU_ASSERT_OK(
+        cu->cuMemExportToShareableHandle(&fh, h, CU_MEM_HANDLE_TYPE_FABRIC, 0));
+    // In the exporter itself, the import shares the memory.
+    CUmemGenericAllocationHandle imp = 0;
+    CU_ASSERT_OK(cu->cuMemImportFromShareableHandle(&imp, &fh,
+                                                    CU_MEM_HANDLE_TYPE_FABRIC));
+    CUdeviceptr a = reserve(1), b = reserve(1);
+    CU_ASSERT_OK(cu->cuMemMap(a, gran, 0, h, 0));
+    CU_ASSERT_OK(cu->cuMemMap(b, gran, 0, imp, 0));
+    CU_ASSERT_OK(allow(a, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
+    CU_ASSERT_OK(allow(b, gran, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
+    CU_ASSERT_OK(cuda_test_write_pattern(cu, a, 4096, 43));
+    EXPECT_TRUE(cuda_test_check_pattern(cu, b, 4096, 43));
+    CU_EXPECT_OK(cu->cuMemUnmap(b, gran));
+    CU_EXPECT_OK(cu->cuMemRelease(imp));
+    // Every single byte changed, and bytes that were never a handle.
+    for (size_t i = 0; i < sizeof(fh); i++) {
+        CUmemFabricHandle bad = fh;
+        bad.data[i] ^= 0x5a;
+        EXPECT_EQ(cu->cuMemImportFromShareableHandle(&imp, &bad,
+                                                     CU_MEM_HANDLE_TYPE_FABRIC),
+                  CUDA_ERROR_INVALID_VALUE)
+            << "byte " << i;
+    }
+    CUmemFabricHandle zero = {};
+    EXPECT_EQ(cu->cuMemImportFromShareableHandle(&imp, &zero,
+                                                 CU_MEM_HANDLE_TYPE_FABRIC),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cu->cuMemImportFromShareableHandle(&imp, nullptr,
+                                                 CU_MEM_HANDLE_TYPE_FABRIC),
+              CUDA_ERROR_INVALID_VALUE);
+    // Stale: the allocation is gone once released and unmapped.
+    CU_EXPECT_OK(cu->cuMemUnmap(a, gran));
+    CU_EXPECT_OK(cu->cuMemRelease(h));
+    EXPECT_EQ(cu->cuMemImportFromShareableHandle(&imp, &fh,
+                                                 CU_MEM_HANDLE_TYPE_FABRIC),
+              CUDA_ERROR_INVALID_VALUE);
+    CU_EXPECT_OK(cu->cuMemAddressFree(a, gran));
+    CU_EXPECT_OK(cu->cuMemAddressFree(b, gran));
+}
+
+// ---------------------------------------------------------------------------
 // Threads: each maps, fills, reads and unmaps its own memory, at once.
 
 TEST_F(CudaVmm, SeveralThreadsAtOnce) {
@@ -540,9 +680,11 @@ TEST_F(CudaVmmEmulated, ExactCodesWhereCudaHNamesNone) {
     EXPECT_EQ(cu->cuMemExportToShareableHandle(
                   &fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
               CUDA_ERROR_INVALID_VALUE);
+    CUmemFabricHandle fh;
     EXPECT_EQ(
-        cu->cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_FABRIC, 0),
-        CUDA_ERROR_NOT_SUPPORTED);
+        cu->cuMemExportToShareableHandle(&fh, h, CU_MEM_HANDLE_TYPE_FABRIC, 0),
+        CUDA_ERROR_INVALID_VALUE)
+        << "made without CU_MEM_HANDLE_TYPE_FABRIC";
     CU_ASSERT_OK(cu->cuMemRelease(h));
     CUmemGenericAllocationHandle imp;
     EXPECT_EQ(cu->cuMemImportFromShareableHandle(
