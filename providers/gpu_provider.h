@@ -30,6 +30,9 @@ typedef struct umf_gpu_provider_class_t {
     umf_result_t (*get_allocation_properties)(
         void *provider, const void *ptr,
         umf_gpu_allocation_properties_t *props);
+    // The allocation mode (umf_cuda_allocation_mode_t), for the 1.x control
+    // query params.allocation_mode; NULL for a provider without modes.
+    int (*allocation_mode)(void *provider);
 } umf_gpu_provider_class_t;
 
 // Defined by provider_level_zero.c and provider_cuda.c when they are built.

@@ -211,6 +211,7 @@ typedef enum ctl_query_t {
     CTL_ALLOCATED,  // read: stats.allocated_memory
     CTL_PEAK,       // read: stats.peak_memory
     CTL_PEAK_RESET, // runnable: the peak becomes what is allocated now
+    CTL_MODE,       // read: the CUDA allocation mode, an int
     CTL_NONE,
 } ctl_query_t;
 
@@ -225,6 +226,7 @@ static ctl_query_t ctl_query_of(const char *name,
         [CTL_PEAK] = {"stats.peak_memory", UMF_GPU_CTL_QUERY_READ},
         [CTL_PEAK_RESET] = {"stats.peak_memory.reset",
                             UMF_GPU_CTL_QUERY_RUNNABLE},
+        [CTL_MODE] = {"params.allocation_mode", UMF_GPU_CTL_QUERY_READ},
     };
     for (unsigned i = 0; i < CTL_NONE; i++) {
         if (strcmp(name, served[i].name) == 0 && type == served[i].type) {
@@ -261,6 +263,17 @@ static umf_result_t adapt_ctl(void *provider, umf_gpu_ctl_query_source_t source,
     const umf_gpu_provider_class_t *cls = umf_gpu_provider_class_of_ops(a->ops);
     if (cls == NULL) {
         return UMF_RESULT_ERROR_NOT_SUPPORTED;
+    }
+    if (q == CTL_MODE) {
+        if (cls->allocation_mode == NULL) {
+            return UMF_RESULT_ERROR_NOT_SUPPORTED; // Level Zero has none
+        }
+        int mode = cls->allocation_mode(a->priv);
+        if (arg == NULL || (size != 0 && size < sizeof(mode))) {
+            return UMF_RESULT_ERROR_INVALID_ARGUMENT;
+        }
+        memcpy(arg, &mode, sizeof(mode));
+        return UMF_RESULT_SUCCESS;
     }
     if (q == CTL_PEAK_RESET) {
         // Takes no argument (umfCtlExec(name, NULL, 0) as UMF's own

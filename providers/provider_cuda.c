@@ -996,11 +996,16 @@ cu_get_allocation_properties(void *provider, const void *ptr,
     return UMF_RESULT_SUCCESS;
 }
 
+static int cu_allocation_mode(void *provider) {
+    return (int)((const cu_provider_t *)provider)->mode;
+}
+
 const umf_gpu_provider_class_t umf_gpu_provider_class_cuda = {
     .kind = UMF_GPU_PROVIDER_KIND_CUDA,
     .initialize = cu_initialize,
     .stats = cu_stats,
     .get_allocation_properties = cu_get_allocation_properties,
+    .allocation_mode = cu_allocation_mode,
 };
 
 // ---------------------------------------------------------------------------

@@ -44,8 +44,10 @@ const char *default_name(umf_test_gpu_kind_t kind) {
 }
 
 // A DEVICE provider of g's kind made by the stand-in 1.x consumer from the
-// 1.0 table, with the provider's own params (kept only for the create).
-umf_result_t make_1_0(const umf_test_gpu_t *g, c10_provider_t **out) {
+// 1.0 table, with the provider's own params (kept only for the create);
+// CUDA in the allocation mode `cuda_mode`.
+umf_result_t make_1_0(const umf_test_gpu_t *g, c10_provider_t **out,
+                      int cuda_mode = 0) {
     umf_result_t res = UMF_RESULT_ERROR_NOT_SUPPORTED;
 #if UMF_TEST_HAVE_LEVEL_ZERO
     if (g->kind == UMF_TEST_GPU_LEVEL_ZERO) {
@@ -69,6 +71,8 @@ umf_result_t make_1_0(const umf_test_gpu_t *g, c10_provider_t **out) {
             (void)umfCUDAMemoryProviderParamsSetContext(
                 p, static_cast<CUcontext>(g->context));
             (void)umfCUDAMemoryProviderParamsSetDevice(p, 0);
+            (void)umfCUDAMemoryProviderParamsSetAllocationMode(
+                p, static_cast<umf_cuda_allocation_mode_t>(cuda_mode));
             res = c10_create(table_of(g->kind), p, out);
             umfCUDAMemoryProviderParamsDestroy(p);
         }
@@ -239,6 +243,36 @@ TEST_P(Ops10, NativeErrorAfterADriverFailure) {
     EXPECT_NE(std::string(message).find(g_->fault_name), std::string::npos)
         << message;
     EXPECT_EQ(gpu_native_code(g_), code) << "the same store as the 0.9 table";
+}
+
+// params.allocation_mode: the CUDA provider's mode, an int; Level Zero has
+// no modes.
+TEST_P(Ops10, TheAllocationModeIsReadable) {
+    int mode = -1;
+    umf_result_t res =
+        c10_ctl("umf.provider.by_handle.{}.params.allocation_mode", &mode,
+                sizeof(mode), 0, p_);
+    if (GetParam() == UMF_TEST_GPU_LEVEL_ZERO) {
+        EXPECT_EQ(res, UMF_RESULT_ERROR_NOT_SUPPORTED);
+        return;
+    }
+    ASSERT_EQ(res, UMF_RESULT_SUCCESS);
+    EXPECT_EQ(mode, 0) << "UMF_CUDA_ALLOCATION_MODE_DEFAULT";
+    c10_provider_t *vmm = nullptr;
+    ASSERT_EQ(make_1_0(g_, &vmm, 1), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.params.allocation_mode", &mode,
+                      sizeof(mode), 0, vmm),
+              UMF_RESULT_SUCCESS);
+    EXPECT_EQ(mode, 1) << "UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD";
+    EXPECT_EQ(c10_ctl("umf.provider.by_handle.{}.params.allocation_mode",
+                      nullptr, sizeof(mode), 0, vmm),
+              UMF_RESULT_ERROR_INVALID_ARGUMENT);
+    void *ptr = nullptr;
+    ASSERT_EQ(c10_alloc(vmm, 4096, 0, &ptr), UMF_RESULT_SUCCESS);
+    ASSERT_TRUE(umf_test_gpu_fill(g_, nullptr, ptr, 4096, 5));
+    EXPECT_TRUE(umf_test_gpu_check(g_, nullptr, ptr, 4096, 5));
+    EXPECT_EQ(c10_free(vmm, ptr, 4096), UMF_RESULT_SUCCESS);
+    EXPECT_EQ(c10_destroy(vmm), UMF_RESULT_SUCCESS);
 }
 
 TEST_P(Ops10, ControlQueriesAnswerNameStatsAndThePeaksResetOnly) {

@@ -39,6 +39,9 @@
 //                             (peak_bytes)
 //   "stats.peak_memory.reset" RUNNABLE (umfCtlExec): the peak becomes the
 //                             bytes allocated now; arg is ignored
+//   "params.allocation_mode"  READ (CUDA only; Level Zero: NOT_SUPPORTED):
+//                             arg is an int; the provider's
+//                             umf_cuda_allocation_mode_t
 // Every other name or query type is UMF_RESULT_ERROR_NOT_SUPPORTED. (A UMF
 // 1.x core returns success to its caller whatever ext_ctl answered: see
 // docs/umf-1x.md.)
