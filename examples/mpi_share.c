@@ -3,7 +3,10 @@
 // Example: MPI ranks share one device buffer through a provider's IPC data.
 //
 // Rank 0 allocates a device buffer with a provider (Level Zero or CUDA,
-// chosen by the first argument), fills it with a marker, and broadcasts the
+// chosen by the first argument; for CUDA, a second argument picks the
+// allocation mode: default (cuMemAlloc, CUDA IPC handles), vmm_fd
+// (cuMemCreate, POSIX fds) or vmm_fabric (cuMemCreate, fabric handles)),
+// fills it with a marker, and broadcasts the
 // provider's IPC data with MPI_Bcast: the data is plain bytes. Every rank
 // opens it, writes its own slice with the driver's copy call and closes it;
 // after a barrier rank 0 reads the whole buffer back and checks every slice.
@@ -12,13 +15,16 @@
 //   mpicc mpi_share.c $(pkg-config --cflags --libs umf-gpu) -lze_loader
 //      -I/usr/local/cuda/include -L/usr/local/cuda/lib64/stubs -lcuda
 //   eval "$(umf-gpu-mock-env)" && mpirun -n 4 --oversubscribe ./a.out cuda
-// (add --allow-run-as-root as root; "level_zero" for the other provider).
+// (add --allow-run-as-root as root; "level_zero" for the other provider,
+// "cuda vmm_fabric" for fabric handles).
 //
-// The IPC data names memory on this machine: the ranks that open it must run
-// on the node of rank 0. Across nodes, CUDA's fabric handles share memory
-// within one NVLink domain; elsewhere MPI moves the bytes themselves (an
-// MPI_Send of a device buffer with a GPU-aware MPI, or a copy through host
-// memory).
+// The IPC data of the default mode and of vmm_fd names memory on this
+// machine: the ranks that open it must run on the node of rank 0. With
+// vmm_fabric the data carries a fabric handle and no fd, so the same
+// program shares across the nodes of one NVLink domain (NVIDIA's IMEX
+// service resolves the handle; the emulated driver treats the machine as
+// the domain); elsewhere MPI moves the bytes themselves (an MPI_Send of a
+// device buffer with a GPU-aware MPI, or a copy through host memory).
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -99,7 +105,7 @@ static int ze_open(gpu_t *gpu) {
     return res == UMF_RESULT_SUCCESS ? 0 : -1;
 }
 
-static int cu_open(gpu_t *gpu) {
+static int cu_open(gpu_t *gpu, umf_cuda_allocation_mode_t mode) {
     if (cuInit(0) != CUDA_SUCCESS ||
         cuDeviceGet(&gpu->cu_device, 0) != CUDA_SUCCESS ||
         cuDevicePrimaryCtxRetain(&gpu->cu_context, gpu->cu_device) !=
@@ -116,9 +122,16 @@ static int cu_open(gpu_t *gpu) {
     umf_cuda_memory_provider_params_handle_t params = NULL;
     umf_result_t res = umfCUDAMemoryProviderParamsCreate(&params);
     if (res == UMF_RESULT_SUCCESS) {
-        res = umfMemoryProviderCreate(umfCUDAMemoryProviderOps(), params,
-                                      &gpu->provider);
+        res = umfCUDAMemoryProviderParamsSetAllocationMode(params, mode);
+        if (res == UMF_RESULT_SUCCESS) {
+            res = umfMemoryProviderCreate(umfCUDAMemoryProviderOps(), params,
+                                          &gpu->provider);
+        }
         umfCUDAMemoryProviderParamsDestroy(params);
+    }
+    if (res != UMF_RESULT_SUCCESS) {
+        fprintf(stderr, "the CUDA provider (mode %d): %d\n", (int)mode,
+                (int)res);
     }
     gpu->copy = cu_copy;
     return res == UMF_RESULT_SUCCESS ? 0 : -1;
@@ -196,17 +209,27 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     const char *which = argc > 1 ? argv[1] : "";
+    const char *how = argc > 2 ? argv[2] : "default";
+    static const char *const modes[] = {"default", "vmm_fd", "vmm_fabric"};
+    int mode = -1;
+    for (int m = 0; m < 3; m++) {
+        mode = strcmp(how, modes[m]) == 0 ? m : mode;
+    }
     bool cuda = strcmp(which, "cuda") == 0;
-    if (!cuda && strcmp(which, "level_zero") != 0) {
+    if ((!cuda && strcmp(which, "level_zero") != 0) || mode < 0 ||
+        (!cuda && mode != 0)) {
         if (rank == 0) {
-            fprintf(stderr, "usage: %s level_zero|cuda\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s level_zero | cuda [default|vmm_fd|vmm_fabric]\n",
+                    argv[0]);
         }
         MPI_Finalize();
         return 2;
     }
 
     gpu_t gpu = {0};
-    int failed = (cuda ? cu_open(&gpu) : ze_open(&gpu)) != 0;
+    int failed = (cuda ? cu_open(&gpu, (umf_cuda_allocation_mode_t)mode)
+                       : ze_open(&gpu)) != 0;
     void *buffer = NULL, *ipc_data = NULL;
     size_t buffer_size = (size_t)ranks * SLICE;
     unsigned long long ipc_size = 0;
