@@ -195,6 +195,10 @@ extern const bench_backend_t bench_backend_cuda;
 // (bench_cuda_driver.c).
 void *bench_cuda_symbol(bench_driver_t *d, const char *name);
 int bench_cuda_device(const bench_driver_t *d);
+// A DEVICE provider on the driver's context and device in allocation mode
+// `mode` (a umf_cuda_allocation_mode_t; 0 is provider_create's).
+umf_result_t bench_cuda_provider_create_mode(bench_driver_t *d, int mode,
+                                             umf_memory_provider_handle_t *out);
 
 // ---- Run child (bench_run.c) and IPC (bench_ipc.c) ------------------------
 
@@ -239,6 +243,7 @@ extern const bench_measure_t bench_measure_error;       // bench_run.c
 extern const bench_measure_t bench_measure_residency;   // bench_residency.c
 extern const bench_measure_t bench_measure_ipc;         // bench_measures.c
 extern const bench_measure_t bench_measure_cuda_driver; // bench_cuda_driver.c
+extern const bench_measure_t bench_measure_cuda_vmm;    // bench_cuda_vmm.c
 extern const bench_measure_t bench_measure_ze_driver;   // bench_ze_driver.c
 extern const bench_measure_t bench_measure_ze_commands; // bench_ze_commands.c
 extern const bench_measure_t bench_measure_ze_kernels;  // bench_ze_kernels.c

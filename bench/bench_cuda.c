@@ -122,6 +122,12 @@ static bool cuda_thread_enter(bench_driver_t *d) {
 
 static umf_result_t cuda_provider_create(bench_driver_t *d,
                                          umf_memory_provider_handle_t *out) {
+    return bench_cuda_provider_create_mode(d, 0, out);
+}
+
+umf_result_t
+bench_cuda_provider_create_mode(bench_driver_t *d, int mode,
+                                umf_memory_provider_handle_t *out) {
     umf_cuda_memory_provider_params_handle_t params = NULL;
     umf_result_t ret = umfCUDAMemoryProviderParamsCreate(&params);
     if (ret != UMF_RESULT_SUCCESS) {
@@ -132,7 +138,9 @@ static umf_result_t cuda_provider_create(bench_driver_t *d,
         (ret = umfCUDAMemoryProviderParamsSetDevice(params, (int)d->device)) !=
             UMF_RESULT_SUCCESS ||
         (ret = umfCUDAMemoryProviderParamsSetMemoryType(
-             params, UMF_MEMORY_TYPE_DEVICE)) != UMF_RESULT_SUCCESS) {
+             params, UMF_MEMORY_TYPE_DEVICE)) != UMF_RESULT_SUCCESS ||
+        (ret = umfCUDAMemoryProviderParamsSetAllocationMode(
+             params, (umf_cuda_allocation_mode_t)mode)) != UMF_RESULT_SUCCESS) {
         goto out;
     }
     ret = umfMemoryProviderCreate(umfCUDAMemoryProviderOps(), params, out);

@@ -145,8 +145,16 @@ static void usage(FILE *out) {
         "and holds (hold), or\n                       floods malformed "
         "requests (malformed); ratio: the\n                       fraction "
         "served within 1 s\n"
-        "Modes: arena, memfd (emulated driver), real (any other driver). The "
-        "arena run\ngets UMF_GPU_MOCK_DEVICE_MEM=" ARENA_DEVICE_MEM
+        "  vmm_alloc_free_*     CUDA, modes vmm_fd and vmm_fab: alloc+free of "
+        "64 B through\n                       a provider in that VMM mode "
+        "against the raw VMM calls\n                       (cuMemCreate, "
+        "Reserve, Map, SetAccess, Release; Unmap,\n                       "
+        "AddressFree); the ipc_* rows of those modes share that\n"
+        "                       provider's memory (a POSIX fd, a fabric "
+        "handle)\n"
+        "Modes: arena, memfd (emulated driver), real (any other driver); "
+        "vmm_fd and\nvmm_fab (the CUDA provider's VMM modes, in the arena or "
+        "real run). The arena run\ngets UMF_GPU_MOCK_DEVICE_MEM=" ARENA_DEVICE_MEM
         " unless it is set, for the live\nallocations (each takes a page).\n"
         "\n"
         "The table ends with one summary line per headline ratio and its "

@@ -29,6 +29,9 @@ const bench_measure_t *const bench_measures[] = {
     // memcpy, async_copy_*, vmm_cycle, *_alloc_free, host_func_*,
     // *_memcpy_100: the CUDA driver's own calls
     &bench_measure_cuda_driver,
+    // vmm_alloc_free_*, ipc_* in the modes vmm_fd and vmm_fab: the CUDA
+    // provider's VMM modes
+    &bench_measure_cuda_vmm,
     // vmm_cycle, event_pool_ipc_*: the Level Zero driver's own calls
     &bench_measure_ze_driver,
     // fill_*, copy_immediate_*, copy_queue_*, deferred_*: Level Zero

@@ -141,6 +141,18 @@ if(MOCKS)
         host_func_latency
         stream_memcpy_100
         graph_memcpy_100)
+    # The CUDA provider's VMM modes (bench_cuda_vmm.c, in the arena run).
+    if("cuda" IN_LIST providers)
+        foreach(mode vmm_fd vmm_fab)
+            foreach(name vmm_alloc_free_provider vmm_alloc_free_raw
+                         vmm_alloc_free_added ipc_open_first ipc_open_cached)
+                if(NOT "cuda/${mode}/${name}" IN_LIST seen)
+                    message(FATAL_ERROR "no ${name} for cuda in the ${mode} "
+                                        "mode in ${JSON}")
+                endif()
+            endforeach()
+        endforeach()
+    endif()
     foreach(provider ${providers})
         foreach(mode arena memfd)
             foreach(name ${${mode}_names} ${${provider}_${mode}_names})

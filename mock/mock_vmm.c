@@ -274,6 +274,18 @@ umf_mock_status_t umf_mock_phys_export_fd(umf_mock_phys_t *phys, int *fd) {
     return status;
 }
 
+umf_mock_status_t umf_mock_phys_id(umf_mock_phys_t *phys, uint64_t *id) {
+    umf_mock_status_t status = UMF_MOCK_ERR_NOT_FOUND;
+    pthread_mutex_lock(&lock);
+    if (phys != NULL &&
+        umf_mock_object_contains(UMF_MOCK_OBJECT_CORE_PHYS, phys)) {
+        *id = phys->id;
+        status = UMF_MOCK_OK;
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
 umf_mock_status_t umf_mock_phys_own_fd(umf_mock_phys_t *phys, int *fd,
                                        uint64_t *ino) {
     umf_mock_status_t status = UMF_MOCK_ERR_NOT_FOUND;

@@ -107,6 +107,11 @@ umf_mock_status_t umf_mock_phys_retain_at(const void *addr,
 // the caller. NOT_FOUND, OUT_OF_HOST_MEMORY (no descriptor left).
 umf_mock_status_t umf_mock_phys_export_fd(umf_mock_phys_t *phys, int *fd);
 
+// The id of `phys` while the object exists: while a handle reference or a
+// mapping holds it (umf_mock_phys_query needs a handle reference).
+// NOT_FOUND once it is gone.
+umf_mock_status_t umf_mock_phys_id(umf_mock_phys_t *phys, uint64_t *id);
+
 // The object's own fd of its memory (not a duplicate: it stays the
 // object's, open while the object lives) and that file's inode number, for
 // a handle that names the memory without an fd of its own (CUDA's fabric

@@ -180,8 +180,8 @@ CUDA_MOCK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle,
 // After a release or unmap of `phys` (whose id was `id`): if it is gone,
 // its fabric handles go unserved.
 static void fabric_revoke_if_gone(umf_mock_phys_t *phys, uint64_t id) {
-    umf_mock_phys_info_t info;
-    if (umf_mock_phys_query(phys, &info) != UMF_MOCK_OK || info.id != id) {
+    uint64_t now;
+    if (umf_mock_phys_id(phys, &now) != UMF_MOCK_OK || now != id) {
         umf_fd_server_revoke(0, fabric_key(id));
     }
 }
@@ -195,7 +195,7 @@ CUDA_MOCK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
                            (unsigned long long)handle);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    fabric_revoke_if_gone(phys_of(handle), info.id);
+    fabric_revoke_if_gone(phys_of(handle), info.id); // still mapped: kept
     return CUDA_SUCCESS;
 }
 
@@ -505,14 +505,14 @@ CUDA_MOCK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     umf_mock_va_info_t va;
-    umf_mock_phys_info_t before;
+    uint64_t id = 0;
     bool known =
         umf_mock_va_query((const void *)(uintptr_t)ptr, &va) == UMF_MOCK_OK &&
-        va.mapped && umf_mock_phys_query(va.phys, &before) == UMF_MOCK_OK;
+        va.mapped && umf_mock_phys_id(va.phys, &id) == UMF_MOCK_OK;
     umf_mock_status_t status =
         umf_mock_va_unmap((const void *)(uintptr_t)ptr, size, true);
     if (status == UMF_MOCK_OK && known) {
-        fabric_revoke_if_gone(va.phys, before.id);
+        fabric_revoke_if_gone(va.phys, id);
     }
     if (status != UMF_MOCK_OK) {
         UMF_MOCK_LOG_ERROR("cuMemUnmap(0x%llx, %zu): %s",
