@@ -506,7 +506,13 @@ UMF_TEST_CHILD(vmm_fabric_importer) {
     return 0;
 }
 
-TEST_F(CudaVmm, FabricHandleSharesWithAnotherProcessAsBytes) {
+// Over pidfd_getfd or, where that is refused, the exporter's fd server
+// only; the allocation held by its mapping alone (its handle released, as
+// allocators do right after cuMemMap) stays importable.
+class CudaVmmFabric : public CudaVmm,
+                      public ::testing::WithParamInterface<const char *> {};
+
+TEST_P(CudaVmmFabric, HandleSharesWithAnotherProcessAsBytes) {
     int supported = 0;
     CU_ASSERT_OK(cu->cuDeviceGetAttribute(
         &supported, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED, 0));
@@ -517,14 +523,22 @@ TEST_F(CudaVmm, FabricHandleSharesWithAnotherProcessAsBytes) {
     CUmemGenericAllocationHandle h = create_fabric(2);
     CUdeviceptr p = reserve(2);
     CU_ASSERT_OK(cu->cuMemMap(p, size, 0, h, 0));
+    CU_ASSERT_OK(cu->cuMemRelease(h)); // the mapping holds the memory
     CU_ASSERT_OK(allow(p, size, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
     CU_ASSERT_OK(cuda_test_write_pattern(cu, p, size, 41));
     CUmemFabricHandle fh;
+    CU_ASSERT_OK(cu->cuMemRetainAllocationHandle(
+        &h, reinterpret_cast<void *>(static_cast<uintptr_t>(p))));
     CU_ASSERT_OK(
         cu->cuMemExportToShareableHandle(&fh, h, CU_MEM_HANDLE_TYPE_FABRIC, 0));
+    CU_ASSERT_OK(cu->cuMemRelease(h));
 
     umf_test_child_t child;
-    ASSERT_EQ(umf_test_child_start(&child, "vmm_fabric_importer", nullptr), 0);
+    const char *transfer = GetParam();
+    const char *env[] = {transfer, nullptr};
+    ASSERT_EQ(
+        umf_test_child_start_env(&child, "vmm_fabric_importer", nullptr, env),
+        0);
     EXPECT_EQ(umf_test_send(child.sock, &size, sizeof(size)), 0);
     EXPECT_EQ(umf_test_send(child.sock, &fh, sizeof(fh)), 0);
     char done = 0;
@@ -532,8 +546,7 @@ TEST_F(CudaVmm, FabricHandleSharesWithAnotherProcessAsBytes) {
     EXPECT_EQ(done, 'D');
     // The importer's writes are in our memory.
     EXPECT_TRUE(cuda_test_check_pattern(cu, p, size, 42));
-    CU_EXPECT_OK(cu->cuMemUnmap(p, size));
-    CU_EXPECT_OK(cu->cuMemRelease(h));
+    CU_EXPECT_OK(cu->cuMemUnmap(p, size)); // the last reference
     CU_EXPECT_OK(cu->cuMemAddressFree(p, size));
     char go = 'G';
     EXPECT_EQ(umf_test_send(child.sock, &go, 1), 0);
@@ -543,6 +556,14 @@ TEST_F(CudaVmm, FabricHandleSharesWithAnotherProcessAsBytes) {
         << "a handle of a released allocation";
     EXPECT_EQ(umf_test_child_wait(&child), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Transfer, CudaVmmFabric,
+                         ::testing::Values("UMF_GPU_IPC_FD_TRANSFER=pidfd",
+                                           "UMF_GPU_IPC_FD_TRANSFER=socket"),
+                         [](const ::testing::TestParamInfo<const char *> &i) {
+                             return std::string(i.index == 0 ? "Pidfd"
+                                                             : "Socket");
+                         });
 
 TEST_F(CudaVmm, FabricHandlesForgedCorruptedOrStaleAreRefused) {
     int supported = 0;
