@@ -125,6 +125,15 @@ umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
                                        size_t alignment, void **base);
 umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
                                       bool quiet);
+// What cannot be undone once the step before it was made (the release of
+// a handle whose memory is mapped, or of a range unmapped): tried twice,
+// as the caller's context is restored; a second failure is logged (what it
+// held leaks) and the operation goes on.
+void umf_cuda_vmm_release(const umf_cuda_driver_t *cu,
+                          CUmemGenericAllocationHandle handle);
+void umf_cuda_vmm_address_free(const umf_cuda_driver_t *cu, CUdeviceptr va,
+                               size_t size);
+
 // In a VMM mode, checks that the device and driver support it; in every
 // mode, fills the access list (the device, and the resident devices) that
 // VMM allocations and imports get.

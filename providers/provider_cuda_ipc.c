@@ -81,12 +81,7 @@ static umf_result_t vmm_export_in_ctx(const cu_provider_t *p, export_t *e) {
     int fd = -1;
     res = p->cu->MemExportToShareableHandle(fabric ? (void *)&fh : (void *)&fd,
                                             h, p->vmm_handle_type, 0);
-    CUresult rel = p->cu->MemRelease(h); // the retained reference only
-    if (rel != CUDA_SUCCESS) {
-        UMF_LOG_ERROR("%s get_ipc_handle: cuMemRelease of a retained handle "
-                      "failed (%d)",
-                      p->who, (int)rel);
-    }
+    umf_cuda_vmm_release(p->cu, h); // the retained reference only
     if (res != CUDA_SUCCESS) {
         return umf_cuda_call_failed(
             res, NULL, "cuMemExportToShareableHandle(ptr=%p, %s)",
@@ -369,9 +364,7 @@ static umf_result_t vmm_unmap(const umf_cuda_driver_t *cu, void *base,
                               size_t size, bool quiet) {
     CUresult res = cu->MemUnmap((CUdeviceptr)base, size);
     if (res == CUDA_SUCCESS) {
-        res = cu->MemAddressFree((CUdeviceptr)base, size);
-    }
-    if (res == CUDA_SUCCESS) {
+        umf_cuda_vmm_address_free(cu, (CUdeviceptr)base, size);
         return UMF_RESULT_SUCCESS;
     }
     if (quiet) {
@@ -380,8 +373,8 @@ static umf_result_t vmm_unmap(const umf_cuda_driver_t *cu, void *base,
                       base, (int)res);
         return UMF_RESULT_ERROR_UNKNOWN;
     }
-    return umf_cuda_call_failed(
-        res, NULL, "cuMemUnmap/cuMemAddressFree(ptr=%p, size=%zu)", base, size);
+    return umf_cuda_call_failed(res, NULL, "cuMemUnmap(ptr=%p, size=%zu)", base,
+                                size);
 }
 
 // A miss of VMM data in another process, with the context current: import,
@@ -417,7 +410,7 @@ static umf_result_t vmm_map_remote_in_ctx(const cu_provider_t *p,
         ret = umf_cuda_call_failed(
             res, NULL, "cuMemMap(0x%llx, size=%zu) of an imported allocation",
             (unsigned long long)va, size);
-        (void)p->cu->MemAddressFree(va, size);
+        umf_cuda_vmm_address_free(p->cu, va, size);
     } else if ((res = p->cu->MemSetAccess(va, size, p->access,
                                           p->access_count)) != CUDA_SUCCESS) {
         ret =
@@ -425,7 +418,7 @@ static umf_result_t vmm_map_remote_in_ctx(const cu_provider_t *p,
                                  (unsigned long long)va, size);
         (void)vmm_unmap(p->cu, (void *)(uintptr_t)va, size, true);
     }
-    (void)p->cu->MemRelease(h); // the mapping holds the memory
+    umf_cuda_vmm_release(p->cu, h); // the mapping holds the memory
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }

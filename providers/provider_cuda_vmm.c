@@ -142,6 +142,27 @@ static CUmemAllocationProp vmm_prop(const cu_provider_t *p) {
     return prop;
 }
 
+void umf_cuda_vmm_release(const umf_cuda_driver_t *cu,
+                          CUmemGenericAllocationHandle handle) {
+    CUresult res = cu->MemRelease(handle);
+    if (res != CUDA_SUCCESS && (res = cu->MemRelease(handle)) != CUDA_SUCCESS) {
+        UMF_LOG_ERROR("CUDA provider: cuMemRelease(0x%llx) failed twice (%d); "
+                      "its memory stays until the process ends",
+                      (unsigned long long)handle, (int)res);
+    }
+}
+
+void umf_cuda_vmm_address_free(const umf_cuda_driver_t *cu, CUdeviceptr va,
+                               size_t size) {
+    CUresult res = cu->MemAddressFree(va, size);
+    if (res != CUDA_SUCCESS &&
+        (res = cu->MemAddressFree(va, size)) != CUDA_SUCCESS) {
+        UMF_LOG_ERROR("CUDA provider: cuMemAddressFree(0x%llx, %zu) failed "
+                      "twice (%d); the address range leaks",
+                      (unsigned long long)va, size, (int)res);
+    }
+}
+
 // Logs a failed undo step: the memory or range leaks.
 static void undo_failed(const char *call, CUdeviceptr va, CUresult res) {
     UMF_LOG_ERROR("CUDA provider: undoing a VMM allocation, %s(0x%llx) "
@@ -201,20 +222,12 @@ umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
     } else {
         ret = map_with_access(p, va, size, handle);
         if (ret != UMF_RESULT_SUCCESS) {
-            CUresult undo = p->cu->MemAddressFree(va, size);
-            if (undo != CUDA_SUCCESS) {
-                undo_failed("cuMemAddressFree", va, undo);
-            }
+            umf_cuda_vmm_address_free(p->cu, va, size);
         }
     }
     // Mapped, the physical memory lives as long as the mapping; unmapped
     // (a failure), this frees it.
-    CUresult rel = p->cu->MemRelease(handle);
-    if (rel != CUDA_SUCCESS && ret == UMF_RESULT_SUCCESS) {
-        UMF_LOG_ERROR("%s: cuMemRelease of a mapped allocation failed (%d); "
-                      "its memory is freed only when the process ends",
-                      p->who, (int)rel);
-    }
+    umf_cuda_vmm_release(p->cu, handle);
     if (ret == UMF_RESULT_SUCCESS) {
         *base = (void *)(uintptr_t)va;
     }
@@ -240,11 +253,6 @@ umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
                                     (unsigned long long)va, size);
     }
     // Unmapped, the memory is gone: the range's release cannot undo that.
-    res = p->cu->MemAddressFree(va, size);
-    if (res != CUDA_SUCCESS) {
-        UMF_LOG_ERROR("%s: cuMemAddressFree(0x%llx, %zu) after the unmap "
-                      "failed (%d); the address range leaks",
-                      p->who, (unsigned long long)va, size, (int)res);
-    }
+    umf_cuda_vmm_address_free(p->cu, va, size);
     return UMF_RESULT_SUCCESS;
 }

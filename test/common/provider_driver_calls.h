@@ -45,6 +45,18 @@ inline constexpr const char *kCudaProviderDriverCalls[] = {
     "cuIpcCloseMemHandle",
     "cuGetErrorName",
     "cuGetErrorString",
+    // The VMM modes.
+    "cuDeviceGetAttribute",
+    "cuMemCreate",
+    "cuMemRelease",
+    "cuMemAddressReserve",
+    "cuMemAddressFree",
+    "cuMemMap",
+    "cuMemUnmap",
+    "cuMemSetAccess",
+    "cuMemRetainAllocationHandle",
+    "cuMemExportToShareableHandle",
+    "cuMemImportFromShareableHandle",
 };
 
 #endif // UMF_GPU_TEST_PROVIDER_DRIVER_CALLS_H

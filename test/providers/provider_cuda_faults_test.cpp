@@ -10,8 +10,11 @@
 // the operation runs again. Each time:
 // - the result is UMF_RESULT_ERROR_MEMORY_PROVIDER_SPECIFIC and the
 //   thread's native error is CUDA_ERROR_UNKNOWN with a message naming the
-//   call, except for a failed switch back to the caller's context, which
-//   the provider retries (then the operation succeeds);
+//   call, except for what the provider retries once, because the step
+//   before it cannot be undone (then the operation succeeds): a failed
+//   switch back to the caller's context, and in the VMM modes
+//   cuMemRelease (of a mapped allocation's handle) and cuMemAddressFree
+//   (of an unmapped range);
 // - the caller's context is current again;
 // - a native error of another thread is untouched;
 // - after cleaning up, the driver holds as many allocations and imported
@@ -52,10 +55,10 @@ const auto &kEntries = kCudaProviderDriverCalls;
         }                                                                      \
     } while (0)
 
-umf_memory_provider_handle_t make_provider(CUcontext ctx,
-                                           umf_usm_memory_type_t type,
-                                           bool set_flags, unsigned flags,
-                                           umf_result_t *result) {
+umf_memory_provider_handle_t make_provider(
+    CUcontext ctx, umf_usm_memory_type_t type, bool set_flags, unsigned flags,
+    umf_result_t *result,
+    umf_cuda_allocation_mode_t mode = UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
     umf_cuda_memory_provider_params_handle_t p = nullptr;
     umf_memory_provider_handle_t h = nullptr;
     *result = umfCUDAMemoryProviderParamsCreate(&p);
@@ -68,6 +71,7 @@ umf_memory_provider_handle_t make_provider(CUcontext ctx,
     if (set_flags) {
         umfCUDAMemoryProviderParamsSetAllocFlags(p, flags);
     }
+    umfCUDAMemoryProviderParamsSetAllocationMode(p, mode);
     *result = umfMemoryProviderCreate(umfCUDAMemoryProviderOps(), p, &h);
     umfCUDAMemoryProviderParamsDestroy(p);
     return h;
@@ -148,7 +152,8 @@ struct Sweep {
     const cuda_test_driver_t *cu = nullptr;
     CUcontext primary = nullptr, other = nullptr;
     umf_memory_provider_handle_t device = nullptr, host = nullptr,
-                                 host_flags = nullptr, shared = nullptr;
+                                 host_flags = nullptr, shared = nullptr,
+                                 vmm = nullptr; // VMM_POSIX_FD
     // Scratch between prepare, op and cleanup.
     umf_memory_provider_handle_t made = nullptr;
     void *ptr = nullptr, *opened = nullptr;
@@ -199,6 +204,67 @@ Scenario free_scenario(const char *name, const char *entry,
                        free_ok(s.*which, s.ptr, s.size);
             },
             entry};
+}
+
+// The VMM mode (POSIX fd): create, alloc, free, export, and a consumer's
+// open and last close of another process's VMM data.
+void vmm_scenarios(std::vector<Scenario> &v) {
+    v.push_back({"create_vmm", [](Sweep &) { return true; },
+                 [](Sweep &s) {
+                     umf_result_t r;
+                     s.made = make_provider(
+                         s.primary, UMF_MEMORY_TYPE_DEVICE, false, 0, &r,
+                         UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD);
+                     return r;
+                 },
+                 [](Sweep &s, umf_result_t) {
+                     umfMemoryProviderDestroy(s.made);
+                     s.made = nullptr;
+                     return true;
+                 },
+                 "cuDeviceGetAttribute"});
+    v.push_back(alloc_scenario("alloc_vmm", "cuMemCreate", &Sweep::vmm, 0));
+    v.push_back(free_scenario("free_vmm", "cuMemUnmap", &Sweep::vmm, 0));
+    v.push_back({"get_ipc_handle_vmm",
+                 [](Sweep &s) { return alloc_for(s, s.vmm, 4 * KiB, 0); },
+                 [](Sweep &s) {
+                     return umfMemoryProviderGetIPCHandle(s.vmm, s.ptr, s.size,
+                                                          &s.data);
+                 },
+                 [](Sweep &s, umf_result_t r) {
+                     return (r != UMF_RESULT_SUCCESS ||
+                             umfMemoryProviderPutIPCHandle(s.vmm, &s.data) ==
+                                 UMF_RESULT_SUCCESS) &&
+                            free_ok(s.vmm, s.ptr, s.size);
+                 },
+                 "cuMemExportToShareableHandle"});
+    v.push_back({"open_remote_vmm", [](Sweep &) { return true; },
+                 [](Sweep &s) {
+                     return umfMemoryProviderOpenIPCHandle(
+                         s.vmm, s.remote.data(), &s.opened);
+                 },
+                 [](Sweep &s, umf_result_t r) {
+                     return r != UMF_RESULT_SUCCESS ||
+                            umfMemoryProviderCloseIPCHandle(
+                                s.vmm, s.opened, 4 * KiB) == UMF_RESULT_SUCCESS;
+                 },
+                 "cuMemImportFromShareableHandle"});
+    v.push_back(
+        {"close_remote_vmm",
+         [](Sweep &s) {
+             return umfMemoryProviderOpenIPCHandle(s.vmm, s.remote.data(),
+                                                   &s.opened) ==
+                    UMF_RESULT_SUCCESS;
+         },
+         [](Sweep &s) {
+             return umfMemoryProviderCloseIPCHandle(s.vmm, s.opened, 4 * KiB);
+         },
+         [](Sweep &s, umf_result_t r) {
+             return r == UMF_RESULT_SUCCESS ||
+                    umfMemoryProviderCloseIPCHandle(s.vmm, s.opened, 4 * KiB) ==
+                        UMF_RESULT_SUCCESS;
+         },
+         "cuMemUnmap"});
 }
 
 std::vector<Scenario> scenarios() {
@@ -343,6 +409,7 @@ std::vector<Scenario> scenarios() {
                                 UMF_RESULT_SUCCESS;
                  },
                  "cuIpcCloseMemHandle"});
+    vmm_scenarios(v);
     return v;
 }
 
@@ -384,12 +451,17 @@ bool inject_once(Sweep &s, const Scenario &sc, CUcontext caller,
                 sc.name, entry, (long long)k, (void *)caller, (void *)now);
     // A failed switch back (an even cuCtxSetCurrent when the provider
     // switches) is retried: one call more, and the operation succeeds.
+    // A failed cuMemRelease or cuMemAddressFree (after a map or an unmap
+    // that cannot be undone) is tried again.
+    bool retried = std::string(entry) == "cuMemRelease" ||
+                   std::string(entry) == "cuMemAddressFree";
     bool absorbed =
-        k > 0 && std::string(entry) == "cuCtxSetCurrent" && k % 2 == 0;
+        k > 0 &&
+        ((std::string(entry) == "cuCtxSetCurrent" && k % 2 == 0) || retried);
     if (k == 0 || absorbed) {
         SWEEP_CHECK(r == UMF_RESULT_SUCCESS, "%s, %s:%lld: result %d", sc.name,
                     entry, (long long)k, r);
-        if (absorbed) {
+        if (absorbed && !retried) {
             SWEEP_CHECK(set_current == set_current_calls_before + 1,
                         "%s: %lld cuCtxSetCurrent calls, %lld without the "
                         "fault",
@@ -458,7 +530,10 @@ UMF_TEST_CHILD(cuda_fault_producer) {
     }
     umf_result_t r;
     umf_memory_provider_handle_t h =
-        make_provider(ctx, UMF_MEMORY_TYPE_DEVICE, false, 0, &r);
+        make_provider(ctx, UMF_MEMORY_TYPE_DEVICE, false, 0, &r,
+                      getenv("UMF_TEST_CUDA_FAULT_VMM") != nullptr
+                          ? UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD
+                          : UMF_CUDA_ALLOCATION_MODE_DEFAULT);
     void *ptr = nullptr;
     IpcBuf data{};
     int status = 1;
@@ -498,13 +573,19 @@ bool run_scenario(const char *name) {
     s.host_flags = make_provider(s.primary, UMF_MEMORY_TYPE_HOST, true,
                                  CU_MEMHOSTALLOC_PORTABLE, &r);
     s.shared = make_provider(s.primary, UMF_MEMORY_TYPE_SHARED, false, 0, &r);
-    SWEEP_CHECK(s.device && s.host && s.host_flags && s.shared, "providers");
+    s.vmm = make_provider(s.primary, UMF_MEMORY_TYPE_DEVICE, false, 0, &r,
+                          UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD);
+    SWEEP_CHECK(s.device && s.host && s.host_flags && s.shared && s.vmm,
+                "providers");
 
     umf_test_child_t producer = {-1, -1};
     bool remote = std::string(name).find("remote") != std::string::npos;
     if (remote) {
-        SWEEP_CHECK(umf_test_child_start(&producer, "cuda_fault_producer",
-                                         nullptr) == 0,
+        bool vmm = std::string(name).find("vmm") != std::string::npos;
+        const char *env[] = {vmm ? "UMF_TEST_CUDA_FAULT_VMM=1" : nullptr,
+                             nullptr};
+        SWEEP_CHECK(umf_test_child_start_env(&producer, "cuda_fault_producer",
+                                             nullptr, env) == 0,
                     "producer");
         s.remote.resize(sizeof(IpcBuf));
         SWEEP_CHECK(
@@ -536,6 +617,7 @@ bool run_scenario(const char *name) {
     umfMemoryProviderDestroy(s.host);
     umfMemoryProviderDestroy(s.host_flags);
     umfMemoryProviderDestroy(s.shared);
+    umfMemoryProviderDestroy(s.vmm);
     s.cu->cuCtxDestroy_v2(s.other);
     s.cu->cuDevicePrimaryCtxRelease_v2(0);
     return ok && faults > 0;
