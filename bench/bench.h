@@ -190,10 +190,8 @@ typedef struct bench_backend_t {
 extern const bench_backend_t bench_backend_ze;
 extern const bench_backend_t bench_backend_cuda;
 
-// The CUDA driver's entry point `name` (NULL if it lacks it) and the device
-// the run uses (bench_cuda.c), for the measurements of its own calls
-// (bench_cuda_driver.c).
-void *bench_cuda_symbol(bench_driver_t *d, const char *name);
+// The device the run uses (bench_cuda.c), for the measurements of the CUDA
+// driver's own calls (bench_cuda_driver.c, bench_cuda_vmm.c).
 int bench_cuda_device(const bench_driver_t *d);
 // A DEVICE provider on the driver's context and device in allocation mode
 // `mode` (a umf_cuda_allocation_mode_t; 0 is provider_create's).
@@ -264,6 +262,18 @@ extern const bench_measure_t *const bench_measures[];
 // throughput) and <name>_added (provider minus raw, per repetition).
 typedef bool (*bench_batch_fn)(void *arg, long n);
 
+// An alloc+free batch's argument, and the batch that makes `n` pairs of
+// `size` bytes through `provider` (bench_run.c); its first failure goes to
+// `error`.
+typedef struct bench_pair_arg_t {
+    const bench_backend_t *backend;
+    bench_driver_t *driver;
+    umf_memory_provider_handle_t provider;
+    size_t size;
+    umf_result_t error;
+} bench_pair_arg_t;
+bool bench_provider_pairs(void *arg, long n);
+
 typedef struct bench_paired_t {
     const char *name; // the results' prefix, e.g. "alloc_free"
     long long size;
@@ -327,6 +337,9 @@ typedef struct bench_symbol_t {
 // the first one missing.
 bool bench_resolve(void *lib, const bench_symbol_t *syms, size_t n,
                    const char *provider);
+// The same in the CUDA driver a run loaded (bench_cuda.c).
+bool bench_cuda_resolve(bench_driver_t *d, const bench_symbol_t *syms,
+                        size_t n);
 
 // ---- Report (bench_report.c) ----------------------------------------------
 

@@ -193,8 +193,9 @@ static const umf_memory_provider_ops_t *cuda_ops(void) {
     return umfCUDAMemoryProviderOps();
 }
 
-void *bench_cuda_symbol(bench_driver_t *d, const char *name) {
-    return dlsym(d->lib, name);
+bool bench_cuda_resolve(bench_driver_t *d, const bench_symbol_t *syms,
+                        size_t n) {
+    return bench_resolve(d->lib, syms, n, "cuda");
 }
 
 int bench_cuda_device(const bench_driver_t *d) {

@@ -349,10 +349,7 @@ static bool measure(const bench_options_t *o, op_fn fn, op_t *op,
 }
 
 static bool resolve(bench_driver_t *d, calls_t *cu) {
-    const struct {
-        const char *name;
-        void **fn;
-    } syms[] = {
+    const bench_symbol_t syms[] = {
         {"cuStreamCreate", (void **)&cu->stream_create},
         {"cuStreamDestroy_v2", (void **)&cu->stream_destroy},
         {"cuStreamSynchronize", (void **)&cu->stream_synchronize},
@@ -382,14 +379,7 @@ static bool resolve(bench_driver_t *d, calls_t *cu) {
         {"cuGraphLaunch", (void **)&cu->graph_launch},
         {"cuGraphExecDestroy", (void **)&cu->graph_exec_destroy},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        *syms[i].fn = bench_cuda_symbol(d, syms[i].name);
-        if (*syms[i].fn == NULL) {
-            bench_fail("cuda", "the driver lacks %s", syms[i].name);
-            return false;
-        }
-    }
-    return true;
+    return bench_cuda_resolve(d, syms, sizeof(syms) / sizeof(syms[0]));
 }
 
 // One result: `name` at `size`, its ratio against `base` (NULL: none).

@@ -48,28 +48,10 @@ typedef struct vmm_arg_t {
     CUmemAllocationProp prop;
     CUmemAccessDesc access;
     size_t granule;
-    umf_memory_provider_handle_t provider;
-    umf_result_t error; // the provider's first failure
 } vmm_arg_t;
 
-// n alloc+free pairs of 64 B through the provider.
-static bool provider_pairs(void *arg, long n) {
-    vmm_arg_t *a = arg;
-    for (long i = 0; i < n; i++) {
-        void *ptr = NULL;
-        umf_result_t ret = umfMemoryProviderAlloc(a->provider, 64, 0, &ptr);
-        if (ret == UMF_RESULT_SUCCESS) {
-            ret = umfMemoryProviderFree(a->provider, ptr, 64);
-        }
-        if (ret != UMF_RESULT_SUCCESS) {
-            a->error = ret;
-            return false;
-        }
-    }
-    return true;
-}
-
-// The same allocation made and freed with the raw driver calls.
+// n allocations of one granule made and freed with the raw driver calls
+// (what the provider's 64 B take).
 static bool raw_pairs(void *arg, long n) {
     vmm_arg_t *a = arg;
     const vmm_calls_t *cu = a->cu;
@@ -94,10 +76,7 @@ static bool raw_pairs(void *arg, long n) {
 }
 
 static bool resolve(bench_driver_t *d, vmm_calls_t *cu) {
-    const struct {
-        const char *name;
-        void **fn;
-    } syms[] = {
+    const bench_symbol_t syms[] = {
         {"cuMemCreate", (void **)&cu->create},
         {"cuMemRelease", (void **)&cu->release},
         {"cuMemAddressReserve", (void **)&cu->reserve},
@@ -107,14 +86,7 @@ static bool resolve(bench_driver_t *d, vmm_calls_t *cu) {
         {"cuMemSetAccess", (void **)&cu->set_access},
         {"cuMemGetAllocationGranularity", (void **)&cu->granularity},
     };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        *syms[i].fn = bench_cuda_symbol(d, syms[i].name);
-        if (*syms[i].fn == NULL) {
-            bench_fail("cuda", "the driver lacks %s", syms[i].name);
-            return false;
-        }
-    }
-    return true;
+    return bench_cuda_resolve(d, syms, sizeof(syms) / sizeof(syms[0]));
 }
 
 // Every measurement of one mode; false after a failure was reported.
@@ -133,7 +105,9 @@ static bool measure_mode(const bench_run_t *run, const vmm_calls_t *cu,
         bench_fail("cuda", "cannot create a %s provider: %d", name, (int)ret);
         return false;
     }
-    vmm_arg_t arg = {.cu = cu, .provider = h};
+    vmm_arg_t arg = {.cu = cu};
+    bench_pair_arg_t pair = {run->backend, run->driver, h, 64,
+                             UMF_RESULT_SUCCESS};
     arg.prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     arg.prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     arg.prop.location.id = bench_cuda_device(run->driver);
@@ -148,11 +122,11 @@ static bool measure_mode(const bench_run_t *run, const vmm_calls_t *cu,
     bench_run_t vmm_run = *run;
     vmm_run.provider = h;
     vmm_run.mode = name;
-    bench_paired_t m = {"vmm_alloc_free", 64,        1,      0,
-                        provider_pairs,   raw_pairs, {&arg}, {&arg}};
+    bench_paired_t m = {"vmm_alloc_free",     64,        1,       0,
+                        bench_provider_pairs, raw_pairs, {&pair}, {&arg}};
     if (ok && !bench_measure_paired(&vmm_run, &m)) {
-        if (arg.error != UMF_RESULT_SUCCESS) {
-            bench_provider_error(&vmm_run, "VMM alloc+free", arg.error);
+        if (pair.error != UMF_RESULT_SUCCESS) {
+            bench_provider_error(&vmm_run, "VMM alloc+free", pair.error);
         } else {
             bench_fail("cuda", "the raw VMM calls failed (%s)", name);
         }

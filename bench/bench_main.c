@@ -154,7 +154,8 @@ static void usage(FILE *out) {
         "handle)\n"
         "Modes: arena, memfd (emulated driver), real (any other driver); "
         "vmm_fd and\nvmm_fab (the CUDA provider's VMM modes, in the arena or "
-        "real run). The arena run\ngets UMF_GPU_MOCK_DEVICE_MEM=" ARENA_DEVICE_MEM
+        "real run). The arena run\ngets "
+        "UMF_GPU_MOCK_DEVICE_MEM=" ARENA_DEVICE_MEM
         " unless it is set, for the live\nallocations (each takes a page).\n"
         "\n"
         "The table ends with one summary line per headline ratio and its "

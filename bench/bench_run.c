@@ -51,16 +51,8 @@ bool bench_resolve(void *lib, const bench_symbol_t *syms, size_t n,
 
 // ---- Batches: what one thread runs n times in a repetition ---------------
 
-typedef struct pair_arg_t {
-    const bench_backend_t *backend;
-    bench_driver_t *driver;
-    umf_memory_provider_handle_t provider;
-    size_t size;
-    umf_result_t error; // the provider's first failure
-} pair_arg_t;
-
-static bool provider_pairs(void *arg, long n) {
-    pair_arg_t *a = arg;
+bool bench_provider_pairs(void *arg, long n) {
+    bench_pair_arg_t *a = arg;
     for (long i = 0; i < n; i++) {
         void *ptr = NULL;
         umf_result_t ret =
@@ -77,7 +69,7 @@ static bool provider_pairs(void *arg, long n) {
 }
 
 static bool raw_pairs(void *arg, long n) {
-    pair_arg_t *a = arg;
+    bench_pair_arg_t *a = arg;
     return a->backend->raw_pairs(a->driver, a->size, n);
 }
 
@@ -353,12 +345,12 @@ bool bench_measure_paired(const bench_run_t *run, const bench_paired_t *m) {
 // on `threads` threads: three results.
 static bool measure_pairs(const bench_run_t *run, size_t size,
                           unsigned threads) {
-    pair_arg_t args[BENCH_MAX_THREADS];
-    bench_paired_t m = {"alloc_free",   (long long)size, threads, 0,
-                        provider_pairs, raw_pairs,       {NULL},  {NULL}};
+    bench_pair_arg_t args[BENCH_MAX_THREADS];
+    bench_paired_t m = {"alloc_free",         (long long)size, threads, 0,
+                        bench_provider_pairs, raw_pairs,       {NULL},  {NULL}};
     for (unsigned i = 0; i < threads; i++) {
-        args[i] = (pair_arg_t){run->backend, run->driver, run->provider, size,
-                               UMF_RESULT_SUCCESS};
+        args[i] = (bench_pair_arg_t){run->backend, run->driver, run->provider,
+                                     size, UMF_RESULT_SUCCESS};
         m.provider_arg[i] = &args[i];
         m.raw_arg[i] = &args[i];
     }
@@ -477,13 +469,13 @@ const bench_measure_t bench_measure_error = {
 // bookkeeping) fall on no measurement.
 static bool warm_up(const bench_run_t *run) {
     for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(pair_sizes[0]); i++) {
-        pair_arg_t arg = {run->backend, run->driver, run->provider,
-                          pair_sizes[i], UMF_RESULT_SUCCESS};
+        bench_pair_arg_t arg = {run->backend, run->driver, run->provider,
+                                pair_sizes[i], UMF_RESULT_SUCCESS};
         for (int side = 0; side < 2; side++) {
             double end = bench_now(BENCH_CLOCK_WALL) + 5 * run->o->rep_ns;
             long n = 16;
             while (bench_now(BENCH_CLOCK_WALL) < end) {
-                if (!(side == 0 ? provider_pairs : raw_pairs)(&arg, n)) {
+                if (!(side == 0 ? bench_provider_pairs : raw_pairs)(&arg, n)) {
                     if (arg.error != UMF_RESULT_SUCCESS) {
                         bench_provider_error(run, "alloc+free", arg.error);
                     } else {

@@ -80,6 +80,10 @@ bool absorbable(const char *entry) {
         // Restoring the caller's context is retried once before giving up
         // (umf_cuda_ctx_restore_failed); a single fault never surfaces.
         "cuCtxSetCurrent",
+        // So are a VMM handle's release after its map and a range's free
+        // after its unmap, which cannot be undone.
+        "cuMemRelease",
+        "cuMemAddressFree",
         // Only describe a failure that surfaces anyway (the deliberate
         // out-of-memory request): its message says "unknown" instead.
         "cuGetErrorName",
@@ -169,7 +173,9 @@ bool step(Run &run, Seen &seen, const char *what, umf_result_t r,
 
 struct Providers {
     umf_memory_provider_handle_t dev = nullptr; // DEVICE (resident: dev 1)
-    umf_memory_provider_handle_t other[3] = {}; // HOST, SHARED, policy/HOST
+    // HOST, SHARED, DEVICE with the BLOCKING_FREE policy (Level Zero) or
+    // HOST (CUDA), and DEVICE in the VMM POSIX fd mode (CUDA only).
+    umf_memory_provider_handle_t other[4] = {};
 };
 
 // Makes a provider; a failure (the fault) is checked and the make retried.
@@ -262,6 +268,17 @@ void thread_work(Run &run, Providers &pv, int t) {
         void *p = nullptr;
         if (o != nullptr && step(run, seen, "alloc (other type)",
                                  umfMemoryProviderAlloc(o, 8 * KiB, 0, &p))) {
+            RelIpcData data;
+            // The VMM one shares too.
+            if (o == pv.other[3] &&
+                step(
+                    run, seen, "ipc get (other)",
+                    umfMemoryProviderGetIPCHandle(o, p, 8 * KiB, data.bytes)) &&
+                !step(run, seen, "ipc put (other)",
+                      umfMemoryProviderPutIPCHandle(o, data.bytes))) {
+                std::lock_guard<std::mutex> guard(run.lock);
+                run.puts.push_back({o, data});
+            }
             free_or_defer(run, seen, o, p, 8 * KiB);
         }
     }
@@ -309,7 +326,9 @@ void workload(Run &run, bool faulty) {
     bool ze = g->kind == UMF_TEST_GPU_LEVEL_ZERO;
     Seen seen(g);
     Providers pv;
-    umf_test_provider_opts_t resident = {}, plain = {}, policy = {}, flags = {};
+    umf_test_provider_opts_t resident = {}, plain = {}, policy = {}, flags = {},
+                             vmm = {};
+    vmm.cuda_mode = 1; // UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD
     resident.resident_mask = ze ? 1u << 1 : 0; // device 1
     pv.dev = make(run, seen, UMF_MEMORY_TYPE_DEVICE, resident);
     policy.blocking_free = true;
@@ -321,6 +340,7 @@ void workload(Run &run, bool faulty) {
     pv.other[1] = make(run, seen, UMF_MEMORY_TYPE_SHARED, plain);
     pv.other[2] = ze ? make(run, seen, UMF_MEMORY_TYPE_DEVICE, policy)
                      : make(run, seen, UMF_MEMORY_TYPE_HOST, plain);
+    pv.other[3] = ze ? nullptr : make(run, seen, UMF_MEMORY_TYPE_DEVICE, vmm);
     if (pv.dev == nullptr) {
         return;
     }

@@ -25,6 +25,8 @@ void rel_reseal_mock_event_handle(unsigned char *h) {
 
 // argv: kind (0 Level Zero, 1 CUDA), count. Sends count, then each
 // RelIpcData; keeps the allocations until the parent closes the socket.
+// For CUDA, the odd-numbered allocations come from a provider in the VMM
+// POSIX fd mode, so that consumers open both kinds of CUDA IPC data.
 UMF_TEST_CHILD(rel_producer) {
     if (argc < 2) {
         return 100;
@@ -37,9 +39,17 @@ UMF_TEST_CHILD(rel_producer) {
         return 101;
     }
     umf_memory_provider_handle_t h = gpu_provider_or_null(g);
-    if (h == nullptr) {
+    umf_test_provider_opts_t vmm_opts = {};
+    vmm_opts.cuda_mode = 1; // UMF_CUDA_ALLOCATION_MODE_VMM_POSIX_FD
+    umf_memory_provider_handle_t vmm =
+        g->kind == UMF_TEST_GPU_CUDA
+            ? gpu_provider_or_null(g, UMF_MEMORY_TYPE_DEVICE, vmm_opts)
+            : h;
+    if (h == nullptr || vmm == nullptr) {
         return 102;
     }
+    // The provider of allocation i.
+    auto of = [&](int i) { return i % 2 == 1 ? vmm : h; };
     std::vector<void *> ptrs(static_cast<size_t>(count));
     std::vector<RelIpcData> data(static_cast<size_t>(count));
     size_t size = 0;
@@ -50,12 +60,12 @@ UMF_TEST_CHILD(rel_producer) {
         std::memset(&d, 0, sizeof(d));
         d.size = size;
         if (size > sizeof(d.bytes) ||
-            umfMemoryProviderAlloc(h, kRelSharedSize, 0,
+            umfMemoryProviderAlloc(of(i), kRelSharedSize, 0,
                                    &ptrs[static_cast<size_t>(i)]) !=
                 UMF_RESULT_SUCCESS ||
             !umf_test_gpu_fill(g, nullptr, ptrs[static_cast<size_t>(i)],
                                kRelSharedSize, rel_shared_seed(i)) ||
-            umfMemoryProviderGetIPCHandle(h, ptrs[static_cast<size_t>(i)],
+            umfMemoryProviderGetIPCHandle(of(i), ptrs[static_cast<size_t>(i)],
                                           kRelSharedSize,
                                           d.bytes) != UMF_RESULT_SUCCESS) {
             status = 103;
@@ -79,11 +89,14 @@ UMF_TEST_CHILD(rel_producer) {
     }
     for (int i = 0; i < count; i++) {
         if (ptrs[static_cast<size_t>(i)] != nullptr) {
-            umfMemoryProviderPutIPCHandle(h,
+            umfMemoryProviderPutIPCHandle(of(i),
                                           data[static_cast<size_t>(i)].bytes);
-            umfMemoryProviderFree(h, ptrs[static_cast<size_t>(i)],
+            umfMemoryProviderFree(of(i), ptrs[static_cast<size_t>(i)],
                                   kRelSharedSize);
         }
+    }
+    if (vmm != h) {
+        umfMemoryProviderDestroy(vmm);
     }
     umfMemoryProviderDestroy(h);
     umf_test_gpu_release_all();
