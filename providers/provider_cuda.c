@@ -2,7 +2,8 @@
 //
 // The CUDA memory provider: parameters, initialisation, allocation and free
 // (with over-alignment), page sizes, split/merge, allocation properties and
-// native errors. IPC is in provider_cuda_ipc.c.
+// native errors. IPC is in provider_cuda_ipc.c; the VMM modes' allocation
+// calls in provider_cuda_vmm.c.
 //
 // Allocation: cuMemAlloc_v2 (DEVICE), cuMemHostAlloc or cuMemAllocHost_v2
 // (HOST), cuMemAllocManaged (SHARED). The driver aligns allocations to at
@@ -11,7 +12,9 @@
 // the first aligned address. Every allocation is recorded in the ownership
 // module shared with the Level Zero provider (ownership.h: the rules of
 // free, split, merge and lookups); an over-aligned one as a piece at an
-// offset in its driver allocation.
+// offset in its driver allocation. In a VMM mode, alloc and free leave the
+// inline path for provider_cuda_vmm.c; the mapped range is recorded as a
+// driver allocation, so the rest of the provider is the same.
 
 #include "provider_cuda_internal.h"
 
@@ -328,8 +331,6 @@ check_alloc_flags(const struct umf_cuda_memory_provider_params_t *in,
     }
 }
 
-// The granularity of pinned device memory, exportable as the VMM mode's
-// handle type (none in the default mode).
 // Checks the allocation mode and the resident devices against the memory
 // type, and the fd settings of the POSIX fd mode.
 static umf_result_t
@@ -358,6 +359,8 @@ check_mode(const struct umf_cuda_memory_provider_params_t *in,
                : UMF_RESULT_SUCCESS;
 }
 
+// The granularity of pinned device memory, exportable as the VMM mode's
+// handle type (none in the default mode).
 static umf_result_t granularity(const cu_provider_t *p,
                                 CUmemAllocationGranularity_flags option,
                                 size_t *out) {
@@ -811,9 +814,10 @@ static umf_result_t alloc_unusual(cu_provider_t *p, size_t size,
 static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
                              void **resultPtr) {
     cu_provider_t *p = provider;
-    // The common case, in one test: a result pointer, a size, and an
-    // alignment that the driver's own covers (0, or a power of two up to
-    // CUDA_NATURAL_ALIGNMENT).
+    // The common case, in one test: a result pointer, a size, an alignment
+    // that the driver's own covers (0, or a power of two up to
+    // CUDA_NATURAL_ALIGNMENT), and the default mode (a VMM mode's
+    // allocation costs several driver calls: alloc_unusual).
     if (UMF_UNLIKELY(resultPtr == NULL || size == 0 ||
                      alignment > CUDA_NATURAL_ALIGNMENT ||
                      (alignment & (alignment - 1)) != 0 ||
@@ -963,12 +967,11 @@ cu_get_allocation_properties(void *provider, const void *ptr,
     }
     // VMM memory belongs to no context: the ownership record alone says
     // whose it is.
+    owner = p->context;
     if (ret == UMF_RESULT_SUCCESS &&
         p->mode == UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
         ret = umf_cuda_pointer_attribute(
             p->cu, &owner, CU_POINTER_ATTRIBUTE_CONTEXT, ptr, "CONTEXT");
-    } else {
-        owner = p->context;
     }
     umf_result_t left = cuda_ctx_leave(p->cu, p->context, saved);
     ret = ret != UMF_RESULT_SUCCESS ? ret : left;
