@@ -337,6 +337,9 @@ static umf_result_t
 check_mode(const struct umf_cuda_memory_provider_params_t *in,
            cu_provider_t *p) {
     p->mode = in->mode;
+    p->inline_alignment_end = in->mode == UMF_CUDA_ALLOCATION_MODE_DEFAULT
+                                  ? CUDA_NATURAL_ALIGNMENT + 1
+                                  : 0;
     if (in->mode == UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
         if (in->resident_count > 0) {
             UMF_GPU_LOG_RETURNED(
@@ -814,14 +817,13 @@ static umf_result_t alloc_unusual(cu_provider_t *p, size_t size,
 static umf_result_t cu_alloc(void *provider, size_t size, size_t alignment,
                              void **resultPtr) {
     cu_provider_t *p = provider;
-    // The common case, in one test: a result pointer, a size, an alignment
-    // that the driver's own covers (0, or a power of two up to
-    // CUDA_NATURAL_ALIGNMENT), and the default mode (a VMM mode's
-    // allocation costs several driver calls: alloc_unusual).
+    // The common case, in one test: a result pointer, a size, and an
+    // alignment that the driver's own covers (0, or a power of two up to
+    // CUDA_NATURAL_ALIGNMENT), in the default mode (inline_alignment_end is
+    // 0 in a VMM mode, whose allocations take alloc_unusual).
     if (UMF_UNLIKELY(resultPtr == NULL || size == 0 ||
-                     alignment > CUDA_NATURAL_ALIGNMENT ||
-                     (alignment & (alignment - 1)) != 0 ||
-                     p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT)) {
+                     alignment >= p->inline_alignment_end ||
+                     (alignment & (alignment - 1)) != 0)) {
         return alloc_unusual(p, size, alignment, resultPtr, NULL);
     }
     void *base = NULL;

@@ -40,11 +40,14 @@ typedef struct cu_provider_t {
     umf_usm_memory_type_t memory_type;
     unsigned int alloc_flags;
     bool host_alloc_with_flags; // HOST: cuMemHostAlloc, else cuMemAllocHost
-    umf_ownership_t own;        // what the provider handed out
+    umf_cuda_allocation_mode_t mode;
+    // Alignments below it take alloc's inline path: CUDA_NATURAL_ALIGNMENT
+    // + 1 in the default mode, 0 in a VMM mode (no allocation takes it).
+    size_t inline_alignment_end;
+    umf_ownership_t own; // what the provider handed out
     umf_gpu_stats_t stats;
 
     // VMM modes (DEFAULT: none of it is used).
-    umf_cuda_allocation_mode_t mode;
     CUmemAllocationHandleType vmm_handle_type; // POSIX_FILE_DESCRIPTOR, FABRIC
     size_t access_count; // entries of access: the device and the resident
     CUmemAccessDesc access[UMF_CUDA_MAX_RESIDENT_DEVICES + 1];
