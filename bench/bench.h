@@ -201,6 +201,10 @@ umf_result_t bench_cuda_provider_create_mode(bench_driver_t *d, int mode,
 // ---- Run child (bench_run.c) and IPC (bench_ipc.c) ------------------------
 
 // What a measurement runs on: one provider of one driver in one mode.
+// The slowest over the fastest run of machine_reference above which the
+// machine's own speed changed during a run (bench_run.c warns).
+#define BENCH_MACHINE_SPREAD 1.25
+
 typedef struct bench_run_t {
     const bench_options_t *o;
     const bench_backend_t *backend;

@@ -307,6 +307,18 @@ static size_t summarize(const bench_report_t *rep, summary_t *s) {
                                 first->median_ns / first->ratio);
             }
         }
+        const bench_result_t *ref =
+            find_name(rep, "machine_reference", pr, mode);
+        if (ref != NULL) {
+            n = add_summary(s, n, pr, "machine_speed_spread", ref->ratio,
+                            BENCH_MACHINE_SPREAD, true,
+                            "a fixed CPU loop before each measurement took "
+                            "%.2f to %.2f ms (%.2fx): above %.2fx the "
+                            "machine's own speed changed during the run, "
+                            "and every figure moves with it",
+                            ref->max_ns / ref->ratio / 1e6, ref->max_ns / 1e6,
+                            ref->ratio, BENCH_MACHINE_SPREAD);
+        }
         const bench_result_t *fresh =
             find_name(rep, "fresh_alloc_fill_free", pr, mode);
         if (fresh != NULL) {
@@ -558,6 +570,11 @@ static const md_row_t md_rows[] = {
     {"fresh_fill_ratio",
      "fresh 100 MiB alloc + 1-byte fill + free vs the fill alone on an "
      "existing allocation (≤ 3×)",
+     2, "×"},
+    {"machine_speed_spread",
+     "the machine's own speed: a fixed CPU loop before each measurement, "
+     "slowest / fastest in the run (≤ 1.25×; above it every figure moves "
+     "with the machine)",
      2, "×"},
 };
 

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,6 +465,53 @@ const bench_measure_t bench_measure_error = {
     .run = run_native_error,
 };
 
+// ---- The machine's own speed ---------------------------------------------
+//
+// A fixed chain of dependent multiplications (about 1 ms), timed on the
+// run's clock before every measurement: its slowest over its fastest says
+// whether the machine itself changed speed during the run (a core shared
+// with another machine, a lower clock), which moves every figure, the raw
+// driver's as much as the provider's. Written as machine_reference.
+
+#define REFERENCE_STEPS 1000000
+#define REFERENCE_MAX 32
+
+static double reference_loop(const bench_options_t *o) {
+    volatile uint64_t seed = 0x9e3779b97f4a7c15ull;
+    uint64_t x = seed;
+    double t0 = bench_now(o->clock);
+    for (long i = 0; i < REFERENCE_STEPS; i++) {
+        x = x * 0xff51afd7ed558ccdull + (uint64_t)i;
+    }
+    double t1 = bench_now(o->clock);
+    seed = x; // keeps the chain
+    return t1 - t0;
+}
+
+// The reference's samples as one result, and a warning on stderr when the
+// machine's speed moved by more than BENCH_MACHINE_SPREAD.
+static void write_reference(const bench_run_t *run, double *samples, size_t n) {
+    double lo = samples[0], hi = samples[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = samples[i] < lo ? samples[i] : lo;
+        hi = samples[i] > hi ? samples[i] : hi;
+    }
+    bench_result_t r;
+    bench_result_init(&r, "machine_reference", run->backend->name, run->mode,
+                      -1, 1, 0);
+    bench_summarize(&r, samples, n);
+    r.max_ns = hi;
+    r.ratio = hi / lo;
+    bench_write_result(&r);
+    if (r.ratio > BENCH_MACHINE_SPREAD) {
+        fprintf(stderr,
+                "umf-gpu-bench: %s (%s): the machine's own speed changed "
+                "during the run: a fixed loop took %.2f to %.2f ms (%.2fx); "
+                "every figure of this run moves with it\n",
+                run->backend->name, run->mode, lo / 1e6, hi / 1e6, r.ratio);
+    }
+}
+
 // Before the first measurement: both paths at every size for a while, so
 // that the driver's first-use costs (its caches, the pages of its own
 // bookkeeping) fall on no measurement.
@@ -524,13 +572,25 @@ int bench_run_child(const bench_options_t *o, const bench_backend_t *backend,
     // depends on the memory mode (the pairs, IPC) in the others.
     unsigned mode_bit =
         strcmp(run.mode, "memfd") == 0 ? BENCH_MODE_MEMFD : BENCH_MODE_FULL;
+    double reference[REFERENCE_MAX];
+    size_t references = 0;
     for (size_t i = 0; bench_measures[i] != NULL; i++) {
         const bench_measure_t *m = bench_measures[i];
-        if ((m->modes & mode_bit) != 0 && !m->run(&run)) {
+        if ((m->modes & mode_bit) == 0) {
+            continue;
+        }
+        if (references < REFERENCE_MAX) {
+            reference[references++] = reference_loop(o);
+        }
+        if (!m->run(&run)) {
             bench_fail(backend->name, "%s: the measurement failed", m->name);
             goto out;
         }
     }
+    if (references < REFERENCE_MAX) {
+        reference[references++] = reference_loop(o);
+    }
+    write_reference(&run, reference, references);
     status = 0;
 out:
     umfMemoryProviderDestroy(run.provider);

@@ -77,6 +77,7 @@ if(MOCKS)
         list(APPEND providers cuda)
     endif()
     set(arena_names
+        machine_reference
         alloc_free_provider
         alloc_free_raw
         alloc_free_added
@@ -100,7 +101,8 @@ if(MOCKS)
         ipc_fd_flood_none
         ipc_fd_flood_hold
         ipc_fd_flood_malformed)
-    set(memfd_names alloc_free_provider alloc_free_raw alloc_free_added
+    set(memfd_names machine_reference alloc_free_provider alloc_free_raw
+                    alloc_free_added
                     ipc_open_first ipc_open_cached ipc_open_first_socket
                     ipc_open_cached_socket)
     # Level Zero has resident devices; each driver's own calls are measured
