@@ -22,7 +22,9 @@
 // otherwise), the host, and host NUMA node 0 (the emulation's one node;
 // CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT is that node).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_memory.h"
+#include "cuda_mock_queue.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -18,7 +18,9 @@
 // array is multi-planar or sparse, and the queries about those refuse
 // every array (CUDA_ERROR_INVALID_VALUE, as for a GPU's plain arrays).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_array.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 #include <string.h>
 

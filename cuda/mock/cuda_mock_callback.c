@@ -10,7 +10,8 @@
 // stream's context went). Neither may call CUDA; a call that would have to
 // wait for queued work gets CUDA_ERROR_NOT_PERMITTED.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 static CUresult host_func(CUstream stream, CUhostFn fn, void *data,
                           const char *call) {

@@ -36,6 +36,7 @@
 // Everything here is under the order lock; graphs under graph_lock, taken
 // inside it.
 
+#include "cuda_mock_capture.h"
 #include "cuda_mock_graph.h"
 
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 // restore, so after the argument checks (a process id, the out-pointers)
 // every call answers CUDA_ERROR_NOT_SUPPORTED.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -24,7 +24,8 @@
 // rare); finding the calling thread's current context, which every memory
 // call does, reads thread-local storage and one atomic.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 #include <limits.h>
 #include <pthread.h>

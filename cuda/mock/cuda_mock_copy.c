@@ -12,7 +12,10 @@
 // CUDA_ERROR_INVALID_VALUE. The per-thread default stream variants (_ptds)
 // are the same calls.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_copy.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_memory.h"
+#include "cuda_mock_queue.h"
 
 #include "mock_fill.h"
 

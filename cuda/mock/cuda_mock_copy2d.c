@@ -10,7 +10,8 @@
 // and whole elements; ranges without overflow), and the copy engine
 // (cuda_mock_copy.c) checks every row's range against the driver's memory.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_copy.h"
+#include "cuda_mock_core.h"
 
 static CUresult copy2d(const CUDA_MEMCPY2D *c, bool sync, CUstream stream,
                        const char *call) {

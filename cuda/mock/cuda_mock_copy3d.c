@@ -18,7 +18,10 @@
 // copies want a 1D array ("Copies from host memory to a 1D CUDA array");
 // AtoA wants elements of one size, AtoD a naturally aligned destination.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_array.h"
+#include "cuda_mock_copy.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -12,7 +12,9 @@
 // failIdx (CUDA 12.8's variant) names it, or is SIZE_MAX for an error of
 // the batch as a whole. Arrays are cuMemcpy3DBatchAsync's.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_copy.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_stream.h"
 
 static bool attrs_ok(size_t count, const CUmemcpyAttributes *attrs,
                      const size_t *idxs, size_t num) {

@@ -11,7 +11,9 @@
 // for the source context's. The _ptsz variants are the same calls, with
 // NULL naming the per-thread default stream.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_copy.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 static CUresult on_stream(uintptr_t dst, CUmemorytype dst_type, uintptr_t src,
                           CUmemorytype src_type, size_t n, CUstream stream,

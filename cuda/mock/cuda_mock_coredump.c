@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #define PATH_CHARS 1024 // "up to 1023 characters" and the NUL
 

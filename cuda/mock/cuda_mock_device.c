@@ -20,7 +20,8 @@
 // ("0000:01:00.0" for device 0 when CUDA_VISIBLE_DEVICES is unset), with the
 // H100 SXM5's PCI ids; the UUID and the name follow the physical device too.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_array.h"
+#include "cuda_mock_core.h"
 
 #include <umf/gpu_mock.h>
 

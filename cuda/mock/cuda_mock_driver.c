@@ -11,7 +11,7 @@
 // driver's behaviour since CUDA 11), `already_mapped` fails with
 // CUDA_ERROR_ALREADY_MAPPED (older drivers).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <pthread.h>
 #include <stdlib.h>

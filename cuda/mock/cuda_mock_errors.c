@@ -4,7 +4,7 @@
 // its name and a description, for cuGetErrorName / cuGetErrorString, for the
 // driver's own log lines, and for parsing result names in fault rules.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 typedef struct result_info_t {
     CUresult code;

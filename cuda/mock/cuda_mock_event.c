@@ -22,7 +22,9 @@
 // umf_mock_fd_take), maps the pool and makes an event of the current
 // context on it, which behaves like one made with CU_EVENT_DISABLE_TIMING.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
+#include "cuda_mock_stream.h"
 
 #include <time.h>
 #include <unistd.h>

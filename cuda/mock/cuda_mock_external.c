@@ -11,7 +11,7 @@
 // between processes of this driver works through its own IPC and VMM file
 // descriptors.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -9,7 +9,7 @@
 // cuParamSet*) included. cuLaunchCooperativeKernelMultiDevice takes its
 // functions in its parameter list, and refuses them the same way.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -28,7 +28,10 @@
 
 #include <string.h>
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_graph_exec.h"
+#include "cuda_mock_memory.h"
+#include "cuda_mock_queue.h"
 
 extern pthread_mutex_t cuda_mock_graph_lock;
 

@@ -18,6 +18,7 @@
 // be alive.
 
 #include "cuda_mock_graph.h"
+#include "cuda_mock_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

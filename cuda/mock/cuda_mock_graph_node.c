@@ -17,6 +17,7 @@
 // exist, so their getters and setters answer CUDA_ERROR_INVALID_VALUE for
 // every node, as for a node of another type.
 
+#include "cuda_mock_copy.h"
 #include "cuda_mock_graph.h"
 
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 // and every entry point of cuda.h that takes one refuses it with
 // CUDA_ERROR_INVALID_HANDLE, after its other checks.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

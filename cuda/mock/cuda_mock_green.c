@@ -22,7 +22,10 @@
 // cuGreenCtxGetDevResource report its SMs. The SMs are bookkeeping only:
 // the emulated devices run no kernels, so nothing is confined to them.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_array.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
+#include "cuda_mock_stream.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Tables of driver objects (cuda_mock_internal.h): one zeroed heap block
+// Tables of driver objects (cuda_mock_core.h): one zeroed heap block
 // per table, made at first use and never freed, holding fixed-size slots
 // (a large calloc is fresh pages that cost nothing until touched; and what
 // the slots point to stays reachable for leak checkers). A handle is valid when
@@ -9,7 +9,7 @@
 // another thread) is still memory of the table, so a racing reader reads stale
 // data, never a freed page.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <stdlib.h>
 #include <string.h>

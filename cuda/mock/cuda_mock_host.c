@@ -19,7 +19,8 @@
 // (CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED). Pointer queries
 // (cuda_mock_memory.c) see it through cuda_mock_host_lookup().
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_memory.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -27,7 +27,7 @@
 //     headers list no result that says "no OpenGL": CUDA_ERROR_NOT_SUPPORTED,
 //     this driver's refusal of what it cannot emulate.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <cudaEGL.h>
 #include <cudaGL.h>

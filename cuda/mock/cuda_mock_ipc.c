@@ -23,7 +23,7 @@
 // - The importer's mapping stays valid, with its contents, after the
 //   exporter frees the allocation, until the importer closes it.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <unistd.h>
 

@@ -16,7 +16,7 @@
 // 32-bit sizes cuMemAllocHost, cuMemGetInfo, cuDeviceTotalMem;
 // cuIpcOpenMemHandle is at the end of this file.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check nothing: no argument can make them work.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -6,7 +6,7 @@
 // checks), and no CUlibrary or CUkernel can exist: every entry point that
 // takes one refuses it with CUDA_ERROR_INVALID_HANDLE.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -8,7 +8,7 @@
 // CUDA_ERROR_NOT_SUPPORTED after the argument checks, and no callback or
 // notification handle can exist (CUDA_ERROR_INVALID_HANDLE).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -10,7 +10,8 @@
 // pageable memory: CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS is 0), an
 // attach of the whole allocation, the flags.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_stream.h"
 
 // The managed allocation holding [p, p + n) (n 0: the allocation at p).
 static CUresult managed_range(CUdeviceptr p, size_t n, const char *call,

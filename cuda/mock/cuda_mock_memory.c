@@ -9,7 +9,9 @@
 // managed memory count against their device's memory; going past it is
 // CUDA_ERROR_OUT_OF_MEMORY. Pinned host memory is limited by the machine.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_memory.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

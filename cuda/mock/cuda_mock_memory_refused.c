@@ -17,7 +17,7 @@
 //
 // Each answers CUDA_ERROR_NOT_SUPPORTED after its argument checks.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -10,7 +10,8 @@
 // the current context's default stream, the stream forms in their stream
 // (both operations of the stream, cuda_mock_queue.c).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 #include <stdint.h>
 

@@ -12,7 +12,7 @@
 // CUDA_MODULE_LOADING as the driver does (EAGER or LAZY, lazy by default
 // since CUDA 12.2).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 // argument checks. (Devices share memory here anyway: any device reaches
 // any allocation.)
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -23,7 +23,9 @@
 // documented ("released automatically once there are no more outstanding
 // allocations").
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_memory.h"
+#include "cuda_mock_queue.h"
 
 #include <inttypes.h>
 #include <pthread.h>

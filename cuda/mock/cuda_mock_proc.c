@@ -5,7 +5,7 @@
 // versions are those of cudaTypedefs.h (PFN_cuMemAlloc_v3020 ...): the first
 // CUDA version whose callers expect that variant.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <cudaProfiler.h>
 #include <cudaProfilerTypedefs.h>

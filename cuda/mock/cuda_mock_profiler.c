@@ -8,7 +8,7 @@
 // CUDA 4 to 12, which cudaProfiler.h now documents as
 // CUDA_ERROR_NOT_SUPPORTED.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <cudaProfiler.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The order of work on streams: per-stream queues and the driver thread
-// that runs them (cuda_mock_internal.h, "Work in stream order").
+// that runs them (cuda_mock_queue.h).
 //
 // While nothing is queued or captured anywhere (cuda_mock_order_busy is 0,
 // one atomic read), every stream operation runs in the calling thread when
@@ -49,7 +49,13 @@
 // the driver stops the thread after the item it runs (a host function that
 // never returns keeps it, and must not outlive the library).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_queue.h"
+#include "cuda_mock_capture.h"
+#include "cuda_mock_copy.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_graph_exec.h"
+#include "cuda_mock_memory.h"
+#include "cuda_mock_stream.h"
 
 #include <errno.h>
 #include <pthread.h>

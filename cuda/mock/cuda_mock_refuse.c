@@ -16,7 +16,7 @@
 // each with one log line (error level) that names the call and says what
 // the emulation lacks, so that a client's report names the function.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include "mock_log.h"
 

@@ -15,7 +15,9 @@
 // current context's default stream, which has one queue per context (the
 // per-thread default streams are ordered as the legacy one).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_stream.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_queue.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -10,7 +10,8 @@
 // only block the calling thread, which a stream operation never does. After
 // the stream, address and flag checks, each answers CUDA_ERROR_NOT_SUPPORTED.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
+#include "cuda_mock_stream.h"
 
 #define WHY "the emulated devices have no stream memory operations"
 

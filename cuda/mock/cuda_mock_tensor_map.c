@@ -9,7 +9,7 @@
 // for 32-byte interleave, dimensions and strides given) the encoders answer
 // CUDA_ERROR_NOT_SUPPORTED.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

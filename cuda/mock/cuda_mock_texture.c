@@ -9,7 +9,7 @@
 // (CUDA_ERROR_INVALID_HANDLE). CUDA arrays themselves are plain memory and
 // emulated elsewhere (cuArray*).
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 // Refusals check what they can and ignore the rest.
 #pragma GCC diagnostic ignored "-Wunused-parameter"

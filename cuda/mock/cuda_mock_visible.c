@@ -20,7 +20,7 @@
 // and name) follows the physical index, so that two processes that see
 // different devices agree on which device is which.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -29,7 +29,7 @@
 //   CUDA_ERROR_INVALID_VALUE, never a crash.
 // - VMM memory belongs to no context; the calls need cuInit only.
 
-#include "cuda_mock_internal.h"
+#include "cuda_mock_core.h"
 #include "util_hash_map.h"
 
 #include <inttypes.h>
