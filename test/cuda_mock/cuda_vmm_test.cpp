@@ -399,6 +399,27 @@ TEST_F(CudaVmm, ImportErrors) {
     close(pipefd[1]);
 }
 
+// An importer's part: maps the imported `h` (`size` bytes) with access for
+// device 0, checks the exporter's pattern `expect`, writes the pattern
+// `write`, then unmaps, releases and frees everything. False at the first
+// failure.
+bool map_check_write(const cuda_test_driver_t *cu,
+                     CUmemGenericAllocationHandle h, uint64_t size,
+                     unsigned expect, unsigned write) {
+    CUdeviceptr p = 0;
+    if (cu->cuMemAddressReserve(&p, size, 0, 0, 0) != CUDA_SUCCESS) {
+        return false;
+    }
+    CUmemAccessDesc d = access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    bool mapped = cu->cuMemMap(p, size, 0, h, 0) == CUDA_SUCCESS;
+    bool ok = mapped && cu->cuMemSetAccess(p, size, &d, 1) == CUDA_SUCCESS &&
+              cuda_test_check_pattern(cu, p, size, expect) &&
+              cuda_test_write_pattern(cu, p, size, write) == CUDA_SUCCESS;
+    ok = (!mapped || cu->cuMemUnmap(p, size) == CUDA_SUCCESS) && ok;
+    ok = cu->cuMemRelease(h) == CUDA_SUCCESS && ok;
+    return cu->cuMemAddressFree(p, size) == CUDA_SUCCESS && ok;
+}
+
 // The importer: receives the descriptor, maps it, checks the exporter's
 // data, writes its own, and unmaps everything.
 UMF_TEST_CHILD(vmm_importer) {
@@ -419,16 +440,7 @@ UMF_TEST_CHILD(vmm_importer) {
     CHILD_CU(cu->cuMemGetAllocationPropertiesFromHandle(&prop, h));
     CHILD_ASSERT(prop.location.type == CU_MEM_LOCATION_TYPE_DEVICE);
     CHILD_ASSERT(prop.location.id == 0);
-    CUdeviceptr p = 0;
-    CHILD_CU(cu->cuMemAddressReserve(&p, size, 0, 0, 0));
-    CHILD_CU(cu->cuMemMap(p, size, 0, h, 0));
-    CUmemAccessDesc d = access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
-    CHILD_CU(cu->cuMemSetAccess(p, size, &d, 1));
-    CHILD_ASSERT(cuda_test_check_pattern(cu, p, size, 31));
-    CHILD_CU(cuda_test_write_pattern(cu, p, size, 32));
-    CHILD_CU(cu->cuMemUnmap(p, size));
-    CHILD_CU(cu->cuMemRelease(h));
-    CHILD_CU(cu->cuMemAddressFree(p, size));
+    CHILD_ASSERT(map_check_write(cu, h, size, 31, 32));
     char done = 'D';
     CHILD_ASSERT(umf_test_send(sock, &done, 1) == 0);
     CHILD_CU(cu->cuCtxPopCurrent_v2(&ctx));
@@ -482,16 +494,7 @@ UMF_TEST_CHILD(vmm_fabric_importer) {
     CUmemGenericAllocationHandle h = 0;
     CHILD_CU(
         cu->cuMemImportFromShareableHandle(&h, &fh, CU_MEM_HANDLE_TYPE_FABRIC));
-    CUdeviceptr p = 0;
-    CHILD_CU(cu->cuMemAddressReserve(&p, size, 0, 0, 0));
-    CHILD_CU(cu->cuMemMap(p, size, 0, h, 0));
-    CUmemAccessDesc d = access_desc(0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
-    CHILD_CU(cu->cuMemSetAccess(p, size, &d, 1));
-    CHILD_ASSERT(cuda_test_check_pattern(cu, p, size, 41));
-    CHILD_CU(cuda_test_write_pattern(cu, p, size, 42));
-    CHILD_CU(cu->cuMemUnmap(p, size));
-    CHILD_CU(cu->cuMemRelease(h));
-    CHILD_CU(cu->cuMemAddressFree(p, size));
+    CHILD_ASSERT(map_check_write(cu, h, size, 41, 42));
     char done = 'D';
     CHILD_ASSERT(umf_test_send(sock, &done, 1) == 0);
     // The parent releases its allocation, then sends the handle again: the
