@@ -249,6 +249,21 @@ static CUresult bring_up(struct CUctx_st *ctx, const char *call) {
     return CUDA_SUCCESS;
 }
 
+// The quiesce hooks of every file (CUDA_MOCK_CTX_QUIESCE), in their ELF
+// section.
+extern const cuda_mock_quiesce_t __start_cuda_mock_quiesce[]
+    __attribute__((visibility("hidden")));
+extern const cuda_mock_quiesce_t __stop_cuda_mock_quiesce[]
+    __attribute__((visibility("hidden")));
+
+// Before a context goes, outside `lock`: what must finish first.
+static void quiesce(const struct CUctx_st *ctx) {
+    for (const cuda_mock_quiesce_t *h = __start_cuda_mock_quiesce;
+         h < __stop_cuda_mock_quiesce; h++) {
+        h->fn(ctx);
+    }
+}
+
 // The hooks of every file (CUDA_MOCK_CTX_TEARDOWN), in their ELF section.
 extern const cuda_mock_teardown_t __start_cuda_mock_teardown[]
     __attribute__((visibility("hidden")));
@@ -362,7 +377,7 @@ static CUresult primary_release(CUdevice dev, const char *call) {
         // The last release, unless another thread retains meanwhile: the
         // context's queued work first, outside the lock.
         pthread_mutex_unlock(&lock);
-        cuda_mock_order_ctx_drain(ctx);
+        quiesce(ctx);
         pthread_mutex_lock(&lock);
     }
     if (ctx->retains == 0) {
@@ -591,7 +606,7 @@ CUDA_MOCK_API CUresult cuCtxCreate_v4(CUcontext *pctx,
 // its queued work first, outside the lock (host functions may run); popped
 // from the calling thread's stack when it is the current context there.
 static bool destroy_live(struct CUctx_st *c, uint32_t gen) {
-    cuda_mock_order_ctx_drain(c);
+    quiesce(c);
     pthread_mutex_lock(&lock);
     bool live =
         atomic_load_explicit(&c->state, memory_order_relaxed) == CTX_LIVE &&
@@ -786,8 +801,8 @@ CUDA_MOCK_API CUresult cuCtxPopCurrent(CUcontext *pctx) {
 
 // The context `ctx` names, or the current one when it is NULL (the _v2
 // functions of CUDA 13).
-static CUresult ctx_or_current(CUcontext ctx, const char *call,
-                               struct CUctx_st **out) {
+CUresult cuda_mock_ctx_or_current(CUcontext ctx, const char *call,
+                                  struct CUctx_st **out) {
     if (ctx != NULL) {
         return cuda_mock_ctx_live(ctx, call, out);
     }
@@ -813,29 +828,11 @@ CUDA_MOCK_API CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUctx_st *c;
-    CUresult res = ctx_or_current(ctx, "cuCtxGetDevice_v2", &c);
+    CUresult res = cuda_mock_ctx_or_current(ctx, "cuCtxGetDevice_v2", &c);
     if (res == CUDA_SUCCESS) {
         *device = cuda_mock_ctx_device(c);
     }
     return res;
-}
-
-// Waits for the work queued on the context's streams (cuda_mock_queue.c).
-CUDA_MOCK_API CUresult cuCtxSynchronize(void) {
-    CUDA_MOCK_ENTER(cuCtxSynchronize);
-    struct CUctx_st *c;
-    CUresult res = cuda_mock_ctx_current(&c);
-    return res == CUDA_SUCCESS ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize")
-                               : res;
-}
-
-CUDA_MOCK_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
-    CUDA_MOCK_ENTER(cuCtxSynchronize_v2);
-    struct CUctx_st *c;
-    CUresult res = ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
-    return res == CUDA_SUCCESS
-               ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize_v2")
-               : res;
 }
 
 // ---------------------------------------------------------------------------
@@ -877,7 +874,7 @@ CUDA_MOCK_API CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUctx_st *c;
-    CUresult res = ctx_or_current(ctx, "cuCtxGetId", &c);
+    CUresult res = cuda_mock_ctx_or_current(ctx, "cuCtxGetId", &c);
     if (res == CUDA_SUCCESS) {
         *ctxId = atomic_load_explicit(&c->id, memory_order_relaxed);
     }
@@ -978,7 +975,7 @@ CUDA_MOCK_API CUresult cuCtxGetApiVersion(CUcontext ctx,
         return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUctx_st *c;
-    CUresult res = ctx_or_current(ctx, "cuCtxGetApiVersion", &c);
+    CUresult res = cuda_mock_ctx_or_current(ctx, "cuCtxGetApiVersion", &c);
     if (res == CUDA_SUCCESS) {
         *version = 3020;
     }

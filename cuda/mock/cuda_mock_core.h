@@ -135,7 +135,8 @@ typedef enum cuda_mock_object_kind_t {
 #define CUDA_MOCK_GRAPH_MEMORY 0x20000000u
 
 // ---------------------------------------------------------------------------
-// Entering an entry point (cuda_mock_driver.c)
+// Entering an entry point (cuda_mock_enter.c; cuInit, in cuda_mock_driver.c,
+// sets cuda_mock_initialized)
 
 // True once cuInit succeeded; every entry point but cuInit,
 // cuDriverGetVersion, cuGetProcAddress* and cuGetError* needs it.
@@ -264,6 +265,11 @@ CUresult cuda_mock_ctx_current(cuda_mock_ctx_t **out);
 // The device of a context.
 int cuda_mock_ctx_device(const cuda_mock_ctx_t *ctx);
 
+// `ctx` if it is a live context, else for NULL the current one; as
+// cuda_mock_ctx_live and cuda_mock_ctx_current answer (logged with `call`).
+CUresult cuda_mock_ctx_or_current(CUcontext ctx, const char *call,
+                                  cuda_mock_ctx_t **out);
+
 // Per-context teardown hooks. A file that keeps objects of a context (its
 // streams, events, memory ...) adds one hook, where it defines it:
 //
@@ -296,6 +302,21 @@ enum {
     static const cuda_mock_teardown_t cuda_mock_teardown_##fn_                 \
         __attribute__((section("cuda_mock_teardown"), used,                    \
                        aligned(sizeof(void *)))) = {(order_), (fn_)}
+
+// What must finish before a context goes, outside the context lock (work
+// queued on its streams, whose host functions may call the driver): hooks
+// run before the teardown hooks, in a linker set of their own, with no
+// order among them.
+//
+//     CUDA_MOCK_CTX_QUIESCE(my_ctx_quiesce);
+typedef struct cuda_mock_quiesce_t {
+    void (*fn)(const cuda_mock_ctx_t *ctx);
+} cuda_mock_quiesce_t;
+
+#define CUDA_MOCK_CTX_QUIESCE(fn_)                                             \
+    static const cuda_mock_quiesce_t cuda_mock_quiesce_##fn_                   \
+        __attribute__((section("cuda_mock_quiesce"), used,                     \
+                       aligned(sizeof(void *)))) = {(fn_)}
 
 // The live context `handle` names (any thread's): CUDA_ERROR_INVALID_CONTEXT
 // for anything else, logged with `call`.

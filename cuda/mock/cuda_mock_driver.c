@@ -65,8 +65,6 @@ __attribute__((constructor)) static void describe(void) {
 
 UMF_MOCK_DEFINE_CONTROL_API(umfCudaMock, &cuda_mock_desc)
 
-_Atomic bool cuda_mock_initialized;
-
 // A child forked after cuInit: CUDA cannot be used there without exec, and
 // a real driver answers CUDA_ERROR_NOT_INITIALIZED to every call, cuInit
 // included (numba and PyTorch tell a bad fork by it). The child's objects

@@ -36,7 +36,7 @@
 //
 // Contexts: destroying one (or releasing its primary context for the last
 // time) first waits for its streams' work, outside the context lock
-// (cuda_mock_order_ctx_drain); work enqueued after that, or when the
+// (ctx_drain, a quiesce hook); work enqueued after that, or when the
 // driver thread itself destroys the context, is cancelled by the teardown
 // hook: its copies, fills, prefetches and records are skipped, frees and
 // host functions still run (callbacks with CUDA_ERROR_CONTEXT_IS_DESTROYED
@@ -980,7 +980,9 @@ CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o, bool force,
     return CUDA_SUCCESS;
 }
 
-void cuda_mock_order_ctx_drain(const cuda_mock_ctx_t *ctx) {
+// Before a context is destroyed, outside the context lock: waits for its
+// streams' work (not from the driver thread).
+static void ctx_drain(const cuda_mock_ctx_t *ctx) {
     if (cuda_mock_order_idle()) {
         return;
     }
@@ -996,6 +998,7 @@ void cuda_mock_order_ctx_drain(const cuda_mock_ctx_t *ctx) {
     }
     pthread_mutex_unlock(&cuda_mock_order_lock);
 }
+CUDA_MOCK_CTX_QUIESCE(ctx_drain);
 
 CUresult cuda_mock_order_before_free_slow(const void *p, const char *call) {
     umf_mock_alloc_info_t info;
@@ -1194,4 +1197,22 @@ __attribute__((destructor)) static void order_unload(void) {
     } else {
         (void)pthread_detach(driver);
     }
+}
+
+// cuCtxSynchronize: waits for the work queued on the context's streams.
+CUDA_MOCK_API CUresult cuCtxSynchronize(void) {
+    CUDA_MOCK_ENTER(cuCtxSynchronize);
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_current(&c);
+    return res == CUDA_SUCCESS ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize")
+                               : res;
+}
+
+CUDA_MOCK_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
+    CUDA_MOCK_ENTER(cuCtxSynchronize_v2);
+    struct CUctx_st *c;
+    CUresult res = cuda_mock_ctx_or_current(ctx, "cuCtxSynchronize_v2", &c);
+    return res == CUDA_SUCCESS
+               ? cuda_mock_order_ctx_sync(c, "cuCtxSynchronize_v2")
+               : res;
 }

@@ -185,9 +185,6 @@ void cuda_mock_order_event_gone(cuda_mock_event_order_t *e);
 // invalidated) unless `force` (its context goes: it leaves the capture).
 CUresult cuda_mock_order_stream_gone(cuda_mock_stream_order_t *o, bool force,
                                      const char *call);
-// Before a context is destroyed, outside the context lock: waits for its
-// streams' work (not from the driver thread).
-void cuda_mock_order_ctx_drain(const cuda_mock_ctx_t *ctx);
 // cuMemFree_v2 and cuMemFreeHost synchronize: waits for the queued work
 // of the device that `p` belongs to.
 CUresult cuda_mock_order_before_free_slow(const void *p, const char *call);
