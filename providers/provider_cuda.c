@@ -369,12 +369,7 @@ static umf_result_t granularity(const cu_provider_t *p,
                                 size_t *out) {
     const umf_cuda_driver_t *cu = p->cu;
     CUdevice device = p->device;
-    CUmemAllocationProp prop;
-    memset(&prop, 0, sizeof(prop));
-    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    prop.location.id = device;
-    prop.requestedHandleTypes = p->vmm_handle_type;
+    CUmemAllocationProp prop = umf_cuda_pinned_prop(p);
     CUresult res = cu->MemGetAllocationGranularity(out, &prop, option);
     if (res != CUDA_SUCCESS) {
         return umf_cuda_call_failed(
@@ -424,7 +419,7 @@ query_device(const struct umf_cuda_memory_provider_params_t *in,
         return UMF_RESULT_ERROR_INVALID_ARGUMENT;
     }
     umf_result_t ret =
-        umf_cuda_vmm_init_in_ctx(p, in->resident, in->resident_count);
+        umf_cuda_vmm_init_in_ctx(p, in->resident, in->resident_count, count);
     if (ret == UMF_RESULT_SUCCESS) {
         ret =
             granularity(p, CU_MEM_ALLOC_GRANULARITY_MINIMUM, &p->min_page_size);

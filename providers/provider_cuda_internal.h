@@ -21,6 +21,7 @@
 #include <cuda.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <umf/providers/provider_cuda.h>
 
@@ -120,6 +121,19 @@ umf_result_t umf_cuda_pointer_attribute(const umf_cuda_driver_t *cu, void *data,
                                         CUpointer_attribute attr,
                                         const void *ptr, const char *attr_name);
 
+// Pinned memory on the provider's device, exportable as the VMM mode's
+// handle type (none in the default mode): what cuMemCreate and
+// cuMemGetAllocationGranularity are asked about.
+static inline CUmemAllocationProp umf_cuda_pinned_prop(const cu_provider_t *p) {
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = (int)p->device;
+    prop.requestedHandleTypes = p->vmm_handle_type;
+    return prop;
+}
+
 // VMM modes (provider_cuda_vmm.c), with the provider's context current:
 // alloc maps `size` bytes (a multiple of the granularity) aligned to
 // `alignment`; free unmaps and frees the range at `base` (its whole
@@ -128,6 +142,17 @@ umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
                                        size_t alignment, void **base);
 umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
                                       bool quiet);
+// What both an allocation and an IPC import do with physical memory:
+// reserve `size` bytes at `alignment` (at least the granularity), map
+// `handle` there and give the provider's access list read-write access;
+// on failure nothing stays reserved. And the reverse: unmap the range and
+// free it (`quiet`: only log a failure, for undoing).
+umf_result_t umf_cuda_vmm_map_in_ctx(const cu_provider_t *p,
+                                     CUmemGenericAllocationHandle handle,
+                                     size_t size, size_t alignment,
+                                     CUdeviceptr *va);
+umf_result_t umf_cuda_vmm_unmap(const umf_cuda_driver_t *cu, CUdeviceptr va,
+                                size_t size, bool quiet);
 // What cannot be undone once the step before it was made (the release of
 // a handle whose memory is mapped, or of a range unmapped): tried twice,
 // as the caller's context is restored; a second failure is logged (what it
@@ -138,10 +163,10 @@ void umf_cuda_vmm_address_free(const umf_cuda_driver_t *cu, CUdeviceptr va,
                                size_t size);
 
 // In a VMM mode, checks that the device and driver support it; in every
-// mode, fills the access list (the device, and the resident devices) that
-// VMM allocations and imports get.
+// mode, fills the access list (the device, and the resident devices, each
+// below the driver's `device_count`) that VMM allocations and imports get.
 umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
-                                      size_t resident_count);
+                                      size_t resident_count, int device_count);
 
 // The IPC ops (provider_cuda_ipc.c).
 umf_result_t umf_cuda_ipc_get_handle_size(void *provider, size_t *size);

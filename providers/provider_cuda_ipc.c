@@ -359,24 +359,6 @@ static umf_result_t vmm_import(const cu_provider_t *p,
     return UMF_RESULT_SUCCESS;
 }
 
-// Unmaps and frees a VMM import's range; logs a failure when `quiet`.
-static umf_result_t vmm_unmap(const umf_cuda_driver_t *cu, void *base,
-                              size_t size, bool quiet) {
-    CUresult res = cu->MemUnmap((CUdeviceptr)base, size);
-    if (res == CUDA_SUCCESS) {
-        umf_cuda_vmm_address_free(cu, (CUdeviceptr)base, size);
-        return UMF_RESULT_SUCCESS;
-    }
-    if (quiet) {
-        UMF_LOG_ERROR("CUDA provider: undoing a VMM IPC open of %p failed "
-                      "(%d); the range leaks",
-                      base, (int)res);
-        return UMF_RESULT_ERROR_UNKNOWN;
-    }
-    return umf_cuda_call_failed(res, NULL, "cuMemUnmap(ptr=%p, size=%zu)", base,
-                                size);
-}
-
 // A miss of VMM data in another process, with the context current: import,
 // reserve the size the data names, map, set access, release the import.
 static umf_result_t vmm_map_remote_in_ctx(const cu_provider_t *p,
@@ -402,22 +384,7 @@ static umf_result_t vmm_map_remote_in_ctx(const cu_provider_t *p,
         return ret;
     }
     CUdeviceptr va = 0;
-    CUresult res = p->cu->MemAddressReserve(&va, size, p->min_page_size, 0, 0);
-    if (res != CUDA_SUCCESS) {
-        ret = umf_cuda_call_failed(res, NULL, "cuMemAddressReserve(size=%zu)",
-                                   size);
-    } else if ((res = p->cu->MemMap(va, size, 0, h, 0)) != CUDA_SUCCESS) {
-        ret = umf_cuda_call_failed(
-            res, NULL, "cuMemMap(0x%llx, size=%zu) of an imported allocation",
-            (unsigned long long)va, size);
-        umf_cuda_vmm_address_free(p->cu, va, size);
-    } else if ((res = p->cu->MemSetAccess(va, size, p->access,
-                                          p->access_count)) != CUDA_SUCCESS) {
-        ret =
-            umf_cuda_call_failed(res, NULL, "cuMemSetAccess(0x%llx, size=%zu)",
-                                 (unsigned long long)va, size);
-        (void)vmm_unmap(p->cu, (void *)(uintptr_t)va, size, true);
-    }
+    ret = umf_cuda_vmm_map_in_ctx(p, h, size, 0, &va);
     umf_cuda_vmm_release(p->cu, h); // the mapping holds the memory
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
@@ -484,7 +451,8 @@ static umf_result_t map_remote_in_ctx(const cu_provider_t *p,
 static void undo_map(const cu_provider_t *p,
                      const umf_ipc_cache_mapping_t *mapping) {
     if (mapping->cookie == COOKIE_VMM) {
-        (void)vmm_unmap(p->cu, mapping->base, mapping->size, true);
+        (void)umf_cuda_vmm_unmap(p->cu, (CUdeviceptr)mapping->base,
+                                 mapping->size, true);
     } else {
         undo_open(p, (CUdeviceptr)mapping->base);
     }
@@ -543,7 +511,8 @@ static umf_result_t unmap_remote(const umf_ipc_cache_key_t *key,
         return ret;
     }
     if (mapping->cookie == COOKIE_VMM) {
-        ret = vmm_unmap(cu, mapping->base, mapping->size, false);
+        ret = umf_cuda_vmm_unmap(cu, (CUdeviceptr)mapping->base, mapping->size,
+                                 false);
     } else {
         CUresult res = cu->IpcCloseMemHandle((CUdeviceptr)mapping->base);
         if (res != CUDA_SUCCESS) {

@@ -15,6 +15,9 @@
 // (cuMemRetainAllocationHandle). A failed step undoes the steps before it.
 // Free: cuMemUnmap (which releases the physical memory with its last
 // mapping) and cuMemAddressFree; the size is the driver's (RANGE_SIZE).
+// The reservation, mapping and access, and their reverse, are the same for
+// an IPC import (provider_cuda_ipc.c): umf_cuda_vmm_map_in_ctx and
+// umf_cuda_vmm_unmap.
 
 #include <stdio.h>
 #include <string.h>
@@ -97,17 +100,12 @@ static umf_result_t check_support(cu_provider_t *p) {
 }
 
 umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
-                                      size_t resident_count) {
+                                      size_t resident_count, int device_count) {
     if (p->mode != UMF_CUDA_ALLOCATION_MODE_DEFAULT) {
         umf_result_t ret = check_support(p);
         if (ret != UMF_RESULT_SUCCESS) {
             return ret;
         }
-    }
-    int count = 0;
-    CUresult res = p->cu->DeviceGetCount(&count);
-    if (res != CUDA_SUCCESS) {
-        return umf_cuda_call_failed(res, NULL, "cuDeviceGetCount()");
     }
     memset(p->access, 0, sizeof(p->access));
     p->access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -115,10 +113,10 @@ umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
     p->access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     p->access_count = 1;
     for (size_t i = 0; i < resident_count; i++) {
-        if (resident[i] >= count) {
+        if (resident[i] >= device_count) {
             UMF_GPU_LOG_RETURNED("%s: resident device %d is out of range: the "
                                  "driver has %d device(s)",
-                                 p->who, resident[i], count);
+                                 p->who, resident[i], device_count);
             return UMF_RESULT_ERROR_INVALID_ARGUMENT;
         }
         if (resident[i] == (int)p->device) {
@@ -129,17 +127,6 @@ umf_result_t umf_cuda_vmm_init_in_ctx(cu_provider_t *p, const int *resident,
         p->access_count++;
     }
     return UMF_RESULT_SUCCESS;
-}
-
-// The properties of a physical allocation of the provider.
-static CUmemAllocationProp vmm_prop(const cu_provider_t *p) {
-    CUmemAllocationProp prop;
-    memset(&prop, 0, sizeof(prop));
-    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    prop.location.id = (int)p->device;
-    prop.requestedHandleTypes = p->vmm_handle_type;
-    return prop;
 }
 
 void umf_cuda_vmm_release(const umf_cuda_driver_t *cu,
@@ -163,32 +150,50 @@ void umf_cuda_vmm_address_free(const umf_cuda_driver_t *cu, CUdeviceptr va,
     }
 }
 
-// Logs a failed undo step: the memory or range leaks.
-static void undo_failed(const char *call, CUdeviceptr va, CUresult res) {
-    UMF_LOG_ERROR("CUDA provider: undoing a VMM allocation, %s(0x%llx) "
-                  "failed (%d); it leaks",
-                  call, (unsigned long long)va, (int)res);
+umf_result_t umf_cuda_vmm_unmap(const umf_cuda_driver_t *cu, CUdeviceptr va,
+                                size_t size, bool quiet) {
+    CUresult res = cu->MemUnmap(va, size);
+    if (res == CUDA_SUCCESS) {
+        // Unmapped, the memory is gone: the range's release cannot undo it.
+        umf_cuda_vmm_address_free(cu, va, size);
+        return UMF_RESULT_SUCCESS;
+    }
+    if (quiet) {
+        UMF_LOG_ERROR("CUDA provider: undoing a VMM mapping, "
+                      "cuMemUnmap(0x%llx, %zu) failed (%d); it leaks",
+                      (unsigned long long)va, size, (int)res);
+        return umf_cuda_result_to_umf(res);
+    }
+    return umf_cuda_call_failed(res, NULL, "cuMemUnmap(0x%llx, size=%zu)",
+                                (unsigned long long)va, size);
 }
 
-// Maps `handle` over the reservation [va, va + size) with the provider's
-// access; on failure nothing stays mapped.
-static umf_result_t map_with_access(const cu_provider_t *p, CUdeviceptr va,
-                                    size_t size,
-                                    CUmemGenericAllocationHandle handle) {
-    CUresult res = p->cu->MemMap(va, size, 0, handle, 0);
+umf_result_t umf_cuda_vmm_map_in_ctx(const cu_provider_t *p,
+                                     CUmemGenericAllocationHandle handle,
+                                     size_t size, size_t alignment,
+                                     CUdeviceptr *va) {
+    size_t align = alignment > p->min_page_size ? alignment : p->min_page_size;
+    CUresult res = p->cu->MemAddressReserve(va, size, align, 0, 0);
     if (res != CUDA_SUCCESS) {
-        return umf_cuda_call_failed(res, NULL, "cuMemMap(0x%llx, size=%zu)",
-                                    (unsigned long long)va, size);
+        return umf_cuda_call_failed(res, NULL,
+                                    "cuMemAddressReserve(size=%zu, "
+                                    "alignment=%zu)",
+                                    size, align);
     }
-    res = p->cu->MemSetAccess(va, size, p->access, p->access_count);
+    res = p->cu->MemMap(*va, size, 0, handle, 0);
+    if (res != CUDA_SUCCESS) {
+        umf_result_t ret =
+            umf_cuda_call_failed(res, NULL, "cuMemMap(0x%llx, size=%zu)",
+                                 (unsigned long long)*va, size);
+        umf_cuda_vmm_address_free(p->cu, *va, size);
+        return ret;
+    }
+    res = p->cu->MemSetAccess(*va, size, p->access, p->access_count);
     if (res != CUDA_SUCCESS) {
         umf_result_t ret = umf_cuda_call_failed(
             res, NULL, "cuMemSetAccess(0x%llx, size=%zu, %zu device(s))",
-            (unsigned long long)va, size, p->access_count);
-        CUresult undo = p->cu->MemUnmap(va, size);
-        if (undo != CUDA_SUCCESS) {
-            undo_failed("cuMemUnmap", va, undo);
-        }
+            (unsigned long long)*va, size, p->access_count);
+        (void)umf_cuda_vmm_unmap(p->cu, *va, size, true);
         return ret;
     }
     return UMF_RESULT_SUCCESS;
@@ -201,7 +206,7 @@ umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
                              alignment, VMM_MAX_ALIGNMENT);
         return UMF_RESULT_ERROR_INVALID_ALIGNMENT;
     }
-    CUmemAllocationProp prop = vmm_prop(p);
+    CUmemAllocationProp prop = umf_cuda_pinned_prop(p);
     CUmemGenericAllocationHandle handle = 0;
     CUresult res = p->cu->MemCreate(&handle, size, &prop, 0);
     if (res != CUDA_SUCCESS) {
@@ -211,20 +216,7 @@ umf_result_t umf_cuda_vmm_alloc_in_ctx(const cu_provider_t *p, size_t size,
             "cuMemCreate(size=%zu, device=%d)", size, (int)p->device);
     }
     CUdeviceptr va = 0;
-    size_t align = alignment > p->min_page_size ? alignment : p->min_page_size;
-    umf_result_t ret = UMF_RESULT_SUCCESS;
-    res = p->cu->MemAddressReserve(&va, size, align, 0, 0);
-    if (res != CUDA_SUCCESS) {
-        ret = umf_cuda_call_failed(res, NULL,
-                                   "cuMemAddressReserve(size=%zu, "
-                                   "alignment=%zu)",
-                                   size, align);
-    } else {
-        ret = map_with_access(p, va, size, handle);
-        if (ret != UMF_RESULT_SUCCESS) {
-            umf_cuda_vmm_address_free(p->cu, va, size);
-        }
-    }
+    umf_result_t ret = umf_cuda_vmm_map_in_ctx(p, handle, size, alignment, &va);
     // Mapped, the physical memory lives as long as the mapping; unmapped
     // (a failure), this frees it.
     umf_cuda_vmm_release(p->cu, handle);
@@ -242,17 +234,6 @@ umf_result_t umf_cuda_vmm_free_in_ctx(const cu_provider_t *p, void *base,
     if (ret != UMF_RESULT_SUCCESS) {
         return ret;
     }
-    CUdeviceptr va = (CUdeviceptr)(uintptr_t)base;
-    CUresult res = p->cu->MemUnmap(va, size);
-    if (res != CUDA_SUCCESS) {
-        if (quiet) {
-            undo_failed("cuMemUnmap", va, res);
-            return umf_cuda_result_to_umf(res);
-        }
-        return umf_cuda_call_failed(res, NULL, "cuMemUnmap(0x%llx, size=%zu)",
-                                    (unsigned long long)va, size);
-    }
-    // Unmapped, the memory is gone: the range's release cannot undo that.
-    umf_cuda_vmm_address_free(p->cu, va, size);
-    return UMF_RESULT_SUCCESS;
+    (void)start; // base is the start: only driver allocations are freed
+    return umf_cuda_vmm_unmap(p->cu, (CUdeviceptr)(uintptr_t)base, size, quiet);
 }
