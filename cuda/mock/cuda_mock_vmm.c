@@ -316,16 +316,12 @@ static CUresult fabric_import(const void *bytes, umf_mock_phys_t **phys) {
                           "allocation %" PRIu64 " of process %d): %s",
                           w.id, w.pid, umf_mock_status_name(status));
     }
-    switch (status) {
-    case UMF_MOCK_OK:
-        return CUDA_SUCCESS;
-    case UMF_MOCK_ERR_PERMISSION:
-        return CUDA_ERROR_NOT_PERMITTED;
-    case UMF_MOCK_ERR_OUT_OF_HOST_MEMORY:
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    default: // gone, stale, not the file exported
-        return CUDA_ERROR_INVALID_VALUE;
-    }
+    // cuda.h names no CUDA_ERROR_INVALID_HANDLE here: a handle whose
+    // exporter or allocation is gone, or that names another file, is an
+    // invalid value; everything else as the driver's one table says.
+    bool stale = status == UMF_MOCK_ERR_STALE_HANDLE ||
+                 status == UMF_MOCK_ERR_NO_PROCESS;
+    return stale ? CUDA_ERROR_INVALID_VALUE : cuda_mock_result_of(status);
 }
 
 CUDA_MOCK_API CUresult cuMemExportToShareableHandle(
